@@ -1,0 +1,1 @@
+"""Sub-commands of `companion`: each module defines NAME, HELP, configure(parser) and run(args)."""

@@ -1,0 +1,19 @@
+"""Errors that the command line turns into exit codes: 2 for bad input, 1 for anything internal."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(Exception):
+    """Input the user can fix: the message says what is wrong and where, in one line."""
+
+
+class RuleViolation(BadInput):
+    """A move or a zoo that breaks a rule of the game; `reason` is data the narration can speak."""
+
+    def __init__(self, message: str, reason: object | None = None):
+        super().__init__(message)
+        self.reason = reason

@@ -1,0 +1,1 @@
+"""Draftosaurus: the pure rules engine (no I/O, no speech)."""

@@ -1,0 +1,1 @@
+"""Language: message catalogs, names of game pieces, grammars and tactile number codes."""

@@ -1,0 +1,102 @@
+"""Message catalogs: everything the program says comes from voices/<lang>/.
+
+`messages/*.yaml` hold sentences with {placeholders}, one file per concern, merged into one catalog;
+`names.yaml` holds the spoken names of game pieces. Keys are dotted paths ("reasons.die_forest"), and
+a key defined in two files is an error. A key missing from a catalog is an error, never a silent blank.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from companion.errors import BadInput
+from companion.paths import voices_dir
+
+LANGUAGES: tuple[str, ...] = ("fr", "en", "es")
+DEFAULT_LANGUAGE = "fr"
+
+# Parameters holding canonical ids, and the names.yaml section that translates them.
+_ID_PARAMS = {"species": "species", "pen": "pens", "face": "faces"}
+_ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces"}
+
+
+def check_language(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise BadInput(f"unknown language '{lang}': choose one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+def _flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in tree.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, path + "."))
+        else:
+            flat[path] = value
+    return flat
+
+
+def _load_yaml(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8") as handle:
+        return yaml.safe_load(handle) or {}
+
+
+class Catalog:
+    """The sentences and names of one language."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE):
+        self.lang = check_language(lang)
+        folder = voices_dir() / lang
+        self.messages: dict[str, Any] = {}
+        for path in sorted((folder / "messages").glob("*.yaml")):
+            for key, value in _flatten(_load_yaml(path)).items():
+                if key in self.messages:
+                    raise ValueError(f"message '{key}' is defined twice in voices/{lang}/messages/")
+                self.messages[key] = value
+        self.names = _load_yaml(folder / "names.yaml")
+
+    def keys(self) -> Iterable[str]:
+        return self.messages.keys()
+
+    def say(self, key: str, **params: Any) -> str:
+        """The sentence `key`, filled with `params` (canonical ids are translated to spoken names)."""
+        try:
+            template = self.messages[key]
+        except KeyError:
+            raise KeyError(f"message '{key}' is missing from voices/{self.lang}/messages/") from None
+        return str(template).format(**self._spoken_params(params))
+
+    def name(self, section: str, item_id: str, field: str = "name") -> str:
+        """The spoken name of a piece: name("pens", "river"), name("faces", "forest", "sticker")."""
+        entry = self.names[section][item_id]
+        return entry if isinstance(entry, str) else entry[field]
+
+    def join(self, items: Iterable[str]) -> str:
+        """'a, b and c' in this language."""
+        items = list(items)
+        if len(items) <= 1:
+            return "".join(items)
+        return self.say("list.join", head=self.say("list.separator").join(items[:-1]), last=items[-1])
+
+    def _spoken_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        spoken = dict(params)
+        for param, section in _ID_PARAMS.items():
+            if isinstance(params.get(param), str) and params[param] in self.names.get(section, {}):
+                spoken[param] = self.name(section, params[param])
+        for param, section in _ID_LIST_PARAMS.items():
+            if isinstance(params.get(param), (list, tuple)):
+                spoken[param] = self.join(self.name(section, item) for item in params[param])
+        return spoken
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str = DEFAULT_LANGUAGE) -> Catalog:
+    """The shared, cached catalog of a language."""
+    return Catalog(lang)

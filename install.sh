@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Sets up companion on Debian or Ubuntu: system packages where missing, a virtual environment in .venv,
+# and the package with its test tools. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+need=()
+command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
+command -v sox >/dev/null 2>&1 || need+=(sox)
+ldconfig -p 2>/dev/null | grep -q libportaudio.so.2 || need+=(libportaudio2)
+python3 -c "import venv, ensurepip" 2>/dev/null || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "Installing system packages: ${need[*]}"
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+.venv/bin/python -m pip install -q -e ".[test]"

@@ -1,0 +1,46 @@
+"""Message catalogs: every language has the same keys and placeholders, and names for every piece."""
+
+import re
+
+import pytest
+
+from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
+from companion.language.messages import LANGUAGES, Catalog
+
+PLACEHOLDER = re.compile(r"{(\w+)")
+
+
+def placeholders(text) -> set[str]:
+    return set(PLACEHOLDER.findall(str(text)))
+
+
+def test_every_language_has_the_same_keys_and_placeholders():
+    reference = Catalog("en")
+    for lang in LANGUAGES:
+        other = Catalog(lang)
+        assert set(other.keys()) == set(reference.keys()), lang
+        for key in reference.keys():
+            assert placeholders(other.messages[key]) == placeholders(reference.messages[key]), (lang, key)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_piece_has_a_spoken_name_and_sticker(lang):
+    names = Catalog(lang)
+    for species in SPECIES:
+        assert names.name("species", species)
+    for pen in PENS:
+        assert names.name("pens", pen) and names.name("pens", pen, "sticker")
+    for face in DIE_FACES:
+        assert names.name("faces", face) and names.name("faces", face, "sticker")
+
+
+def test_ids_in_parameters_are_translated():
+    fr = Catalog("fr")
+    assert fr.join(["a", "b", "c"]) == "a, b et c"
+    assert fr._spoken_params({"species": "stegosaurus", "pens": ["river", "woody_trio"]}) == {
+        "species": "stégosaure", "pens": "rivière et trio des bois"}
+
+
+def test_missing_key_is_loud():
+    with pytest.raises(KeyError):
+        Catalog("fr").say("no.such.key")
