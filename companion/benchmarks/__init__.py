@@ -1,0 +1,30 @@
+"""Benchmarks for `companion bench NAME`: each module defines NAME, HELP, configure(parser), run(args)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import resource
+import sys
+from types import ModuleType
+
+
+def benchmark_modules() -> list[ModuleType]:
+    found = [importlib.import_module(f"{__name__}.{info.name}")
+             for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")]
+    return sorted((m for m in found if hasattr(m, "NAME")), key=lambda m: m.NAME)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which `fraction` of `values` lie (nearest rank)."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = max(0, min(len(ordered) - 1, round(fraction * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+def peak_memory_mb() -> float:
+    """Peak resident memory of this process so far, in MB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024

@@ -1,0 +1,1 @@
+"""Speech: audio out (speakers, earcons) and in (listeners), behind small interfaces."""

@@ -1,0 +1,86 @@
+"""The two interfaces the dialogue talks to: a Speaker says text, a Listener hears one utterance.
+
+Concrete engines (text, pyttsx3, vosk, pocketsphinx) implement them; the dialogue never knows which.
+"""
+
+from __future__ import annotations
+
+import sys
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import IO
+
+
+@dataclass
+class Heard:
+    """One utterance: what was heard, how sure the engine is (None = sure, as for typed text)."""
+
+    text: str
+    confidence: float | None = None
+    engine: str = "text"
+    decode_ms: float | None = None
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.confidence is not None and self.confidence < LOW_CONFIDENCE
+
+
+LOW_CONFIDENCE = 0.6
+
+
+class Speaker(ABC):
+    """Says text aloud (or shows it). Never blocks the caller for long; `stop` cuts speech off at once."""
+
+    name = "speaker"
+
+    @abstractmethod
+    def say(self, text: str) -> None: ...
+
+    def stop(self) -> None:
+        """Cut off what is being said."""
+
+    def wait(self) -> None:
+        """Block until what was said has been said (used before listening, so the mic never hears us)."""
+
+    def close(self) -> None:
+        self.stop()
+
+
+class Listener(ABC):
+    """Hears one utterance at a time. `state` names the dialogue state, so engines can narrow their grammar."""
+
+    name = "listener"
+
+    @abstractmethod
+    def listen(self, state: str | None = None) -> Heard | None:
+        """The next utterance, or None when the input has ended for good (end of file, closed stream)."""
+
+    def close(self) -> None:
+        pass
+
+
+class TextSpeaker(Speaker):
+    """Prints each message as one plain line: no colours, no cursor tricks, good for screen readers."""
+
+    name = "text"
+
+    def __init__(self, stream: IO[str] | None = None):
+        self.stream = stream or sys.stdout
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+
+class TextListener(Listener):
+    """Reads typed lines; a typed line is taken as said (no confidence, no confirmation)."""
+
+    name = "text"
+
+    def __init__(self, stream: IO[str] | None = None):
+        self.stream = stream or sys.stdin
+
+    def listen(self, state: str | None = None) -> Heard | None:
+        line = self.stream.readline()
+        if not line:
+            return None
+        return Heard(text=line.strip(), engine="text")
