@@ -1,0 +1,384 @@
+"""A game of Draftosaurus at a real table: the program walks round the players and keeps every zoo.
+
+The players hold the board, the figures and the die; the program hears the die face and each
+placement, checks it with the rules engine, saves after every accepted move and narrates the rest.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.dialogue.savefile import write_save
+from companion.dialogue.session import Answer, Session
+from companion.games.common import Reason
+from companion.games.draftosaurus.engine import Discard, Game, Options, Place, Roll, action_from_json
+from companion.games.draftosaurus.ids import DIE_FACES, PENS
+from companion.language.rules import RulesBook
+from companion.language.tactile import describe as tactile_words
+
+GAME = "draftosaurus"
+
+
+@dataclass
+class TableSettings:
+    """How this table plays: saved with the game so that a resumed game goes on the same way."""
+
+    die: str = "physical"
+    seed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"die": self.die, "seed": self.seed, **self.extra}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "TableSettings":
+        data = dict(data)
+        return cls(die=data.pop("die", "physical"), seed=int(data.pop("seed", 0)), extra=data)
+
+
+class DraftosaurusTable:
+    """The turn loop of one game, from the first roll (or where a save left it) to the final scores."""
+
+    def __init__(self, session: Session, game: Game, settings: TableSettings, save_path: Path):
+        self.session = session
+        self.game = game
+        self.settings = settings
+        self.save_path = save_path
+        self.redo_stack: list[list[Any]] = []
+        self.asked: int | None = None
+        self.rules = RulesBook.load(GAME, session.lang, options=game.options.to_json())
+        session.set_player_names(game.players)
+
+    # ----- persistence
+    def save(self) -> None:
+        content = {"settings": self.settings.to_json(), "state": self.game.to_json()}
+        write_save(self.save_path, GAME, content)
+
+    @classmethod
+    def from_save(cls, session: Session, content: dict[str, Any], save_path: Path) -> "DraftosaurusTable":
+        game = Game.from_json(content["state"])
+        return cls(session, game, TableSettings.from_json(content.get("settings", {})), save_path)
+
+    # ----- the loop
+    def run(self) -> None:
+        """Play until the game is over (or the input ends: the caller saves and leaves)."""
+        while self.game.phase != "over":
+            if self.game.phase == "roll":
+                self.roll_die()
+            elif self.game.phase == "discard":
+                self.put_back_discards()
+            else:
+                self.ask_next_player()
+        self.announce_final_scores()
+
+    def announce_start(self, resumed: bool) -> None:
+        say = self.session.say
+        game = self.game
+        if resumed:
+            say("table.resumed", round=game.round, rounds=game.rounds, turn=game.turn)
+        else:
+            say("table.welcome", count=len(game.players), names=self.session.catalog.join(game.players))
+            if len(game.players) == 2:
+                say("table.two_player_variant")
+            self.say_options()
+            say("table.round_start", round=game.round, rounds=game.rounds)
+        self.say_where_we_are()
+
+    def say_options(self) -> None:
+        options = self.game.options
+        self.session.say("table.options", trio=options.trio_points,
+                         island=self.yes_no(options.river_counts_for_island),
+                         king=self.yes_no(options.river_counts_for_king))
+
+    def yes_no(self, value: bool) -> str:
+        return self.session.text("words.yes" if value else "words.no")
+
+    def say_where_we_are(self) -> None:
+        game = self.game
+        roller = game.players[game.roller]
+        if game.phase == "roll":
+            self.session.say("table.where_roll", round=game.round, turn=game.turn, roller=roller)
+        elif game.phase == "place":
+            self.say_face()
+
+    # ----- the die
+    def roll_die(self) -> None:
+        game = self.game
+        roller = game.players[game.roller]
+        if self.settings.die == "virtual":
+            face = self.virtual_face()
+            self.session.say("table.virtual_roll", roller=roller)
+        else:
+            answer = self.session.ask(self.session.text("table.ask_die", roller=roller), "die", self.handle_query)
+            if answer.intent != "die" or "face" not in answer.slots:
+                self.refuse_unexpected(answer, "table.expected_die")
+                return
+            face = answer.slots["face"]
+        if self.play(Roll(face)):
+            self.say_face()
+
+    def virtual_face(self) -> str:
+        """The face of the virtual die: drawn from the game seed and the number of rolls so far."""
+        rolls = sum(1 for action in self.game.actions if isinstance(action, Roll))
+        return random.Random(f"{self.settings.seed}:{rolls}").choice(DIE_FACES)
+
+    def say_face(self) -> None:
+        game = self.game
+        face = game.face.value if hasattr(game.face, "value") else game.face
+        roller = game.players[game.roller]
+        bound = [game.players[i] for i in range(len(game.players)) if game.bound_by_die(i)]
+        self.session.say("table.face", face=face, sticker=self.session.catalog.name("faces", face, "sticker"),
+                         meaning=self.session.text(f"table.faces.{face}"), roller=roller)
+        if bound:
+            self.session.say("table.exempt", roller=roller)
+
+    # ----- placements
+    def ask_next_player(self) -> None:
+        waiting = self.game.waiting_for()
+        player = waiting[0] if self.asked not in waiting else self.asked
+        self.asked = player
+        name = self.game.players[player]
+        answer = self.session.ask(self.session.text("table.ask_place", player=name), "turn", self.handle_query)
+        if answer.intent == "die":
+            self.session.say("table.die_already", face=self.face_id())
+            return
+        if answer.intent != "place":
+            self.refuse_unexpected(answer, "table.expected_place")
+            return
+        self.place(answer)
+
+    def place(self, answer: Answer) -> None:
+        slots = answer.slots
+        player = self.player_index(slots.get("player"), default=self.asked)
+        if player is None:
+            self.session.say("table.unknown_player", name=slots.get("player"))
+            return
+        species = slots.get("species")
+        if species is None:
+            self.session.say("table.which_species")
+            return
+        if slots.get("pen") is None:
+            self.say_legal(player, species)
+            return
+        action = Place(player, species, slots["pen"])
+        reason = self.play(action)
+        if reason is None:
+            self.session.say("table.accepted", player=self.game.players[player], species=species, pen=slots["pen"])
+        else:
+            self.refuse(reason, player, species)
+
+    def refuse(self, reason: Reason, player: int, species: str | None) -> None:
+        self.session.earcon("refused")
+        self.session.say("table.refused", reason=self.session.catalog.say(f"reasons.{reason.code}", **reason.params))
+        if species is not None and reason.code not in ("bag_exhausted", "already_placed", "not_waiting"):
+            self.say_legal(player, species)
+
+    def say_legal(self, player: int, species: str) -> None:
+        legal, _excluded = self.game.pen_choices(player, species)
+        self.session.say("table.legal", player=self.game.players[player], species=species, pens=list(legal))
+
+    def put_back_discards(self) -> None:
+        """2-player variant, table mode: the figures put back in the box are not told to the program."""
+        self.session.say("table.discard")
+        for player in list(self.game.waiting_for()):
+            self.play(Discard(player, None), announce=False)
+        self.announce_transition(self.snapshot_before_discard)
+
+    # ----- applying actions
+    def play(self, action: Any, announce: bool = True) -> Reason | None:
+        """Apply a legal action, save at once, and say what changed at the table; or return why not."""
+        reason = self.game.check(action)
+        if reason is not None:
+            return reason
+        before = self.snapshot()
+        self.game.apply(action)
+        self.redo_stack.clear()
+        self.save()
+        if announce:
+            self.announce_transition(before)
+        else:
+            self.snapshot_before_discard = before
+        return None
+
+    def snapshot(self) -> tuple[int, int, int, str]:
+        game = self.game
+        return (game.round, game.turn, game.roller, game.phase)
+
+    def announce_transition(self, before: tuple[int, int, int, str]) -> None:
+        game = self.game
+        round_before, turn_before, _roller, _phase = before
+        if (game.round, game.turn) == (round_before, turn_before) and game.phase != "over":
+            return
+        self.asked = None
+        say = self.session.say
+        say("table.pass_hands")
+        if game.phase == "over":
+            say("table.game_over")
+            return
+        if game.round != round_before:
+            say("table.round_end", round=round_before)
+            say("table.round_start", round=game.round, rounds=game.rounds)
+        say("table.die_goes_to", roller=game.players[game.roller])
+
+    def undo(self) -> None:
+        actions = list(self.game.actions)
+        undone: list[Any] = []
+        while actions:
+            undone.insert(0, actions.pop())
+            if not (isinstance(undone[0], Discard) and undone[0].species is None):
+                break
+        if not undone:
+            self.session.say("table.nothing_to_undo")
+            return
+        self.game = Game.replay(self.game.setup_json(), actions)
+        self.redo_stack.append(undone)
+        self.save()
+        self.asked = None
+        self.session.say("table.undone", what=self.describe_action(undone[0]))
+        self.say_where_we_are()
+
+    def redo(self) -> None:
+        if not self.redo_stack:
+            self.session.say("table.nothing_to_redo")
+            return
+        redone = self.redo_stack.pop()
+        stack = self.redo_stack
+        for action in redone:
+            self.game.apply(action)
+        self.redo_stack = stack
+        self.save()
+        self.session.say("table.redone", what=self.describe_action(redone[0]))
+        self.say_where_we_are()
+
+    def describe_action(self, action: Any) -> str:
+        if isinstance(action, Place):
+            return self.session.text("table.action_place", player=self.game.players[action.player],
+                                     species=_id(action.species), pen=_id(action.pen))
+        if isinstance(action, Roll):
+            return self.session.text("table.action_roll", face=_id(action.face))
+        return self.session.text("table.action_discard", player=self.game.players[action.player])
+
+    # ----- queries, answered whatever the question was
+    def handle_query(self, answer: Answer) -> bool:
+        handler = getattr(self, f"query_{answer.intent}", None)
+        if handler is None:
+            return False
+        handler(answer.slots)
+        return True
+
+    def query_undo(self, slots: dict[str, Any]) -> None:
+        self.undo()
+
+    def query_redo(self, slots: dict[str, Any]) -> None:
+        self.redo()
+
+    def query_zoo(self, slots: dict[str, Any]) -> None:
+        player = self.player_index(slots.get("player"), default=self.asked)
+        if player is None:
+            player = self.game.roller
+        pen = slots.get("pen")
+        zoo = self.game.zoos[player]
+        name = self.game.players[player]
+        if pen is not None:
+            self.session.say_text(self.describe_pen(name, pen, zoo.get(pen, [])))
+            return
+        parts = [self.describe_pen(name, pen_id, zoo.get(pen_id, [])) for pen_id in PENS if zoo.get(pen_id)]
+        empty = [pen_id for pen_id in PENS if not zoo.get(pen_id)]
+        if not parts:
+            self.session.say("table.zoo_empty", player=name)
+            return
+        self.session.say("table.zoo", player=name, count=sum(len(v) for v in zoo.values()),
+                         content=" ".join(parts), empty=self.session.catalog.join(
+                             self.session.catalog.name("pens", p) for p in empty) or "-")
+
+    def describe_pen(self, player: str, pen: str, species: list[str]) -> str:
+        if not species:
+            return self.session.text("table.pen_empty", player=player, pen=pen)
+        names = [self.session.catalog.name("species", _id(s)) for s in species]
+        return self.session.text("table.pen_content", pen=pen, count=len(species),
+                                 content=self.session.catalog.join(names))
+
+    def query_legal(self, slots: dict[str, Any]) -> None:
+        player = self.player_index(slots.get("player"), default=self.asked)
+        if player is None:
+            player = self.game.waiting_for()[0] if self.game.waiting_for() else self.game.roller
+        if slots.get("species") is None:
+            self.session.say("table.which_species")
+            return
+        self.say_legal(player, slots["species"])
+
+    def query_score(self, slots: dict[str, Any]) -> None:
+        sheet = self.game.score()
+        for entry in sheet.players:
+            self.session.say_text(self.score_line(entry, final=False))
+
+    def query_whose_turn(self, slots: dict[str, Any]) -> None:
+        if self.game.phase == "roll":
+            self.session.say("table.where_roll", round=self.game.round, turn=self.game.turn,
+                             roller=self.game.players[self.game.roller])
+        else:
+            waiting = [self.game.players[i] for i in self.game.waiting_for()]
+            self.session.say("table.waiting", names=self.session.catalog.join(waiting), face=self.face_id())
+
+    def query_rules(self, slots: dict[str, Any]) -> None:
+        section = self.rules.find(slots["topic"]) if slots.get("topic") else None
+        if section is None and slots.get("topic") is None:
+            self.session.say("table.rules_topics", topics=self.session.catalog.join(s.title for s in self.rules.sections))
+            return
+        if section is None:
+            self.session.say("table.rules_unknown")
+            return
+        self.session.say_text(section.text)
+
+    def query_face_meaning(self, slots: dict[str, Any]) -> None:
+        face = slots.get("face") or self.face_id()
+        if face is None:
+            self.session.say("table.no_face_yet")
+            return
+        self.session.say("table.face_meaning", face=face,
+                         sticker=self.session.catalog.name("faces", face, "sticker"),
+                         meaning=self.session.text(f"table.faces.{face}"))
+
+    # ----- the end
+    def announce_final_scores(self) -> None:
+        sheet = self.game.score()
+        for entry in sheet.players:
+            self.session.say_text(self.score_line(entry, final=True))
+        winners = [self.game.players[i] if isinstance(i, int) else i for i in sheet.winners]
+        self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
+        self.session.say("table.winners", names=self.session.catalog.join(winners), count=len(winners))
+
+    def score_line(self, entry: Any, final: bool) -> str:
+        parts = [self.session.text("table.score_pen", pen=pen, points=points)
+                 for pen, points in entry.pens.items() if points or final]
+        if entry.trex_bonus:
+            parts.append(self.session.text("table.score_trex", points=entry.trex_bonus))
+        key = "table.score_final" if final else "table.score_so_far"
+        return self.session.text(key, player=entry.name, total=entry.total, details=" ".join(parts),
+                                 tactile=tactile_words(entry.total, self.session.lang))
+
+    # ----- helpers
+    def face_id(self) -> str | None:
+        face = self.game.face
+        return None if face is None else _id(face)
+
+    def player_index(self, name: Any, default: int | None) -> int | None:
+        if name is None:
+            return default
+        if isinstance(name, int):
+            return name if 0 <= name < len(self.game.players) else None
+        for index, player in enumerate(self.game.players):
+            if player.casefold() == str(name).casefold():
+                return index
+        return None
+
+    def refuse_unexpected(self, answer: Answer, key: str) -> None:
+        self.session.earcon("not_understood")
+        self.session.say(key)
+
+
+def _id(value: Any) -> str:
+    return value.value if hasattr(value, "value") else value

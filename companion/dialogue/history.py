@@ -1,0 +1,45 @@
+"""What the program said: the last messages, to repeat one or walk back through them."""
+
+from __future__ import annotations
+
+from collections import deque
+
+HISTORY_SIZE = 20
+
+
+class MessageHistory:
+    """The last HISTORY_SIZE messages, with a review cursor that `previous` and `next` move."""
+
+    def __init__(self, size: int = HISTORY_SIZE):
+        self._messages: deque[str] = deque(maxlen=size)
+        self._cursor: int | None = None
+
+    def add(self, message: str) -> None:
+        self._messages.append(message)
+        self._cursor = None
+
+    @property
+    def last(self) -> str | None:
+        return self._messages[-1] if self._messages else None
+
+    def previous(self) -> str | None:
+        """The message before the one reviewed last (the first call gives the one before the latest)."""
+        if not self._messages:
+            return None
+        start = len(self._messages) - 1 if self._cursor is None else self._cursor
+        if start == 0:
+            self._cursor = 0
+            return None
+        self._cursor = start - 1
+        return self._messages[self._cursor]
+
+    def next(self) -> str | None:
+        """The message after the one reviewed last; None past the latest."""
+        if self._cursor is None or self._cursor >= len(self._messages) - 1:
+            self._cursor = None
+            return None
+        self._cursor += 1
+        return self._messages[self._cursor]
+
+    def __len__(self) -> int:
+        return len(self._messages)

@@ -1,0 +1,178 @@
+"""A conversation with the table: say things, hear answers, and handle what every game shares.
+
+The Session speaks through a Speaker, hears through a Listener, turns what it heard into an intent
+with the game's grammar, and answers the shared commands itself (repeat, review, voice speed and
+volume, verbosity, pause, help). Everything else goes back to the game dialogue that asked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from companion.dialogue.history import MessageHistory
+from companion.language.grammar import ParseResult, parse
+from companion.language.messages import Catalog, catalog
+from companion.speech.base import Heard, Listener, Speaker
+
+VERBOSITY_LEVELS = ("short", "full")
+
+
+class EndOfInput(Exception):
+    """The input is over for good (standard input closed, audio files used up)."""
+
+
+class QuitRequested(Exception):
+    """A player asked to stop; the game stays saved."""
+
+
+@dataclass
+class Answer:
+    """One understood utterance that the game must handle: its intent, slots and what was heard."""
+
+    intent: str
+    slots: dict[str, Any] = field(default_factory=dict)
+    heard: Heard | None = None
+
+
+class Session:
+    """Talks with the players of one game in one language."""
+
+    def __init__(self, *, game: str, lang: str, speaker: Speaker, listener: Listener,
+                 earcons: Any = None, verbosity: str = "full"):
+        self.game = game
+        self.lang = lang
+        self.catalog: Catalog = catalog(lang)
+        self.speaker = speaker
+        self.listener = listener
+        self.earcons = earcons
+        self.history = MessageHistory()
+        self.verbosity = verbosity
+        self.player_names: list[str] = []
+        self.last_prompt: str | None = None
+
+    # ----- speaking
+    def text(self, key: str, **params: Any) -> str:
+        """The sentence `key` in the session language; a `_full` variant is used in full verbosity."""
+        if self.verbosity == "full" and f"{key}_full" in self.catalog.messages:
+            key = f"{key}_full"
+        return self.catalog.say(key, **params)
+
+    def say(self, key: str, **params: Any) -> str:
+        return self.say_text(self.text(key, **params))
+
+    def say_text(self, text: str, *, remember: bool = True) -> str:
+        if remember:
+            self.history.add(text)
+        self.speaker.say(text)
+        return text
+
+    def earcon(self, kind: str) -> None:
+        if self.earcons is not None:
+            self.earcons.play(kind)
+
+    # ----- listening
+    def set_player_names(self, names: Sequence[str]) -> None:
+        self.player_names = list(names)
+        if hasattr(self.listener, "set_player_names"):
+            self.listener.set_player_names(self.player_names)
+
+    def ask(self, prompt: str | None, state: str,
+            handle_shared: Callable[[Answer], bool] | None = None) -> Answer:
+        """Say `prompt` (if any), then listen until an utterance the game must handle is understood.
+
+        Shared commands (repeat, review, voice, verbosity, pause, help) are answered here and the
+        question is asked again; `handle_shared` lets the game answer its own queries the same way.
+        """
+        if prompt:
+            self.last_prompt = self.say_text(prompt)
+        while True:
+            heard = self.listener.listen(state)
+            if heard is None:
+                raise EndOfInput()
+            if not heard.text.strip():
+                continue
+            result = parse(heard.text, game=self.game, lang=self.lang, state=state,
+                           player_names=self.player_names)
+            if result.intent is None:
+                self._not_understood(result)
+                continue
+            if heard.needs_confirmation and not self._confirm(heard, result):
+                continue
+            answer = Answer(result.intent, dict(result.slots), heard)
+            if answer.intent == "quit":
+                raise QuitRequested()
+            if self._handle_common(answer, state):
+                continue
+            if handle_shared is not None and handle_shared(answer):
+                continue
+            self.earcon("understood")
+            return answer
+
+    def _not_understood(self, result: ParseResult) -> None:
+        self.earcon("not_understood")
+        if result.suggestion:
+            self.say("session.not_understood_suggestion", heard=result.text, suggestion=result.suggestion)
+        else:
+            self.say("session.not_understood", heard=result.text)
+
+    def _confirm(self, heard: Heard, result: ParseResult) -> bool:
+        """Ask a yes/no question about a doubtful utterance; only a clear yes lets it through."""
+        self.say("session.confirm", heard=heard.text)
+        while True:
+            reply = self.listener.listen("confirm")
+            if reply is None:
+                raise EndOfInput()
+            answer = parse(reply.text, game=self.game, lang=self.lang, state="confirm",
+                           player_names=self.player_names)
+            if answer.intent == "yes":
+                return True
+            if answer.intent == "no":
+                self.say("session.confirm_refused")
+                return False
+            self.say("session.confirm_again", heard=heard.text)
+
+    def _handle_common(self, answer: Answer, state: str) -> bool:
+        intent = answer.intent
+        if intent == "repeat":
+            self.say_text(self.history.last or self.last_prompt or "", remember=False)
+        elif intent in ("review_previous", "review_next"):
+            message = self.history.previous() if intent == "review_previous" else self.history.next()
+            key = "session.review_start" if intent == "review_previous" else "session.review_end"
+            self.say_text(message if message is not None else self.text(key), remember=False)
+        elif intent in ("faster", "slower", "louder", "quieter"):
+            adjust = getattr(self.speaker, "adjust", None)
+            if adjust is None:
+                self.say("session.voice_unchanged")
+            else:
+                adjust(intent)
+                self.say(f"session.voice_{intent}")
+        elif intent == "verbosity":
+            level = answer.slots.get("level")
+            self.verbosity = level if level in VERBOSITY_LEVELS else (
+                "short" if self.verbosity == "full" else "full")
+            self.say(f"session.verbosity_{self.verbosity}")
+        elif intent == "pause":
+            self._pause(state)
+        elif intent == "help":
+            self.say(f"help.{self.game}.{state}" if f"help.{self.game}.{state}" in self.catalog.messages
+                     else "help.general")
+        else:
+            return False
+        return True
+
+    def _pause(self, state: str) -> None:
+        self.say("session.paused")
+        while True:
+            heard = self.listener.listen("confirm")
+            if heard is None:
+                raise EndOfInput()
+            result = parse(heard.text, game=self.game, lang=self.lang, state="confirm",
+                           player_names=self.player_names)
+            if result.intent == "quit":
+                raise QuitRequested()
+            if result.intent in ("resume", "yes", "pause"):
+                self.say("session.resumed")
+                if self.last_prompt:
+                    self.say_text(self.last_prompt, remember=False)
+                return
