@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.dialogue.savefile import write_save
+from companion.dialogue.savefile import SaveFileError, write_save
 from companion.dialogue.session import Answer, Session
+from companion.errors import RuleViolation
 from companion.games.common import Reason
 from companion.games.draftosaurus.engine import Discard, Game, Options, Place, Roll, action_from_json
 from companion.games.draftosaurus.ids import DIE_FACES, PENS
@@ -54,13 +55,18 @@ class DraftosaurusTable:
 
     # ----- persistence
     def save(self) -> None:
-        content = {"settings": self.settings.to_json(), "state": self.game.to_json()}
+        content = {"settings": self.settings.to_json(), "finished": self.game.phase == "over",
+                   "state": self.game.to_json()}
         write_save(self.save_path, GAME, content)
 
     @classmethod
     def from_save(cls, session: Session, content: dict[str, Any], save_path: Path) -> "DraftosaurusTable":
-        game = Game.from_json(content["state"])
-        return cls(session, game, TableSettings.from_json(content.get("settings", {})), save_path)
+        try:
+            game = Game.from_json(content["state"])
+            settings = TableSettings.from_json(content.get("settings", {}))
+        except (KeyError, TypeError, ValueError, AttributeError, RuleViolation) as error:
+            raise SaveFileError("corrupt", save_path, type(error).__name__) from None
+        return cls(session, game, settings, save_path)
 
     # ----- the loop
     def run(self) -> None:
@@ -78,13 +84,13 @@ class DraftosaurusTable:
         say = self.session.say
         game = self.game
         if resumed:
-            say("table.resumed", round=game.round, rounds=game.rounds, turn=game.turn)
+            say("table.resumed", round=game.round, rounds=game.rounds_count, turn=game.turn)
         else:
             say("table.welcome", count=len(game.players), names=self.session.catalog.join(game.players))
             if len(game.players) == 2:
                 say("table.two_player_variant")
             self.say_options()
-            say("table.round_start", round=game.round, rounds=game.rounds)
+            say("table.round_start", round=game.round, rounds=game.rounds_count)
         self.say_where_we_are()
 
     def say_options(self) -> None:
@@ -129,11 +135,9 @@ class DraftosaurusTable:
         game = self.game
         face = game.face.value if hasattr(game.face, "value") else game.face
         roller = game.players[game.roller]
-        bound = [game.players[i] for i in range(len(game.players)) if game.bound_by_die(i)]
         self.session.say("table.face", face=face, sticker=self.session.catalog.name("faces", face, "sticker"),
                          meaning=self.session.text(f"table.faces.{face}"), roller=roller)
-        if bound:
-            self.session.say("table.exempt", roller=roller)
+        self.session.say("table.exempt", roller=roller)
 
     # ----- placements
     def ask_next_player(self) -> None:
@@ -220,7 +224,7 @@ class DraftosaurusTable:
             return
         if game.round != round_before:
             say("table.round_end", round=round_before)
-            say("table.round_start", round=game.round, rounds=game.rounds)
+            say("table.round_start", round=game.round, rounds=game.rounds_count)
         say("table.die_goes_to", roller=game.players[game.roller])
 
     def undo(self) -> None:
@@ -347,13 +351,16 @@ class DraftosaurusTable:
         sheet = self.game.score()
         for entry in sheet.players:
             self.session.say_text(self.score_line(entry, final=True))
-        winners = [self.game.players[i] if isinstance(i, int) else i for i in sheet.winners]
         self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
-        self.session.say("table.winners", names=self.session.catalog.join(winners), count=len(winners))
 
     def score_line(self, entry: Any, final: bool) -> str:
-        parts = [self.session.text("table.score_pen", pen=pen, points=points)
-                 for pen, points in entry.pens.items() if points or final]
+        """One player's score: in full (every pen, why, and the tactile code) at the end, else in brief."""
+        say = self.session.catalog.say
+        if final:
+            parts = [say(f"reasons.{reason.code}", **reason.params) for reason in entry.details.values()]
+        else:
+            parts = [self.session.text("table.score_pen", pen=pen, points=points)
+                     for pen, points in entry.pens.items() if points]
         if entry.trex_bonus:
             parts.append(self.session.text("table.score_trex", points=entry.trex_bonus))
         key = "table.score_final" if final else "table.score_so_far"
@@ -382,3 +389,22 @@ class DraftosaurusTable:
 
 def _id(value: Any) -> str:
     return value.value if hasattr(value, "value") else value
+
+
+def new_table(session: Session, args: Any, save_path: Path) -> DraftosaurusTable:
+    """A new table from the command-line options, or from set-up questions when no players are given."""
+    from companion.dialogue.setup import TableSetup, ask_setup
+
+    options = Options(trio_points=args.trio_points or Options().trio_points,
+                      river_counts_for_island=args.river_counts_for_island,
+                      river_counts_for_king=args.river_counts_for_king)
+    if args.players:
+        setup = TableSetup([name.strip() for name in args.players.split(",") if name.strip()], 0, options)
+    else:
+        setup = ask_setup(session, free_text_names=session.listener.name == "text")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    game = Game.new(setup.players, options=setup.options, mode="table", seed=seed,
+                    first_roller=setup.first_roller)
+    table = DraftosaurusTable(session, game, TableSettings(die=args.die, seed=seed), save_path)
+    table.save()
+    return table

@@ -27,6 +27,13 @@ class SaveFileError(BadInput):
         super().__init__(f"{path}: {code.replace('_', ' ')}{': ' + detail if detail else ''}")
         self.code = code
         self.path = path
+        self.detail = detail
+
+    def explain(self, lang: str) -> str:
+        """The catalog sentence, in `lang`, that says why the file cannot be used."""
+        from companion.language.messages import catalog
+
+        return catalog(lang).say(f"save.{self.code}", path=str(self.path), detail=self.detail)
 
 
 def data_home() -> Path:

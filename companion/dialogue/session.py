@@ -141,12 +141,7 @@ class Session:
             key = "session.review_start" if intent == "review_previous" else "session.review_end"
             self.say_text(message if message is not None else self.text(key), remember=False)
         elif intent in ("faster", "slower", "louder", "quieter"):
-            adjust = getattr(self.speaker, "adjust", None)
-            if adjust is None:
-                self.say("session.voice_unchanged")
-            else:
-                adjust(intent)
-                self.say(f"session.voice_{intent}")
+            self.say(f"session.voice_{intent}" if self.speaker.adjust(intent) else "session.voice_unchanged")
         elif intent == "verbosity":
             level = answer.slots.get("level")
             self.verbosity = level if level in VERBOSITY_LEVELS else (

@@ -7,6 +7,7 @@ a key defined in two files is an error. A key missing from a catalog is an error
 
 from __future__ import annotations
 
+import string
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
@@ -22,6 +23,24 @@ DEFAULT_LANGUAGE = "fr"
 # Parameters holding canonical ids, and the names.yaml section that translates them.
 _ID_PARAMS = {"species": "species", "pen": "pens", "face": "faces"}
 _ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces"}
+
+
+# Languages where 0 takes the singular ("0 point" in French, "0 points" in English).
+_ZERO_IS_SINGULAR = frozenset({"fr"})
+
+
+class _CountingFormatter(string.Formatter):
+    """str.format, plus counted words: "{count:dinosaur|dinosaurs}" gives "1 dinosaur" or "3 dinosaurs"."""
+
+    def __init__(self, lang: str):
+        super().__init__()
+        self.singular_counts = (0, 1) if lang in _ZERO_IS_SINGULAR else (1,)
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec and isinstance(value, int):
+            singular, plural = format_spec.split("|", 1)
+            return f"{value} {singular if value in self.singular_counts else plural}"
+        return super().format_field(value, format_spec)
 
 
 def check_language(lang: str) -> str:
@@ -71,7 +90,7 @@ class Catalog:
             template = self.messages[key]
         except KeyError:
             raise KeyError(f"message '{key}' is missing from voices/{self.lang}/messages/") from None
-        return str(template).format(**self._spoken_params(params))
+        return _CountingFormatter(self.lang).format(str(template), **self._spoken_params(params))
 
     def name(self, section: str, item_id: str, field: str = "name") -> str:
         """The spoken name of a piece: name("pens", "river"), name("faces", "forest", "sticker")."""
@@ -93,6 +112,9 @@ class Catalog:
         for param, section in _ID_LIST_PARAMS.items():
             if isinstance(params.get(param), (list, tuple)):
                 spoken[param] = self.join(self.name(section, item) for item in params[param])
+        for param, value in params.items():  # other lists (player names...) are said as "a, b and c"
+            if param not in _ID_LIST_PARAMS and isinstance(value, (list, tuple)):
+                spoken[param] = self.join(str(item) for item in value)
         return spoken
 
 

@@ -1,0 +1,98 @@
+"""`companion parse`: what a sentence means to the game (intent and slots), or the recogniser grammars.
+
+Exit codes: 0 understood (or grammar written), 1 nothing understood, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from companion.errors import BadInput
+from companion.language.grammar import ANY_STATE, ParseResult, check_game, games, parse, states
+from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog, check_language
+
+NAME = "parse"
+HELP = "Show the intent and slots of a sentence a player may say, or export the recogniser grammars."
+EXPORTS = ("vosk", "jsgf", "sizes")
+EXIT_NOT_UNDERSTOOD = 1
+_ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("text", nargs="*", metavar="TEXT", help="the sentence (several words are joined)")
+    parser.add_argument("--game", default=games()[0], help=f"game: {', '.join(games())} (default %(default)s)")
+    parser.add_argument("--lang", default=DEFAULT_LANGUAGE, help=f"language: {', '.join(LANGUAGES)} (default %(default)s)")
+    parser.add_argument("--state", default=ANY_STATE,
+                        help="dialogue state: which intents are active (die, turn, confirm, setup, any; default any)")
+    parser.add_argument("--players", default="", help='player names, comma separated: "Alice,Bruno"')
+    parser.add_argument("--json", action="store_true", help="print JSON with canonical ids")
+    parser.add_argument("--export", choices=EXPORTS,
+                        help="instead of parsing: print the Vosk phrase list, the JSGF grammar of --state, "
+                             "or the grammar sizes of every language and state")
+
+
+def run(args: argparse.Namespace) -> int:
+    game = check_game(args.game)
+    lang = check_language(args.lang)
+    if args.state not in states(game):
+        raise BadInput(f"--state: unknown dialogue state '{args.state}' for {game}: choose one of {', '.join(states(game))}")
+    players = [name.strip() for name in args.players.split(",") if name.strip()]
+    if args.export:
+        return _export(args.export, game, lang, args.state, players, args.json)
+    text = " ".join(args.text).strip()
+    if not text:
+        raise BadInput("parse: give the sentence to understand, e.g. companion parse \"tricératops dans la rivière\"")
+    result = parse(text, game=game, lang=lang, state=args.state, player_names=players)
+    print(json.dumps(result.to_json(), ensure_ascii=False) if args.json else describe(result, catalog(lang)))
+    return 0 if result.understood else EXIT_NOT_UNDERSTOOD
+
+
+def describe(result: ParseResult, words: Catalog) -> str:
+    """The result in the catalog's language: the intent, its slots, or the suggestion."""
+    if result.intent is None:
+        lines = [words.say("parse.not_understood", text=result.text)]
+        if result.suggestion:
+            lines.append(words.say("parse.suggestion", suggestion=result.suggestion))
+        return "\n".join(lines)
+    intent = words.say(f"parse.intents.{result.intent}")
+    if not result.slots:
+        return words.say("parse.understood", intent=intent)
+    details = words.say("list.separator").join(
+        words.say("parse.slot", name=words.say(f"parse.slots.{name}"), value=spoken_value(name, value, words))
+        for name, value in result.slots.items())
+    return words.say("parse.understood_with", intent=intent, details=details)
+
+
+def spoken_value(slot: str, value: object, words: Catalog) -> str:
+    """A slot value as said in the catalog's language (canonical ids become names)."""
+    if slot in _ID_SECTIONS:
+        return words.name(_ID_SECTIONS[slot], str(value))
+    if slot == "topic":
+        for section in ("pens", "faces"):
+            if value in words.names.get(section, {}):
+                return words.name(section, str(value))
+        return words.say(f"parse.topics.{value}")
+    if slot == "level":
+        return words.say(f"parse.levels.{value}")
+    return str(value)
+
+
+def _export(kind: str, game: str, lang: str, state: str, players: list[str], as_json: bool) -> int:
+    from companion.language import recognition_grammar as recognition
+
+    if kind == "vosk":
+        print(recognition.vosk_grammar_json(game, lang, state, players))
+    elif kind == "jsgf":
+        sys.stdout.write(recognition.jsgf(game, lang, state, players))
+    else:
+        sizes = recognition.grammar_sizes(game, LANGUAGES, player_names=players)
+        if as_json:
+            print(json.dumps([s.to_json() for s in sizes], ensure_ascii=False, indent=1))
+        else:
+            words = catalog(lang)
+            for size in sizes:
+                print(words.say("parse.size", lang=size.lang, state=size.state, words=size.words,
+                                phrases=size.phrases, jsgf_bytes=size.jsgf_bytes))
+    return 0

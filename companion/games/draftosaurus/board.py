@@ -1,0 +1,127 @@
+"""The summer board as data: pens, areas, sides, die faces, the bag, and the placement rule of every pen.
+
+Internally species, pens and faces are small ints (their position in SPECIES, PENS, DIE_FACES); a zoo is
+a list of 7 lists of species ints, one per pen in PENS order, each from left to right.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from companion.games.common import Reason
+from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
+
+SPECIES_INDEX: dict[str, int] = {name: index for index, name in enumerate(SPECIES)}
+PEN_INDEX: dict[str, int] = {name: index for index, name in enumerate(PENS)}
+FACE_INDEX: dict[str, int] = {name: index for index, name in enumerate(DIE_FACES)}
+
+TREX = SPECIES_INDEX["trex"]
+FOREST_OF_SAMENESS = PEN_INDEX["forest_of_sameness"]
+WOODY_TRIO = PEN_INDEX["woody_trio"]
+PRAIRIE_OF_LOVE = PEN_INDEX["prairie_of_love"]
+KING_OF_THE_JUNGLE = PEN_INDEX["king_of_the_jungle"]
+MEADOW_OF_DIFFERENCES = PEN_INDEX["meadow_of_differences"]
+SOLITARY_ISLAND = PEN_INDEX["solitary_island"]
+RIVER = PEN_INDEX["river"]
+ENCLOSURES: tuple[int, ...] = tuple(pen for pen in range(len(PENS)) if pen != RIVER)
+NO_FACE = -1  # no die constraint: before the roll, or for the player who rolled
+
+_CAPACITY_BY_ID = {"forest_of_sameness": 6, "woody_trio": 3, "prairie_of_love": 6,
+                   "king_of_the_jungle": 1, "meadow_of_differences": 6, "solitary_island": 1}
+# Places in each pen, indexed by pen; the river has no limit (a zoo holds 12 dinosaurs at most).
+CAPACITY: tuple[int, ...] = tuple(_CAPACITY_BY_ID.get(pen, 10 ** 6) for pen in PENS)
+FOREST_AREA = frozenset({FOREST_OF_SAMENESS, WOODY_TRIO, KING_OF_THE_JUNGLE})
+GRASSLAND_AREA = frozenset({PRAIRIE_OF_LOVE, MEADOW_OF_DIFFERENCES, SOLITARY_ISLAND})
+CAFETERIA_SIDE = frozenset({FOREST_OF_SAMENESS, WOODY_TRIO, PRAIRIE_OF_LOVE})  # left of the river
+TOILETS_SIDE = frozenset({KING_OF_THE_JUNGLE, MEADOW_OF_DIFFERENCES, SOLITARY_ISLAND})  # right of it
+
+# The four faces that allow a fixed set of pens, and the reason code for a pen outside it.
+_FACE_AREAS: dict[str, tuple[frozenset[int], str]] = {
+    "forest": (FOREST_AREA, "die_forest"),
+    "grassland": (GRASSLAND_AREA, "die_grassland"),
+    "toilets": (TOILETS_SIDE, "die_toilets"),
+    "cafeteria": (CAFETERIA_SIDE, "die_cafeteria"),
+}
+# _FACE_BLOCK[face][pen]: the reason code when that face alone rules the pen out (never the river), else None;
+# the last row, _FACE_BLOCK[NO_FACE], rules nothing out.
+_FACE_BLOCK: tuple[tuple[str | None, ...], ...] = tuple(
+    tuple(None if face not in _FACE_AREAS or pen == RIVER or pen in _FACE_AREAS[face][0] else _FACE_AREAS[face][1]
+          for pen in range(len(PENS)))
+    for face in (*DIE_FACES, None))
+# Per face (and NO_FACE), the pens that face does not rule out by area or side.
+_FACE_CANDIDATES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(pen for pen in range(len(PENS)) if blocks[pen] is None) for blocks in _FACE_BLOCK)
+EMPTY_PEN_FACE = FACE_INDEX["empty_pen"]
+NO_TREX_FACE = FACE_INDEX["no_trex"]
+
+BOX_PER_SPECIES = 10
+# Figures of each species in the bag, by number of players (1: a zoo scored alone, limited by the box).
+BAG_PER_SPECIES: dict[int, int] = {1: BOX_PER_SPECIES, 2: 8, 3: 6, 4: 8, 5: 10}
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+DINOSAURS_PER_ZOO = 12
+HAND_SIZE = 6
+
+
+def placement_blocker(zoo: list[list[int]], pen: int, species: int, face: int) -> str | None:
+    """The code of the rule that keeps `species` out of `pen` under die `face` (NO_FACE: none), or None."""
+    return pen_blockers(zoo, species, face, (pen,))[0]
+
+
+def pen_blockers(zoo: list[list[int]], species: int, face: int, pens: Sequence[int]) -> list[str | None]:
+    """For each of `pens`, the code of the rule that keeps `species` out of it under die `face`, or None.
+
+    The die is checked before the pen's own rule; the river is always allowed.
+    """
+    face_blocks = _FACE_BLOCK[face]
+    codes: list[str | None] = []
+    for pen in pens:
+        code = face_blocks[pen]
+        if code is None and pen != RIVER:
+            content = zoo[pen]
+            if face == EMPTY_PEN_FACE and content:
+                code = "pen_not_empty"
+            elif face == NO_TREX_FACE and TREX in content:
+                code = "pen_has_trex"
+            elif len(content) >= CAPACITY[pen]:
+                code = "pen_full"
+            elif pen == FOREST_OF_SAMENESS and content and content[0] != species:
+                code = "forest_other_species"
+            elif pen == MEADOW_OF_DIFFERENCES and species in content:
+                code = "meadow_same_species"
+        codes.append(code)
+    return codes
+
+
+def legal_pens(zoo: list[list[int]], species: int, face: int) -> list[int]:
+    """Every pen (the river included) where `species` may go now."""
+    candidates = _FACE_CANDIDATES[face]
+    return [pen for pen, code in zip(candidates, pen_blockers(zoo, species, face, candidates)) if code is None]
+
+
+_PARAMS: dict[str, Callable[[list[list[int]], int, int, int], dict[str, Any]]] = {
+    "pen_full": lambda zoo, pen, species, face: {"capacity": CAPACITY[pen]},
+    "forest_other_species": lambda zoo, pen, species, face: {"species": SPECIES[zoo[pen][0]]},
+    "meadow_same_species": lambda zoo, pen, species, face: {"species": SPECIES[species]},
+}
+
+
+def placement_reason(code: str, zoo: list[list[int]], pen: int, species: int, face: int) -> Reason:
+    """The speakable Reason for a code returned by placement_blocker."""
+    params: dict[str, Any] = {"pen": PENS[pen]}
+    extra = _PARAMS.get(code)
+    params.update(extra(zoo, pen, species, face) if extra else {"face": DIE_FACES[face]})
+    return Reason(code, params)
+
+
+def unknown_id(code: str, value: Any, known: Sequence[str]) -> Reason:
+    """A Reason for a word that is not one of the canonical ids `known` (which it lists)."""
+    return Reason(code, {"value": str(getattr(value, "value", value)), "known": list(known)})
+
+
+def empty_zoo() -> list[list[int]]:
+    return [[] for _ in PENS]
+
+
+def zoo_to_ids(zoo: list[list[int]]) -> dict[str, list[str]]:
+    """A zoo as the API shows it: pen id -> species ids, left to right, every pen present."""
+    return {PENS[pen]: [SPECIES[s] for s in content] for pen, content in enumerate(zoo)}

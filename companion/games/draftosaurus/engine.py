@@ -1,0 +1,446 @@
+"""The Draftosaurus rules engine (summer board, 2 to 5 players, the 2-player variant): pure and deterministic.
+
+Two ways to drive it. In table mode the engine does not know the hands: players say what they place, and
+the engine checks it against the rules and against what the bag can still hold. In full mode the engine
+deals the hands from a bag shuffled with the game's seed (solo play, simulation).
+
+A game is a setup (players, options, mode, seed, first roller) plus a log of actions; `to_json` stores
+both, and loading a game replays the log, so a saved game can only hold a reachable state.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from companion.errors import BadInput, RuleViolation
+from companion.games.common import Reason
+from companion.games.draftosaurus.actions import Action, Discard, Place, Roll, action_from_json
+from companion.games.draftosaurus.board import (
+    BAG_PER_SPECIES, FACE_INDEX, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, NO_FACE, PEN_INDEX, SPECIES_INDEX,
+    empty_zoo, legal_pens, pen_blockers, placement_blocker, placement_reason, unknown_id, zoo_to_ids)
+from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES, DieFace
+from companion.games.draftosaurus.options import Options
+from companion.games.draftosaurus.scoring import ScoreSheet, score_indexed
+
+MODES = ("table", "full")
+ROLL, PLACE, DISCARD, OVER = "roll", "place", "discard", "over"
+SAVE_FORMAT = 1
+_ROUND_SEEDS = 16  # a round's random stream is seeded with seed * _ROUND_SEEDS + round
+
+
+class ReplayRefused(RuleViolation):
+    """An action of a log (a save, an undo) is illegal where it stands: `number` counts from 1."""
+
+    def __init__(self, number: int, reason: Reason):
+        super().__init__(f"action {number} is illegal: {reason.code} {reason.params}", reason)
+        self.number = number
+
+
+class Game:
+    """One game in progress. Read its state through the properties; change it only with apply()."""
+
+    def __init__(self, players: Sequence[str], options: Options, mode: str, seed: int, first_roller: int):
+        """Use Game.new(), which checks its arguments."""
+        self.players: tuple[str, ...] = tuple(players)
+        self.options = options
+        self.mode = mode
+        self.seed = seed
+        self.first_roller = first_roller
+        self.actions: list[Action] = []  # every applied action, in order (read only)
+        count = len(players)
+        self.two_player = count == 2
+        self.rounds = 4 if self.two_player else 2
+        self.turns_per_round = 3 if self.two_player else 6
+        self._bag_size = BAG_PER_SPECIES[count]
+        self._round = 0
+        self._turn = 0
+        self._roller = first_roller
+        self._phase = ROLL
+        self._face = NO_FACE
+        self._zoos = [empty_zoo() for _ in players]
+        self._done = [False] * count  # who has placed (or discarded) in the current phase
+        self._waiting = 0
+        self._out = [0] * len(SPECIES)  # placed or discarded (known species), per species
+        self._unknown_discards = 0
+        self._bag = [self._bag_size] * len(SPECIES) if mode == "full" else None  # not yet dealt
+        self._hands: list[list[int]] | None = [[] for _ in players] if mode == "full" else None
+        self._dice: list[int] = []
+        self._start_round()
+
+    @classmethod
+    def new(cls, players: Sequence[str], *, options: Options = Options(), mode: str = "table",
+            seed: int | None = None, first_roller: int = 0) -> "Game":
+        """A new game; 2 players play the 2-player variant. Without a seed one is drawn (and kept)."""
+        names = list(players)
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise RuleViolation(f"Draftosaurus is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
+                                Reason("player_count", {"count": len(names), "least": MIN_PLAYERS,
+                                                        "most": MAX_PLAYERS}))
+        for index, name in enumerate(names):
+            if not isinstance(name, str) or not name.strip():
+                raise BadInput(f"player {index + 1} needs a name")
+            if name in names[:index]:
+                raise RuleViolation(f"two players are called {name}", Reason("duplicate_player", {"player": name}))
+        if mode not in MODES:
+            raise BadInput(f"unknown mode '{mode}': choose table or full")
+        if type(first_roller) is not int or not 0 <= first_roller < len(names):
+            raise BadInput(f"first_roller must be a player index from 0 to {len(names) - 1}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2 ** 31)
+        elif type(seed) is not int or seed < 0:
+            raise BadInput(f"the seed must be a whole number of 0 or more, not {seed!r}")
+        if not isinstance(options, Options):
+            raise BadInput("options must be an Options value")
+        return cls(names, options, mode, seed, first_roller)
+
+    # ---- what the dialogue reads -------------------------------------------------------------------------
+
+    @property
+    def round(self) -> int:
+        """The current round, from 1."""
+        return self._round + 1
+
+    @property
+    def turn(self) -> int:
+        """The current turn within the round, from 1."""
+        return self._turn + 1
+
+    @property
+    def roller(self) -> int:
+        """Index of the player who holds (or rolled) the die this turn."""
+        return self._roller
+
+    @property
+    def face(self) -> DieFace | None:
+        """The face rolled this turn, None before the roll."""
+        return DieFace(DIE_FACES[self._face]) if self._face >= 0 else None
+
+    @property
+    def phase(self) -> str:
+        """"roll", "place", "discard" (2-player variant) or "over"."""
+        return self._phase
+
+    @property
+    def zoos(self) -> list[dict[str, list[str]]]:
+        """Per player: pen id -> species ids from left to right (every pen, the river included)."""
+        return [zoo_to_ids(zoo) for zoo in self._zoos]
+
+    @property
+    def hands(self) -> list[list[str]] | None:
+        """Per player, the species in hand (full mode only; None in table mode)."""
+        return None if self._hands is None else [[SPECIES[s] for s in hand] for hand in self._hands]
+
+    def hand(self, player: int) -> list[str]:
+        """The species in one player's hand (full mode)."""
+        if self._hands is None:
+            raise BadInput("the hands are only known in full mode")
+        return [SPECIES[s] for s in self._hands[player]]
+
+    def bound_by_die(self, player: int) -> bool:
+        """Whether this turn's roll binds `player` (everyone but the roller, once the die is rolled)."""
+        return self._face >= 0 and player != self._roller
+
+    def waiting_for(self) -> list[int]:
+        """Indices of the players the game waits for: the roller, or those who still place (or discard)."""
+        if self._phase == ROLL:
+            return [self._roller]
+        if self._phase == OVER:
+            return []
+        return [player for player, done in enumerate(self._done) if not done]
+
+    def bag_remaining(self) -> dict[str, int]:
+        """Per species, how many the bag and the hands can still provide (known discards taken out)."""
+        return {SPECIES[s]: self._bag_size - out for s, out in enumerate(self._out)}
+
+    def roll_die(self) -> Roll:
+        """This turn's roll from the game's seeded die (for solo play and simulation; the table rolls its own)."""
+        return Roll(DIE_FACES[self._dice[self._turn]])
+
+    def setup_json(self) -> dict[str, Any]:
+        """What Game.new needs to start this game again."""
+        return {"players": list(self.players), "options": self.options.to_json(), "mode": self.mode,
+                "seed": self.seed, "first_roller": self.first_roller}
+
+    # ---- rules -----------------------------------------------------------------------------------------
+
+    def check(self, action: Action) -> Reason | None:
+        """None if `action` is legal now, else the Reason it is refused."""
+        kind = type(action)
+        if kind is Place:
+            return self._check_place(action)
+        if kind is Roll:
+            return self._check_roll(action)
+        if kind is Discard:
+            return self._check_discard(action)
+        return Reason("unknown_action", {"value": repr(action)})
+
+    def apply(self, action: Action) -> None:
+        """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing.
+
+        When the last player of a turn has placed (and discarded), the turn ends by itself: hands and die
+        pass to the left, then the next turn, round or the end of the game.
+        """
+        reason = self.check(action)
+        if reason is not None:
+            raise RuleViolation(f"{reason.code} {reason.params}", reason)
+        kind = type(action)
+        if kind is Place:
+            self._place(action.player, SPECIES_INDEX[action.species], PEN_INDEX[action.pen])
+        elif kind is Roll:
+            self._face = FACE_INDEX[action.face]
+            self._phase = PLACE
+            self._start_phase()
+        else:
+            self._discard(action.player, None if action.species is None else SPECIES_INDEX[action.species])
+        self.actions.append(action)
+
+    def pen_choices(self, player: int, species: str, face: str | None = None) -> tuple[list[str], dict[str, Reason]]:
+        """Where `player` may put `species`: the legal pens (the river always) and, for each other pen, why not.
+
+        `face` is the die to obey (default: this turn's roll); the player who rolled obeys no die.
+        """
+        zoo, species_index, face_index = self._choice_inputs(player, species, face)
+        legal: list[str] = []
+        excluded: dict[str, Reason] = {}
+        for pen, blocker in enumerate(pen_blockers(zoo, species_index, face_index, range(len(PENS)))):
+            if blocker is None:
+                legal.append(PENS[pen])
+            else:
+                excluded[PENS[pen]] = placement_reason(blocker, zoo, pen, species_index, face_index)
+        return legal, excluded
+
+    def legal_pens(self, player: int, species: str, face: str | None = None) -> list[str]:
+        """Only the legal pens of pen_choices (cheaper)."""
+        zoo, species_index, face_index = self._choice_inputs(player, species, face)
+        return [PENS[pen] for pen in legal_pens(zoo, species_index, face_index)]
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every legal action now (of one player if given). Species come from the hand in full mode,
+        from what the bag can still provide in table mode."""
+        if self._phase == ROLL:
+            return [Roll(face) for face in DIE_FACES]
+        players = self.waiting_for() if player is None else [p for p in self.waiting_for() if p == player]
+        found: list[Action] = []
+        for who in players:
+            for species in self._available_species(who):
+                if self._phase == PLACE:
+                    found.extend(Place(who, species, pen) for pen in self.legal_pens(who, species))
+                else:
+                    found.append(Discard(who, species))
+        return found
+
+    def score(self) -> ScoreSheet:
+        """The score of the zoos as they stand (final once the phase is "over")."""
+        return score_indexed(self._zoos, self.players, self.options)
+
+    # ---- copies and saves --------------------------------------------------------------------------------
+
+    def copy(self) -> "Game":
+        """An independent game in the same state."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin.actions = list(self.actions)
+        twin._zoos = [[list(content) for content in zoo] for zoo in self._zoos]
+        twin._done = list(self._done)
+        twin._out = list(self._out)
+        twin._bag = None if self._bag is None else list(self._bag)
+        twin._hands = None if self._hands is None else [list(hand) for hand in self._hands]
+        twin._dice = list(self._dice)
+        return twin
+
+    @classmethod
+    def replay(cls, setup: dict[str, Any], actions: Sequence[Action | dict[str, Any]]) -> "Game":
+        """The game that `setup` (see setup_json) and `actions` (objects or their JSON) lead to.
+
+        An action that is illegal at its place raises ReplayRefused (its number and the Reason).
+        """
+        game = cls.new(**_setup_arguments(setup))
+        for number, action in enumerate(actions, start=1):
+            if isinstance(action, dict):
+                action = action_from_json(action)
+            reason = game.check(action)
+            if reason is not None:
+                raise ReplayRefused(number, reason)
+            game.apply(action)
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        """The setup, the action log and a readable snapshot of the state."""
+        return {"game": "draftosaurus", "board": "summer", "format": SAVE_FORMAT,
+                "setup": self.setup_json(), "actions": [action.to_json() for action in self.actions],
+                "snapshot": self._snapshot()}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Game":
+        """The game saved by to_json; a snapshot that disagrees with the replayed log is refused."""
+        if not isinstance(data, dict) or data.get("game") != "draftosaurus" or "setup" not in data:
+            raise BadInput("not a saved Draftosaurus game (expected game, setup and actions)")
+        if data.get("format") != SAVE_FORMAT:
+            raise BadInput(f"unknown save format {data.get('format')!r}: this version reads format {SAVE_FORMAT}")
+        if not isinstance(data.get("actions", []), list):
+            raise BadInput("the saved actions must be a list")
+        game = cls.replay(data["setup"], data.get("actions", []))
+        if "snapshot" in data and data["snapshot"] != game._snapshot():
+            raise RuleViolation("the saved state does not match its actions", Reason("save_inconsistent"))
+        return game
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {"round": self.round, "turn": self.turn, "phase": self._phase, "roller": self._roller,
+                "face": None if self._face < 0 else DIE_FACES[self._face], "waiting_for": self.waiting_for(),
+                "zoos": self.zoos, "hands": self.hands, "bag_remaining": self.bag_remaining(),
+                "unknown_discards": self._unknown_discards}
+
+    # ---- inside ------------------------------------------------------------------------------------------
+
+    def _start_round(self) -> None:
+        """The round's die rolls are drawn first, then (full mode) each player draws a hand of six."""
+        stream = random.Random(self.seed * _ROUND_SEEDS + self._round)
+        self._dice = [stream.randrange(len(DIE_FACES)) for _ in range(self.turns_per_round)]
+        if self._bag is not None and self._hands is not None:
+            bag = [species for species, count in enumerate(self._bag) for _ in range(count)]
+            drawn = stream.sample(bag, HAND_SIZE * len(self.players))
+            for player in range(len(self.players)):
+                hand = drawn[player * HAND_SIZE:(player + 1) * HAND_SIZE]
+                self._hands[player] = hand
+                for species in hand:
+                    self._bag[species] -= 1
+
+    def _start_phase(self) -> None:
+        self._done = [False] * len(self.players)
+        self._waiting = len(self.players)
+
+    def _phase_refusal(self, player: Any, expected: str) -> Reason | None:
+        """Why `player` cannot act in phase `expected` now (wrong phase, unknown, already done), or None."""
+        if self._phase == OVER:
+            return Reason("game_over")
+        if type(player) is not int or not 0 <= player < len(self.players):
+            return Reason("unknown_player", {"value": str(player)})
+        name = self.players[player]
+        if self._phase == ROLL:
+            return Reason("die_not_rolled", {"player": name})
+        if self._phase != expected and expected == DISCARD:
+            return Reason("place_first", {"player": name})
+        if self._phase != expected or self._done[player]:
+            return Reason("already_placed" if expected == PLACE else "already_discarded", {"player": name})
+        return None
+
+    def _check_roll(self, action: Roll) -> Reason | None:
+        if action.face not in FACE_INDEX:
+            return unknown_id("unknown_face", action.face, DIE_FACES)
+        if self._phase == OVER:
+            return Reason("game_over")
+        if self._phase != ROLL:
+            return Reason("die_already_rolled", {"face": DIE_FACES[self._face]})
+        return None
+
+    def _check_place(self, action: Place) -> Reason | None:
+        species = SPECIES_INDEX.get(action.species)
+        pen = PEN_INDEX.get(action.pen)
+        if species is None:
+            return unknown_id("unknown_species", action.species, SPECIES)
+        if pen is None:
+            return unknown_id("unknown_pen", action.pen, PENS)
+        refusal = self._phase_refusal(action.player, PLACE) or self._supply_refusal(action.player, species)
+        if refusal:
+            return refusal
+        zoo = self._zoos[action.player]
+        face = NO_FACE if action.player == self._roller else self._face
+        blocker = placement_blocker(zoo, pen, species, face)
+        return None if blocker is None else placement_reason(blocker, zoo, pen, species, face)
+
+    def _check_discard(self, action: Discard) -> Reason | None:
+        if not self.two_player:
+            return Reason("no_discard")
+        species = None if action.species is None else SPECIES_INDEX.get(action.species)
+        if action.species is not None and species is None:
+            return unknown_id("unknown_species", action.species, SPECIES)
+        refusal = self._phase_refusal(action.player, DISCARD)
+        if refusal:
+            return refusal
+        if species is None:
+            if self._hands is not None:
+                return Reason("discard_needs_species", {"player": self.players[action.player]})
+            return None
+        return self._supply_refusal(action.player, species)
+
+    def _supply_refusal(self, player: int, species: int) -> Reason | None:
+        """Full mode: the species must be in the player's hand. Table mode: the bag must still hold one."""
+        if self._hands is not None:
+            if species not in self._hands[player]:
+                return Reason("not_in_hand", {"player": self.players[player], "species": SPECIES[species]})
+        elif self._out[species] >= self._bag_size:
+            return Reason("bag_exhausted", {"species": SPECIES[species], "limit": self._bag_size})
+        return None
+
+    def _choice_inputs(self, player: int, species: str, face: str | None) -> tuple[list[list[int]], int, int]:
+        if type(player) is not int or not 0 <= player < len(self.players):
+            raise RuleViolation(f"no player {player}", Reason("unknown_player", {"value": str(player)}))
+        if species not in SPECIES_INDEX:
+            raise RuleViolation(f"unknown species {species}", unknown_id("unknown_species", species, SPECIES))
+        if face is not None and face not in FACE_INDEX:
+            raise RuleViolation(f"unknown die face {face}", unknown_id("unknown_face", face, DIE_FACES))
+        face_index = self._face if face is None else FACE_INDEX[face]
+        return self._zoos[player], SPECIES_INDEX[species], NO_FACE if player == self._roller else face_index
+
+    def _available_species(self, player: int) -> list[str]:
+        if self._hands is not None:
+            return [SPECIES[s] for s in sorted(set(self._hands[player]))]
+        return [SPECIES[s] for s, out in enumerate(self._out) if out < self._bag_size]
+
+    def _place(self, player: int, species: int, pen: int) -> None:
+        self._zoos[player][pen].append(species)
+        self._out[species] += 1
+        if self._hands is not None:
+            self._hands[player].remove(species)
+        self._mark_done(player)
+
+    def _discard(self, player: int, species: int | None) -> None:
+        if species is None:
+            self._unknown_discards += 1
+        else:
+            self._out[species] += 1
+            if self._hands is not None:
+                self._hands[player].remove(species)
+        self._mark_done(player)
+
+    def _mark_done(self, player: int) -> None:
+        self._done[player] = True
+        self._waiting -= 1
+        if self._waiting:
+            return
+        if self._phase == PLACE and self.two_player:
+            self._phase = DISCARD
+            self._start_phase()
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        """Hands and die pass to the left (each player gets the hand of the one before in the list)."""
+        if self._hands is not None:
+            self._hands = [self._hands[-1]] + self._hands[:-1]
+        self._roller = (self._roller + 1) % len(self.players)
+        self._face = NO_FACE
+        self._turn += 1
+        self._phase = ROLL
+        if self._turn < self.turns_per_round:
+            return
+        if self._round + 1 == self.rounds:
+            self._turn -= 1
+            self._phase = OVER
+            return
+        self._round += 1
+        self._turn = 0
+        self._start_round()
+
+
+def _setup_arguments(setup: Any) -> dict[str, Any]:
+    """Game.new's keyword arguments from setup_json(), with the shape checked."""
+    if not isinstance(setup, dict) or not isinstance(setup.get("players"), list):
+        raise BadInput("a game setup needs a list of players")
+    unknown = sorted(set(setup) - {"players", "options", "mode", "seed", "first_roller"})
+    if unknown:
+        raise BadInput(f"unknown setup field '{unknown[0]}'")
+    arguments = dict(setup)
+    arguments["options"] = Options.from_json(setup.get("options"))
+    return arguments

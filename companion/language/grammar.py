@@ -1,0 +1,392 @@
+"""What players say: a sentence (typed, or heard by a recogniser) → an intent with slots.
+
+The sentences live in grammars/<lang>/common.yaml and grammars/<lang>/<game>.yaml (hassil template
+format); grammars/states.yaml says which intents are active in each dialogue state. Templates and
+input go through the same `fold`, so case, accents, punctuation, hyphens and filler words never
+change the result. Loaded grammars are cached per (game, language, state).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import yaml
+from hassil import Intents
+from hassil.util import merge_dict
+
+from companion.errors import BadInput
+from companion.language.matcher import Compiler, Context, GrammarError, Node, Trie, WildSpan, match_first
+from companion.language.messages import check_language
+from companion.paths import grammars_dir
+
+STATES_FILE = "states.yaml"
+COMMON_FILE = "common"
+ANY_STATE = "any"
+PLAYER_LIST = "player"
+
+_WORD = re.compile(r"[^\W_]+")
+_LIGATURES = str.maketrans({"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "ß": "ss"})
+# Template syntax kept as is; list {...} and rule <...> names are never folded.
+_TEMPLATE_PART = re.compile(r"(\{[^}]*\}|<[^>]*>|[()\[\]|;])")
+
+
+# ---------------------------------------------------------------- normalisation (the one place)
+
+def fold_word(word: str) -> str:
+    """A word as the matcher sees it: lower case, no accents, ligatures spelled out."""
+    decomposed = unicodedata.normalize("NFKD", word.translate(_LIGATURES))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A sentence as words for matching, each with its span in the original text."""
+
+    original: str
+    words: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    def without(self, phrases: Iterable[tuple[str, ...]]) -> Folded:
+        """The same sentence with every occurrence of the given word sequences removed.
+
+        Removal repeats until nothing changes, so a filler said inside another ("s'il, euh, te plaît")
+        goes too."""
+        ordered = sorted(set(phrases), key=len, reverse=True)
+        folded = self
+        while True:
+            shorter = folded._without_once(ordered)
+            if len(shorter.words) == len(folded.words):
+                return folded
+            folded = shorter
+
+    def _without_once(self, ordered: Sequence[tuple[str, ...]]) -> Folded:
+        keep_words, keep_spans, index = [], [], 0
+        while index < len(self.words):
+            for phrase in ordered:
+                if phrase and self.words[index:index + len(phrase)] == phrase:
+                    index += len(phrase)
+                    break
+            else:
+                keep_words.append(self.words[index])
+                keep_spans.append(self.spans[index])
+                index += 1
+        return Folded(self.original, tuple(keep_words), tuple(keep_spans))
+
+    def original_words(self, start: int, end: int) -> str:
+        """The original text behind words start:end."""
+        return self.original[self.spans[start][0]:self.spans[end - 1][1]]
+
+
+def fold(text: str) -> Folded:
+    """Split a sentence into folded words: punctuation, apostrophes and hyphens separate words."""
+    matches = list(_WORD.finditer(text))
+    return Folded(text, tuple(fold_word(m.group()) for m in matches), tuple(m.span() for m in matches))
+
+
+def fold_phrase(text: str) -> str:
+    return fold(text).text
+
+
+def map_template_words(template: str, words: Callable[[str], Sequence[str]]) -> str:
+    """A hassil template whose plain text is rewritten word by word by `words`; its syntax is kept."""
+    parts = []
+    for part in _TEMPLATE_PART.split(template):
+        if not part or _TEMPLATE_PART.fullmatch(part):
+            parts.append(part)
+            continue
+        text = " ".join(words(part))
+        lead = " " if not part[:1].isalnum() else ""
+        trail = " " if not part[-1:].isalnum() else ""
+        parts.append(f"{lead}{text}{trail}" if text else " ")
+    return re.sub(r" {2,}", " ", "".join(parts))
+
+
+def fold_template(template: str) -> str:
+    """A hassil template with its words folded like player input."""
+    return map_template_words(template, lambda text: fold(text).words)
+
+
+# ---------------------------------------------------------------- grammar files
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    with path.open(encoding="utf-8") as handle:
+        return yaml.safe_load(handle) or {}
+
+
+@lru_cache(maxsize=None)
+def states_config() -> dict[str, Any]:
+    return _read_yaml(grammars_dir() / STATES_FILE)
+
+
+def games() -> tuple[str, ...]:
+    return tuple(states_config()["games"])
+
+
+def check_game(game: str) -> str:
+    if game not in games():
+        raise BadInput(f"unknown game '{game}': choose one of {', '.join(games())}")
+    return game
+
+
+def states(game: str) -> tuple[str, ...]:
+    """The dialogue states of a game, `any` included."""
+    return tuple(states_config()["games"][check_game(game)]["states"])
+
+
+def check_state(game: str, state: str) -> str:
+    if state not in states(game):
+        raise BadInput(f"unknown dialogue state '{state}' for {game}: choose one of {', '.join(states(game))}")
+    return state
+
+
+def state_intents(game: str, state: str) -> tuple[str, ...]:
+    """The intents active in a state, in priority order (groups expanded, duplicates dropped)."""
+    config = states_config()
+    game_config = config["games"][check_game(game)]
+    groups = {**config.get("groups", {}), **game_config.get("groups", {})}
+    names: list[str] = []
+    for entry in game_config["states"][check_state(game, state)]:
+        for name in groups.get(entry, [entry]):
+            if name not in names:
+                names.append(name)
+    return tuple(names)
+
+
+@lru_cache(maxsize=None)
+def grammar_source(game: str, lang: str) -> dict[str, Any]:
+    """The merged YAML of a game in a language (common.yaml first), as written: not folded."""
+    merged: dict[str, Any] = {}
+    for name in (COMMON_FILE, *states_config()["games"][check_game(game)]["files"]):
+        merge_dict(merged, read_grammar_file(lang, name))
+    return merged
+
+
+def read_grammar_file(lang: str, name: str) -> dict[str, Any]:
+    """One file of grammars/<lang>/ (name without .yaml), as written."""
+    path = grammars_dir() / check_language(lang) / f"{name}.yaml"
+    if not path.is_file():
+        raise FileNotFoundError(f"grammar file grammars/{lang}/{name}.yaml is missing")
+    return _read_yaml(path)
+
+
+def rewrite_templates(source: dict[str, Any], template: Callable[[str], str]) -> dict[str, Any]:
+    """A copy of a grammar with every sentence, expansion rule and list input passed through `template`."""
+    rewritten = dict(source)
+    rewritten["expansion_rules"] = {name: template(body) for name, body in source.get("expansion_rules", {}).items()}
+    rewritten["lists"] = {name: _rewrite_list(body, template) for name, body in source.get("lists", {}).items()}
+    rewritten["intents"] = {
+        name: {"data": [{**block, "sentences": [template(s) for s in block["sentences"]]} for block in intent["data"]]}
+        for name, intent in source.get("intents", {}).items()}
+    return rewritten
+
+
+def _rewrite_list(body: dict[str, Any], template: Callable[[str], str]) -> dict[str, Any]:
+    if "values" not in body:
+        return body
+    values = [value if isinstance(value, dict) else {"in": value, "out": value} for value in body["values"] or []]
+    return {**body, "values": [{**value, "in": template(str(value["in"]))} for value in values]}
+
+
+@dataclass
+class GameGrammar:
+    """One game in one language: every intent, ready for matching."""
+
+    game: str
+    lang: str
+    intents: Intents
+    skip_phrases: tuple[tuple[str, ...], ...]
+    vocabulary: frozenset[str]
+    spellings: dict[str, str]
+
+
+@lru_cache(maxsize=None)
+def load_grammar(game: str, lang: str) -> GameGrammar:
+    """The cached grammar of a game in a language."""
+    source = grammar_source(game, lang)
+    folded = rewrite_templates(source, fold_template)
+    folded["skip_words"] = [fold_phrase(w) for w in source.get("skip_words", [])]
+    intents = Intents.from_dict(folded)
+    missing = [name for state in states(game) for name in state_intents(game, state)
+               if name not in intents.intents]
+    if missing:
+        raise ValueError(f"grammars/{lang}: no sentences for intent(s) {', '.join(sorted(set(missing)))}")
+    spellings = _spellings(source)
+    return GameGrammar(game, lang, intents,
+                       tuple(tuple(w.split()) for w in folded["skip_words"] if w),
+                       frozenset(spellings), spellings)
+
+
+def _spellings(source: dict[str, Any]) -> dict[str, str]:
+    """Every word of the grammar, folded → as written (first spelling wins)."""
+    spellings: dict[str, str] = {}
+
+    def words_of(text: str) -> list[str]:
+        for match in _WORD.finditer(text):
+            spellings.setdefault(fold_word(match.group()), match.group().lower())
+        return []
+
+    def record(template: str) -> str:
+        map_template_words(template, words_of)
+        return template
+
+    rewrite_templates(source, record)
+    return spellings
+
+
+@dataclass(frozen=True)
+class Template:
+    """One compiled sentence template of an intent, with the slots its block fixes."""
+
+    intent: str
+    node: Node
+    fixed_slots: tuple[tuple[str, Any], ...]
+
+
+@lru_cache(maxsize=None)
+def _compiler(game: str, lang: str) -> Compiler:
+    intents = load_grammar(game, lang).intents
+    return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}))
+
+
+@dataclass(frozen=True)
+class StateTemplates:
+    """The compiled templates of a state in priority order, indexed by the word they may start with."""
+
+    templates: tuple[Template, ...]
+    by_first_word: dict[str, tuple[Template, ...]]
+    open_start: tuple[Template, ...]  # templates that may start with any word
+
+    def candidates(self, first_word: str) -> tuple[Template, ...]:
+        return self.by_first_word.get(first_word, self.open_start)
+
+
+@lru_cache(maxsize=None)
+def state_templates(game: str, lang: str, state: str) -> StateTemplates:
+    """The compiled templates of the intents active in a state, in priority order."""
+    intents = load_grammar(game, lang).intents
+    compiler = _compiler(game, lang)
+    templates = []
+    for name in state_intents(game, state):
+        for block in intents.intents[name].data:
+            fixed = tuple(block.slots.items())
+            for sentence in block.sentences:
+                try:
+                    templates.append(Template(name, compiler.sentence(sentence), fixed))
+                except GrammarError as error:
+                    raise GrammarError(f"grammars/{lang}, intent {name}: {error}") from None
+    open_start = tuple(t for t in templates if t.node.first is None or t.node.nullable)
+    words = {w for t in templates if t.node.first is not None for w in t.node.first}
+    by_word = {w: tuple(t for t in templates if t in open_start or w in t.node.first) for w in words}
+    return StateTemplates(tuple(templates), by_word, open_start)
+
+
+@lru_cache(maxsize=64)
+def player_list(player_names: tuple[str, ...]) -> Trie:
+    """The dynamic list of player names: folded for matching, given back as written."""
+    return Trie(PLAYER_LIST, [(fold(name).words, name.strip()) for name in player_names if fold(name).words])
+
+
+# ---------------------------------------------------------------- parsing
+
+@dataclass(frozen=True)
+class ParseResult:
+    """What a sentence meant: an intent and its slots (canonical ids), or nothing and a suggestion."""
+
+    intent: str | None
+    slots: dict[str, str | int]
+    text: str
+    suggestion: str | None = None
+
+    @property
+    def understood(self) -> bool:
+        return self.intent is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"intent": self.intent, "slots": dict(self.slots), "text": self.text,
+                "suggestion": self.suggestion}
+
+
+def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
+          player_names: Sequence[str] = ()) -> ParseResult:
+    """The intent and slots of one sentence in the given dialogue state.
+
+    Nothing understood → intent None, and `suggestion` holds the closest sentence the grammar
+    accepts when there is one (never applied on its own: the caller asks the player).
+    """
+    grammar = load_grammar(check_game(game), check_language(lang))
+    check_state(game, state)
+    players = tuple(player_names)
+    folded = fold(text)
+    match = _match(folded, grammar, state, players)
+    if match is not None:
+        intent, slots = match
+        return ParseResult(intent, slots, text)
+    from companion.language.suggest import suggest  # the slower path, loaded only when needed
+    return ParseResult(None, {}, text, suggest(folded, grammar, state, players))
+
+
+def _match(folded: Folded, grammar: GameGrammar, state: str,
+           players: tuple[str, ...]) -> tuple[str, dict[str, str | int]] | None:
+    """The first intent of the state that accepts the sentence (without fillers, then with them)."""
+    cleaned = folded.without(grammar.skip_phrases)
+    for candidate in (cleaned, folded) if cleaned.words != folded.words else (cleaned,):
+        if not candidate.words:
+            continue
+        found = _recognize(candidate, grammar, state, players)
+        if found is not None:
+            return found
+    return None
+
+
+def _recognize(folded: Folded, grammar: GameGrammar, state: str,
+               players: tuple[str, ...]) -> tuple[str, dict[str, str | int]] | None:
+    ctx = Context(folded.words, {PLAYER_LIST: player_list(players)})
+    for template in state_templates(grammar.game, grammar.lang, state).candidates(folded.words[0]):
+        found = match_first(template.node, ctx)
+        if found is None:
+            continue
+        slots: dict[str, str | int] = dict(template.fixed_slots)
+        for name, value in found:
+            slots[name] = folded.original_words(value.start, value.end) if isinstance(value, WildSpan) else value
+        return template.intent, slots
+    return None
+
+
+
+# ---------------------------------------------------------------- example sentences
+
+@dataclass(frozen=True)
+class Example:
+    """A sentence a player may say and what it must mean (intent None: must not be understood)."""
+
+    text: str
+    intent: str | None
+    slots: dict[str, Any]
+    state: str = ANY_STATE
+    suggestion_words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Examples:
+    players: tuple[str, ...]
+    understood: tuple[Example, ...]
+    not_understood: tuple[Example, ...]
+
+
+@lru_cache(maxsize=None)
+def examples(game: str, lang: str) -> Examples:
+    """The example sentences of grammars/<lang>/<game>.examples.yaml (used by tests and benchmarks)."""
+    data = read_grammar_file(lang, f"{check_game(game)}.examples")
+    understood = tuple(Example(str(e[0]), str(e[1]), dict(e[2]), *(e[3:4] or [ANY_STATE]))
+                       for e in data["examples"])
+    refused = tuple(Example(str(e[0]), None, {}, str(e[1]), tuple(e[2])) for e in data.get("not_understood", []))
+    return Examples(tuple(data.get("players", [])), understood, refused)

@@ -1,0 +1,303 @@
+"""A fast word-level matcher for hassil templates whose words are already folded.
+
+hassil parses the templates; this module compiles each parsed template into nodes that match
+whole words, with an index of the words each node may start with, so that a sentence is tried
+only against the few branches that can fit. Slot lists become word tries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import permutations
+from typing import Any, Iterator, Mapping
+
+from hassil import (Alternative, Expression, ListReference, Permutation, RuleReference, Sentence,
+                    Sequence, TextChunk, TextSlotList, WildcardSlotList)
+from hassil.intents import SlotList
+
+Slots = tuple[tuple[str, Any], ...]
+Match = tuple[int, Slots]
+ANY = None  # a `first` set of None means: may start with any word
+
+
+@dataclass(frozen=True)
+class WildSpan:
+    """The words start:end of the sentence, captured by a wildcard (turned into text later)."""
+
+    start: int
+    end: int
+
+
+class GrammarError(ValueError):
+    """A template that this matcher cannot compile (the message says which and why)."""
+
+
+@dataclass
+class Context:
+    """What a match needs besides the words: the slot lists known only at run time."""
+
+    words: tuple[str, ...]
+    lists: Mapping[str, "Node"]
+
+
+class Node:
+    """A compiled piece of template: which words it may start with, whether it may be empty."""
+
+    first: frozenset[str] | None = frozenset()
+    nullable: bool = False
+    min_len: int = 0
+
+    def can_start(self, ctx: Context, pos: int) -> bool:
+        if pos >= len(ctx.words):
+            return self.nullable
+        return self.nullable or self.first is ANY or ctx.words[pos] in self.first
+
+    def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
+        raise NotImplementedError
+
+
+class Words(Node):
+    def __init__(self, words: tuple[str, ...]):
+        self.words = words
+        self.first = frozenset(words[:1])
+        self.nullable = not words
+        self.min_len = len(words)
+
+    def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
+        end = pos + len(self.words)
+        if ctx.words[pos:end] == self.words:
+            yield end, slots
+
+
+class Seq(Node):
+    def __init__(self, items: list[Node]):
+        self.items = items
+        self.nullable = all(i.nullable for i in items)
+        self.min_len = sum(i.min_len for i in items)
+        self.first = _seq_first(items)
+        self._rest_min = [sum(i.min_len for i in items[k:]) for k in range(len(items) + 1)]
+
+    def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
+        yield from self._from(ctx, 0, pos, slots)
+
+    def _from(self, ctx: Context, index: int, pos: int, slots: Slots) -> Iterator[Match]:
+        if index == len(self.items):
+            yield pos, slots
+            return
+        if len(ctx.words) - pos < self._rest_min[index]:
+            return
+        item = self.items[index]
+        if not item.can_start(ctx, pos):
+            return
+        for end, found in item.match(ctx, pos, slots):
+            yield from self._from(ctx, index + 1, end, found)
+
+
+class Alt(Node):
+    """Alternatives, tried in the order written; an optional group finally matches nothing."""
+
+    def __init__(self, items: list[Node], optional: bool):
+        self.items = items
+        self.optional = optional
+        self.nullable = optional or any(i.nullable for i in items)
+        self.min_len = 0 if self.nullable else min(i.min_len for i in items)
+        firsts = [i.first for i in items]
+        self.first = ANY if any(f is ANY for f in firsts) else frozenset().union(*firsts)
+        always = [i for i in items if i.nullable or i.first is ANY]
+        self._always = always
+        self._by_word: dict[str, list[Node]] = {}
+        known = frozenset().union(*(f for f in firsts if f is not ANY))
+        for word in known:
+            self._by_word[word] = [i for i in items if i in always or word in i.first]
+
+    def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
+        candidates = self._by_word.get(ctx.words[pos], self._always) if pos < len(ctx.words) else self._always
+        for item in candidates:
+            if item.can_start(ctx, pos):
+                yield from item.match(ctx, pos, slots)
+        if self.optional:
+            yield pos, slots
+
+
+class Trie(Node):
+    """The values of a slot list whose inputs are plain words: longest value first."""
+
+    def __init__(self, slot: str, entries: list[tuple[tuple[str, ...], Any]]):
+        self.slot = slot
+        self.root: dict[str, Any] = {}
+        for words, value in entries:
+            node = self.root
+            for word in words:
+                node = node.setdefault(word, {})
+            node.setdefault("", value)  # first value written wins
+        self.first = frozenset(self.root)
+        self.min_len = min((len(w) for w, _ in entries), default=1) or 1
+
+    def renamed(self, slot: str) -> "Trie":
+        copy = object.__new__(Trie)
+        copy.__dict__.update(self.__dict__)
+        copy.slot = slot
+        return copy
+
+    def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
+        found, node, index = [], self.root, pos
+        while index < len(ctx.words) and ctx.words[index] in node:
+            node = node[ctx.words[index]]
+            index += 1
+            if "" in node:
+                found.append((index, node[""]))
+        for end, value in reversed(found):
+            yield end, slots + ((self.slot, value),)
+
+
+class TemplateValues(Node):
+    """The values of a slot list whose inputs are templates."""
+
+    def __init__(self, slot: str, values: list[tuple[Node, Any]]):
+        self.slot = slot
+        self.values = values
+        self.alt = Alt([node for node, _ in values], optional=False)
+        self.first, self.nullable, self.min_len = self.alt.first, self.alt.nullable, self.alt.min_len
+
+    def renamed(self, slot: str) -> "TemplateValues":
+        return TemplateValues(slot, self.values)
+
+    def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
+        for node, value in self.values:
+            if node.can_start(ctx, pos):
+                for end, _ in node.match(ctx, pos, ()):
+                    yield end, slots + ((self.slot, value),)
+
+
+class Wildcard(Node):
+    """One or more words of free text (a name not known yet)."""
+
+    first = ANY
+    min_len = 1
+
+    def __init__(self, slot: str):
+        self.slot = slot
+
+    def renamed(self, slot: str) -> "Wildcard":
+        return Wildcard(slot)
+
+    def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
+        for end in range(len(ctx.words), pos, -1):
+            yield end, slots + ((self.slot, WildSpan(pos, end)),)
+
+
+class DynamicList(Node):
+    """A slot list filled at run time (the players' names), looked up in the match context."""
+
+    first = ANY
+    min_len = 1
+
+    def __init__(self, list_name: str, slot: str):
+        self.list_name, self.slot = list_name, slot
+
+    def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
+        values = ctx.lists.get(self.list_name)
+        if values is None:
+            return
+        if self.slot != self.list_name:
+            values = values.renamed(self.slot)  # type: ignore[attr-defined]
+        if values.can_start(ctx, pos):
+            yield from values.match(ctx, pos, slots)
+
+
+def _seq_first(items: list[Node]) -> frozenset[str] | None:
+    first: set[str] = set()
+    for item in items:
+        if item.first is ANY:
+            return ANY
+        first |= item.first
+        if not item.nullable:
+            break
+    return frozenset(first)
+
+
+# ---------------------------------------------------------------- compiling hassil expressions
+
+@dataclass
+class Compiler:
+    """Turns parsed hassil templates into nodes; rules and lists are compiled once and shared."""
+
+    slot_lists: Mapping[str, SlotList]
+    rules: Mapping[str, Sentence]
+    dynamic_lists: frozenset[str] = frozenset()
+    _rule_nodes: dict[str, Node] = field(default_factory=dict)
+    _list_nodes: dict[str, Node] = field(default_factory=dict)
+
+    def sentence(self, sentence: Sentence) -> Node:
+        try:
+            return self.node(sentence.expression)
+        except GrammarError as error:
+            raise GrammarError(f"{error} in template '{sentence.text}'") from None
+
+    def node(self, expression: Expression) -> Node:
+        if isinstance(expression, TextChunk):
+            return Words(tuple(expression.text.split()))
+        if isinstance(expression, Permutation):
+            orders = [Seq([self.node(e) for e in order]) for order in permutations(expression.items)]
+            return Alt(orders, optional=False)
+        if isinstance(expression, Alternative):
+            items = [self.node(e) for e in expression.items
+                     if not (isinstance(e, TextChunk) and e.text == "")]
+            return Alt(items, optional=expression.is_optional)
+        if isinstance(expression, Sequence):
+            _check_whole_words(expression)
+            items = [self.node(e) for e in expression.items]
+            items = [i for i in items if not (isinstance(i, Words) and not i.words)]
+            return items[0] if len(items) == 1 else Seq(items)
+        if isinstance(expression, RuleReference):
+            return self._rule(expression.rule_name)
+        if isinstance(expression, ListReference):
+            return self._list(expression.list_name, expression.slot_name)
+        raise GrammarError(f"unsupported template part {type(expression).__name__}")
+
+    def _rule(self, name: str) -> Node:
+        if name not in self._rule_nodes:
+            if name not in self.rules:
+                raise GrammarError(f"unknown rule <{name}>")
+            self._rule_nodes[name] = Alt([], optional=True)  # guard against a rule using itself
+            self._rule_nodes[name] = self.node(self.rules[name].expression)
+        return self._rule_nodes[name]
+
+    def _list(self, name: str, slot: str) -> Node:
+        if name in self.dynamic_lists:
+            return DynamicList(name, slot)
+        if name not in self.slot_lists:
+            raise GrammarError(f"unknown list {{{name}}}")
+        if name not in self._list_nodes:
+            self._list_nodes[name] = self.slot_list(name, self.slot_lists[name])
+        node = self._list_nodes[name]
+        return node if slot == name else node.renamed(slot)  # type: ignore[attr-defined]
+
+    def slot_list(self, slot: str, slot_list: SlotList) -> Node:
+        if isinstance(slot_list, WildcardSlotList):
+            return Wildcard(slot)
+        if not isinstance(slot_list, TextSlotList):
+            raise GrammarError(f"list {{{slot}}}: only text lists and wildcards are supported")
+        if all(isinstance(v.text_in, TextChunk) for v in slot_list.values):
+            return Trie(slot, [(tuple(v.text_in.text.split()), v.value_out) for v in slot_list.values])
+        return TemplateValues(slot, [(self.node(v.text_in), v.value_out) for v in slot_list.values])
+
+
+def _check_whole_words(sequence: Sequence) -> None:
+    """Templates must join pieces at word boundaries ("(suivant|suivante)", not "suivant[e]")."""
+    items = [i for i in sequence.items if not (isinstance(i, TextChunk) and i.text == "")]
+    for left, right in zip(items, items[1:]):
+        left_open = not isinstance(left, TextChunk) or not left.text.endswith(" ")
+        right_open = not isinstance(right, TextChunk) or not right.text.startswith(" ")
+        if left_open and right_open:
+            raise GrammarError("a group, list or rule is glued to a word: write whole words")
+
+
+def match_first(template: Node, ctx: Context) -> Slots | None:
+    """The slots of the first way the template covers the whole sentence, or None."""
+    if not template.can_start(ctx, 0):
+        return None
+    for end, slots in template.match(ctx, 0, ()):
+        if end == len(ctx.words):
+            return slots
+    return None

@@ -1,0 +1,417 @@
+"""Grammars for speech recognisers, generated from the same templates the parser uses.
+
+Per game, language and dialogue state: a phrase list for Vosk (its KaldiRecognizer builds a small
+language model from it; "[unk]" catches anything else) and a JSGF grammar for pocketsphinx.
+Recognisers spell words as their dictionaries do (lower case, accents kept), so these grammars keep
+the spelling of the templates; `recognizer:` in grammars/<lang>/common.yaml says how hyphens and
+apostrophes split words for that language's models. Alternatives written with digits are left
+out (recognisers hear words). A grammar word missing from a model's dictionary must be reported
+(`missing_words`), never dropped: English words that pocketsphinx's dictionary lacks get
+pronunciations in grammars/en/pronunciations.dict.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from hassil import (Alternative, Expression, Intents, ListReference, Permutation, RuleReference,
+                    Sequence as Seq, TextChunk, TextSlotList, WildcardSlotList)
+
+from companion.language.grammar import (COMMON_FILE, PLAYER_LIST, check_game, check_state, grammar_source, load_grammar,
+                                        map_template_words, read_grammar_file, rewrite_templates,
+                                        state_intents)
+from companion.paths import grammars_dir
+
+UNKNOWN_WORD = "[unk]"
+PRONUNCIATIONS_FILE = "pronunciations.dict"
+_SPOKEN_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*['’]?")
+_JSGF_SAFE = re.compile(r"[^\w'\-\[\]]", re.UNICODE)
+
+
+# ---------------------------------------------------------------- spelling words as recognisers do
+
+@dataclass(frozen=True)
+class Spelling:
+    """How one language's recognisers split words: hyphens ("t-rex") and apostrophes ("l'île")."""
+
+    split_hyphens: bool = True
+    split_after_apostrophe: bool = False
+
+    def words(self, text: str) -> list[str]:
+        words: list[str] = []
+        for match in _SPOKEN_WORD.finditer(text.lower().replace("’", "'")):
+            word = match.group()
+            parts = word.split("-") if self.split_hyphens else [word]
+            for part in parts:
+                if self.split_after_apostrophe and "'" in part.rstrip("'"):
+                    head, tail = part.split("'", 1)
+                    words.extend([f"{head}'", tail])
+                elif part:
+                    words.append(part)
+        return words
+
+
+@lru_cache(maxsize=None)
+def spelling(lang: str) -> Spelling:
+    """How the recognisers of a language spell words (`recognizer:` in grammars/<lang>/common.yaml)."""
+    settings = read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}
+    return Spelling(split_hyphens=bool(settings.get("split_hyphens", True)),
+                    split_after_apostrophe=bool(settings.get("split_after_apostrophe", False)))
+
+
+@lru_cache(maxsize=None)
+def spoken_intents(game: str, lang: str) -> Intents:
+    """The grammar of a game with words spelled for recognisers (not folded)."""
+    words = spelling(lang).words
+    return Intents.from_dict(rewrite_templates(grammar_source(check_game(game), lang),
+                                               lambda template: map_template_words(template, words)))
+
+
+# ---------------------------------------------------------------- a small tree of words
+
+@dataclass(frozen=True)
+class Choice:
+    """Alternatives (optional when `optional`): each a sequence of words and named sub-grammars."""
+
+    options: tuple[tuple[object, ...], ...]
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A named sub-grammar: an expansion rule or a slot list."""
+
+    name: str
+
+
+WILDCARD = Ref("__wildcard__")
+NOTHING = Ref("__nothing__")
+
+
+class _Builder:
+    """Turns hassil expressions into Choice trees, collecting the named sub-grammars they use."""
+
+    def __init__(self, intents: Intents, players: Sequence[str], lang: str):
+        self.intents, self.players, self.lang = intents, players, lang
+        self.named: dict[str, Choice] = {}
+
+    def build(self, expression: Expression) -> tuple[object, ...]:
+        if isinstance(expression, TextChunk):
+            return tuple(expression.text.split())
+        if isinstance(expression, Permutation):
+            return (Choice(tuple(sum((self.build(e) for e in order), ())
+                                 for order in permutations(expression.items))),)
+        if isinstance(expression, Alternative):
+            options = [self.build(e) for e in expression.items if not (isinstance(e, TextChunk) and not e.text)]
+            return (Choice(tuple(o for o in options if not _has_digits(o)), expression.is_optional),)
+        if isinstance(expression, Seq):
+            return sum((self.build(e) for e in expression.items), ())
+        if isinstance(expression, RuleReference):
+            return (self._named(f"rule_{expression.rule_name}",
+                                lambda: self.build(self.intents.expansion_rules[expression.rule_name].expression)),)
+        if isinstance(expression, ListReference):
+            return (self._list(expression.list_name),)
+        raise ValueError(f"unsupported template part {type(expression).__name__}")
+
+    def _named(self, name: str, body) -> Ref:
+        if name not in self.named:
+            self.named[name] = Choice(())  # placeholder while building (rules do not recurse)
+            built = body()
+            self.named[name] = built[0] if len(built) == 1 and isinstance(built[0], Choice) else Choice((built,))
+        return Ref(name)
+
+    def _list(self, name: str) -> Ref:
+        if name == PLAYER_LIST:
+            options = tuple(tuple(spelling(self.lang).words(p)) for p in self.players)
+            self.named[f"list_{name}"] = Choice(tuple(o for o in options if o))
+            return Ref(f"list_{name}")
+        slot_list = self.intents.slot_lists[name]
+        if isinstance(slot_list, WildcardSlotList):
+            return WILDCARD
+        assert isinstance(slot_list, TextSlotList)
+        return self._named(f"list_{name}", lambda: (Choice(tuple(
+            o for o in (self.build(v.text_in) for v in slot_list.values) if not _has_digits(o))),))
+
+
+def _has_digits(option: tuple[object, ...]) -> bool:
+    return any(isinstance(w, str) and any(c.isdigit() for c in w) for w in option)
+
+
+@dataclass(frozen=True)
+class StateGrammar:
+    """The recogniser view of one state: each intent's templates as word trees, and named parts."""
+
+    intents: tuple[tuple[str, tuple[tuple[object, ...], ...]], ...]
+    named: dict[str, Choice]
+
+
+@lru_cache(maxsize=256)
+def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> StateGrammar:
+    load_grammar(check_game(game), lang)  # the parser's checks apply to recognisers too
+    check_state(game, state)
+    intents = spoken_intents(game, lang)
+    builder = _Builder(intents, player_names, lang)
+    built = [(name, [builder.build(s.expression) for block in intents.intents[name].data for s in block.sentences])
+             for name in state_intents(game, state)]
+    pruner = _Pruner(builder.named)
+    per_intent = tuple((name, tuple(t for t in (pruner.sequence(t) for t in templates) if t))
+                       for name, templates in built)
+    return StateGrammar(per_intent, pruner.kept())
+
+
+class _Pruner:
+    """Removes what can never be said: an empty list (no players yet) voids what requires it."""
+
+    def __init__(self, named: dict[str, Choice]):
+        self.named = named
+        self.pruned: dict[str, Choice | None] = {}
+
+    def kept(self) -> dict[str, Choice]:
+        return {name: choice for name, choice in self.pruned.items() if choice is not None}
+
+    def sequence(self, sequence: tuple[object, ...]) -> tuple[object, ...] | None:
+        kept: list[object] = []
+        for part in sequence:
+            if isinstance(part, Ref) and part is not WILDCARD:
+                if self._ref(part.name) is None:
+                    return None
+                kept.append(part)
+            elif isinstance(part, Choice):
+                choice = self.choice(part)
+                if choice is None:
+                    return None
+                if choice.options:
+                    kept.append(choice)
+            else:
+                kept.append(part)
+        return tuple(kept)
+
+    def choice(self, choice: Choice) -> Choice | None:
+        options = [self.sequence(o) for o in choice.options]
+        optional = choice.optional or any(o == () for o in options)
+        options = [o for o in options if o]
+        if not options and not optional:
+            return None
+        return Choice(tuple(options), optional)
+
+    def _ref(self, name: str) -> Choice | None:
+        if name not in self.pruned:
+            self.pruned[name] = Choice(())  # rules do not refer to themselves; this only ends a loop
+            self.pruned[name] = self.choice(self.named[name])
+        return self.pruned[name]
+
+
+# ---------------------------------------------------------------- Vosk
+
+def vosk_phrases(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> list[str]:
+    """Phrases for Vosk's KaldiRecognizer (as a JSON list), ending with "[unk]".
+
+    Every alternative, list value and optional word appears in at least one phrase; Vosk's
+    bigram model over these phrases lets other combinations through.
+    """
+    grammar = state_grammar(game, lang, state, tuple(player_names))
+    phrases: dict[str, None] = {}
+    for _, templates in grammar.intents:
+        for template in templates:
+            for words in _cover(template, grammar.named):
+                if words:
+                    phrases[" ".join(words)] = None
+    return [*phrases, UNKNOWN_WORD]
+
+
+def vosk_grammar_json(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
+    return json.dumps(vosk_phrases(game, lang, state, player_names), ensure_ascii=False)
+
+
+def _cover(sequence: tuple[object, ...], named: dict[str, Choice]) -> list[tuple[str, ...]]:
+    """Phrases using every variant of every part at least once (not every combination)."""
+    variants = [_variants(part, named) for part in sequence]
+    if any(not v for v in variants):
+        return []
+    count = max((len(v) for v in variants), default=1)
+    return [sum((v[k % len(v)] for v in variants), ()) for k in range(count)]
+
+
+def _variants(part: object, named: dict[str, Choice]) -> list[tuple[str, ...]]:
+    if isinstance(part, str):
+        return [(part,)]
+    if part is WILDCARD:
+        return [(UNKNOWN_WORD,)]
+    if isinstance(part, Ref):
+        part = named[part.name]
+    assert isinstance(part, Choice)
+    found = [words for option in part.options for words in _cover(option, named)]
+    return found + [()] if part.optional else found
+
+
+# ---------------------------------------------------------------- JSGF
+
+def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
+    """A JSGF grammar for pocketsphinx: one public rule, one rule per intent and per named part.
+
+    Templates with free text (a new player's name) are left out: JSGF cannot hear unknown words.
+    """
+    grammar = state_grammar(game, lang, state, tuple(player_names))
+    lines = ["#JSGF V1.0;", f"grammar {_jsgf_name(f'{game}_{lang}_{state}')};", ""]
+    bodies = []
+    for intent, templates in grammar.intents:
+        options = [_jsgf_sequence(t) for t in templates if not _uses(t, grammar.named, WILDCARD)]
+        options = [o for o in options if o]
+        if options:
+            bodies.append((f"intent_{intent}", options))
+    lines.append("public <utterance> = " + " | ".join(f"<{_jsgf_name(n)}>" for n, _ in bodies) + ";")
+    for name, options in bodies:
+        lines.append(f"<{_jsgf_name(name)}> = " + " | ".join(f"( {o} )" for o in options) + ";")
+    for name, choice in sorted(grammar.named.items()):
+        lines.append(f"<{_jsgf_name(name)}> = {_jsgf_choice(choice, top=True)};")
+    return "\n".join(lines) + "\n"
+
+
+def _jsgf_name(name: str) -> str:
+    return re.sub(r"\W", "_", name)
+
+
+def _jsgf_sequence(sequence: tuple[object, ...]) -> str:
+    return " ".join(p for p in (_jsgf_part(part) for part in sequence) if p)
+
+
+def _jsgf_part(part: object) -> str:
+    if isinstance(part, str):
+        return _JSGF_SAFE.sub("", part)
+    if part is WILDCARD:
+        return "<VOID>"
+    if isinstance(part, Ref):
+        return f"<{_jsgf_name(part.name)}>"
+    assert isinstance(part, Choice)
+    return _jsgf_choice(part)
+
+
+def _jsgf_choice(choice: Choice, top: bool = False) -> str:
+    options = [o for o in (_jsgf_sequence(option) for option in choice.options) if o]
+    if not options:
+        return "<NULL>" if choice.optional else "<VOID>"
+    body = " | ".join(options)
+    if choice.optional:
+        return f"[ {body} ]"
+    return body if top else f"( {body} )"
+
+
+def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen=None) -> bool:
+    seen = set() if seen is None else seen
+    for part in sequence:
+        if part is target:
+            return True
+        if isinstance(part, Ref) and part.name in named and part.name not in seen:
+            seen.add(part.name)
+            part = named[part.name]
+        if isinstance(part, Choice) and any(_uses(o, named, target, seen) for o in part.options):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- vocabulary and dictionaries
+
+def vocabulary(game: str, lang: str, state: str = "any", player_names: Sequence[str] = ()) -> list[str]:
+    """Every word a recogniser must know for this state (sorted, without "[unk]")."""
+    words = {w for phrase in vosk_phrases(game, lang, state, player_names) for w in phrase.split()}
+    words.discard(UNKNOWN_WORD)
+    return sorted(words)
+
+
+def dictionary_words(dictionary_path: Path | str) -> set[str]:
+    """The words of a pronunciation dictionary (CMU style "word(2) PH ONES") or a Vosk words.txt."""
+    words = set()
+    with Path(dictionary_path).open(encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            fields = line.split()
+            if fields:
+                words.add(re.sub(r"\(\d+\)$", "", fields[0]))
+    return words
+
+
+def missing_words(words: Iterable[str], dictionary_path: Path | str) -> list[str]:
+    """The words that the dictionary (or model words.txt) does not know, sorted."""
+    known = dictionary_words(dictionary_path)
+    return sorted({w for w in words if w != UNKNOWN_WORD and w not in known})
+
+
+class MissingWords(RuntimeError):
+    """Grammar words that a recogniser's dictionary lacks: they could never be heard."""
+
+    def __init__(self, words: list[str], dictionary_path: Path | str):
+        super().__init__(f"{len(words)} grammar word(s) missing from {dictionary_path}: {', '.join(words)}")
+        self.words = words
+
+
+def require_words(words: Iterable[str], dictionary_path: Path | str) -> None:
+    """Raise MissingWords when the dictionary lacks any of the words."""
+    missing = missing_words(words, dictionary_path)
+    if missing:
+        raise MissingWords(missing, dictionary_path)
+
+
+def pronunciations_path(lang: str = "en") -> Path:
+    return grammars_dir() / lang / PRONUNCIATIONS_FILE
+
+
+def pronunciations(lang: str = "en") -> dict[str, str]:
+    """Our added pronunciations (word → phones, one per word) for a language, empty when there are none."""
+    path = pronunciations_path(lang)
+    if not path.is_file():
+        return {}
+    entries = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            word, phones = line.split(maxsplit=1)
+            entries[word] = phones.strip()
+    return entries
+
+
+def pocketsphinx_default_dictionary() -> Path:
+    import pocketsphinx
+    return Path(pocketsphinx.get_model_path()) / "en-us" / "cmudict-en-us.dict"
+
+
+def write_pocketsphinx_dictionary(target: Path | str, lang: str = "en",
+                                  base: Path | str | None = None) -> Path:
+    """Write pocketsphinx's default dictionary plus our pronunciations to `target`; return it."""
+    target = Path(target)
+    base_text = Path(base or pocketsphinx_default_dictionary()).read_text(encoding="utf-8")
+    known = dictionary_words(base or pocketsphinx_default_dictionary())
+    added = [f"{w} {p}" for w, p in pronunciations(lang).items() if w not in known]
+    target.write_text(base_text.rstrip("\n") + "\n" + "\n".join(added) + ("\n" if added else ""), encoding="utf-8")
+    return target
+
+
+# ---------------------------------------------------------------- sizes
+
+@dataclass(frozen=True)
+class GrammarSize:
+    game: str
+    lang: str
+    state: str
+    words: int
+    phrases: int
+    jsgf_bytes: int
+
+    def to_json(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+def grammar_sizes(game: str, langs: Iterable[str], game_states: Iterable[str] | None = None,
+                  player_names: Sequence[str] = ()) -> list[GrammarSize]:
+    """Vocabulary size, Vosk phrase count and JSGF size for each language and state."""
+    from companion.language.grammar import states
+    sizes = []
+    for lang in langs:
+        for state in game_states or states(game):
+            phrases = vosk_phrases(game, lang, state, player_names)
+            sizes.append(GrammarSize(game, lang, state, len(vocabulary(game, lang, state, player_names)),
+                                     len(phrases), len(jsgf(game, lang, state, player_names).encode())))
+    return sizes
