@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.dialogue.savefile import SaveFileError, write_save
-from companion.dialogue.session import Answer, Session
-from companion.errors import RuleViolation
+from companion.dialogue.session import Answer, Session, StateChanged
+from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
 from companion.games.draftosaurus.engine import Discard, Game, Options, Place, Roll, action_from_json
 from companion.games.draftosaurus.ids import DIE_FACES, PENS
@@ -72,25 +72,30 @@ class DraftosaurusTable:
     def run(self) -> None:
         """Play until the game is over (or the input ends: the caller saves and leaves)."""
         while self.game.phase != "over":
-            if self.game.phase == "roll":
-                self.roll_die()
-            elif self.game.phase == "discard":
-                self.put_back_discards()
-            else:
-                self.ask_next_player()
+            try:
+                if self.game.phase == "roll":
+                    self.roll_die()
+                elif self.game.phase == "discard":
+                    self.put_back_discards()
+                else:
+                    self.ask_next_player()
+            except StateChanged:
+                continue
         self.announce_final_scores()
 
     def announce_start(self, resumed: bool) -> None:
         say = self.session.say
         game = self.game
         if resumed:
-            say("table.resumed", round=game.round, rounds=game.rounds_count, turn=game.turn)
+            say("table.resumed", round=game.round, rounds=game.rounds, turn=game.turn)
         else:
             say("table.welcome", count=len(game.players), names=self.session.catalog.join(game.players))
             if len(game.players) == 2:
                 say("table.two_player_variant")
             self.say_options()
-            say("table.round_start", round=game.round, rounds=game.rounds_count)
+            if not game.tracks_everyone:
+                say("table.tracking_mine", player=game.players[game.tracked[0]])
+            say("table.round_start", round=game.round, rounds=game.rounds)
         self.say_where_we_are()
 
     def say_options(self) -> None:
@@ -123,8 +128,11 @@ class DraftosaurusTable:
                 self.refuse_unexpected(answer, "table.expected_die")
                 return
             face = answer.slots["face"]
-        if self.play(Roll(face)):
+        reason = self.play(Roll(face))
+        if reason is None:
             self.say_face()
+        else:
+            self.refuse(reason, self.game.roller, None)
 
     def virtual_face(self) -> str:
         """The face of the virtual die: drawn from the game seed and the number of rolls so far."""
@@ -167,11 +175,9 @@ class DraftosaurusTable:
         if slots.get("pen") is None:
             self.say_legal(player, species)
             return
-        action = Place(player, species, slots["pen"])
-        reason = self.play(action)
-        if reason is None:
-            self.session.say("table.accepted", player=self.game.players[player], species=species, pen=slots["pen"])
-        else:
+        reason = self.play(Place(player, species, slots["pen"]), "table.accepted",
+                           player=self.game.players[player], species=species, pen=slots["pen"])
+        if reason is not None:
             self.refuse(reason, player, species)
 
     def refuse(self, reason: Reason, player: int, species: str | None) -> None:
@@ -188,12 +194,13 @@ class DraftosaurusTable:
         """2-player variant, table mode: the figures put back in the box are not told to the program."""
         self.session.say("table.discard")
         for player in list(self.game.waiting_for()):
-            self.play(Discard(player, None), announce=False)
-        self.announce_transition(self.snapshot_before_discard)
+            self.play(Discard(player, None))
 
     # ----- applying actions
-    def play(self, action: Any, announce: bool = True) -> Reason | None:
-        """Apply a legal action, save at once, and say what changed at the table; or return why not."""
+    def play(self, action: Any, accepted: str | None = None, **params: Any) -> Reason | None:
+        """Apply a legal action and save at once; say `accepted`, then what changed at the table.
+
+        Returns None when done, or the Reason the action is refused (nothing changes then)."""
         reason = self.game.check(action)
         if reason is not None:
             return reason
@@ -201,10 +208,9 @@ class DraftosaurusTable:
         self.game.apply(action)
         self.redo_stack.clear()
         self.save()
-        if announce:
-            self.announce_transition(before)
-        else:
-            self.snapshot_before_discard = before
+        if accepted is not None:
+            self.session.say(accepted, **params)
+        self.announce_transition(before)
         return None
 
     def snapshot(self) -> tuple[int, int, int, str]:
@@ -218,13 +224,14 @@ class DraftosaurusTable:
             return
         self.asked = None
         say = self.session.say
-        say("table.pass_hands")
         if game.phase == "over":
             say("table.game_over")
             return
         if game.round != round_before:
             say("table.round_end", round=round_before)
-            say("table.round_start", round=game.round, rounds=game.rounds_count)
+            say("table.round_start", round=game.round, rounds=game.rounds)
+        else:
+            say("table.swap_hands" if game.two_player else "table.pass_hands")
         say("table.die_goes_to", roller=game.players[game.roller])
 
     def undo(self) -> None:
@@ -240,22 +247,23 @@ class DraftosaurusTable:
         self.game = Game.replay(self.game.setup_json(), actions)
         self.redo_stack.append(undone)
         self.save()
-        self.asked = None
         self.session.say("table.undone", what=self.describe_action(undone[0]))
-        self.say_where_we_are()
+        raise StateChanged()
 
     def redo(self) -> None:
         if not self.redo_stack:
             self.session.say("table.nothing_to_redo")
             return
         redone = self.redo_stack.pop()
-        stack = self.redo_stack
+        before = self.snapshot()
         for action in redone:
             self.game.apply(action)
-        self.redo_stack = stack
         self.save()
         self.session.say("table.redone", what=self.describe_action(redone[0]))
-        self.say_where_we_are()
+        self.announce_transition(before)
+        if isinstance(redone[0], Roll) and self.game.phase == "place":
+            self.say_face()
+        raise StateChanged()
 
     def describe_action(self, action: Any) -> str:
         if isinstance(action, Place):
@@ -348,10 +356,35 @@ class DraftosaurusTable:
 
     # ----- the end
     def announce_final_scores(self) -> None:
-        sheet = self.game.score()
+        sheet = self.game.score(self.ask_king_counts())
         for entry in sheet.players:
             self.session.say_text(self.score_line(entry, final=True))
-        self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
+        if self.game.tracks_everyone:
+            self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
+        else:
+            self.session.say("table.compare_totals")
+
+    def ask_king_counts(self) -> dict[int, dict[str, int]]:
+        """When only some zoos are followed: how many of each tracked King's species the others have."""
+        if self.game.tracks_everyone:
+            return {}
+        kings = {self.game.zoos[p]["king_of_the_jungle"][0] for p in self.game.tracked
+                 if self.game.zoos[p]["king_of_the_jungle"]}
+        key = "table.ask_king_count_river" if self.game.options.river_counts_for_king else "table.ask_king_count"
+        reported: dict[int, dict[str, int]] = {}
+        for player in range(len(self.game.players)):
+            if player in self.game.tracked:
+                continue
+            for species in sorted(kings):
+                count = self.ask_number(self.session.text(key, player=self.game.players[player], species=species))
+                reported.setdefault(player, {})[species] = count
+        return reported
+
+    def ask_number(self, question: str) -> int:
+        answer = self.session.ask(question, "setup")
+        while answer.intent != "number" or not isinstance(answer.slots.get("number"), int):
+            answer = self.session.ask(self.session.text("setup.expected_answer", question=question), "setup")
+        return answer.slots["number"]
 
     def score_line(self, entry: Any, final: bool) -> str:
         """One player's score: in full (every pen, why, and the tactile code) at the end, else in brief."""
@@ -399,12 +432,23 @@ def new_table(session: Session, args: Any, save_path: Path) -> DraftosaurusTable
                       river_counts_for_island=args.river_counts_for_island,
                       river_counts_for_king=args.river_counts_for_king)
     if args.players:
-        setup = TableSetup([name.strip() for name in args.players.split(",") if name.strip()], 0, options)
+        players = [name.strip() for name in args.players.split(",") if name.strip()]
+        setup = TableSetup(players, 0, options, _only_mine(players, getattr(args, "only_mine", None)))
     else:
         setup = ask_setup(session, free_text_names=session.listener.name == "text")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     game = Game.new(setup.players, options=setup.options, mode="table", seed=seed,
-                    first_roller=setup.first_roller)
+                    first_roller=setup.first_roller, tracked=setup.tracked)
     table = DraftosaurusTable(session, game, TableSettings(die=args.die, seed=seed), save_path)
     table.save()
     return table
+
+
+def _only_mine(players: list[str], name: str | None) -> list[int] | None:
+    """The tracked list for --only-mine NAME (None: every zoo)."""
+    if name is None:
+        return None
+    for index, player in enumerate(players):
+        if player.casefold() == name.strip().casefold():
+            return [index]
+    raise BadInput(f"--only-mine: '{name}' is not one of the players ({', '.join(players)})")

@@ -26,6 +26,10 @@ class QuitRequested(Exception):
     """A player asked to stop; the game stays saved."""
 
 
+class StateChanged(Exception):
+    """The game changed under the open question (undo, redo): the loop must ask afresh."""
+
+
 @dataclass
 class Answer:
     """One understood utterance that the game must handle: its intent, slots and what was heard."""
@@ -105,6 +109,8 @@ class Session:
             if self._handle_common(answer, state):
                 continue
             if handle_shared is not None and handle_shared(answer):
+                if prompt and self.verbosity == "full":
+                    self.say_text(prompt, remember=False)
                 continue
             self.earcon("understood")
             return answer

@@ -40,9 +40,12 @@ class ReplayRefused(RuleViolation):
 class Game:
     """One game in progress. Read its state through the properties; change it only with apply()."""
 
-    def __init__(self, players: Sequence[str], options: Options, mode: str, seed: int, first_roller: int):
+    def __init__(self, players: Sequence[str], options: Options, mode: str, seed: int, first_roller: int,
+                 tracked: Sequence[int] | None = None):
         """Use Game.new(), which checks its arguments."""
         self.players: tuple[str, ...] = tuple(players)
+        # The players whose zoos the game follows; the others play at the table unseen (table mode).
+        self.tracked: tuple[int, ...] = tuple(range(len(players))) if tracked is None else tuple(sorted(tracked))
         self.options = options
         self.mode = mode
         self.seed = seed
@@ -70,8 +73,11 @@ class Game:
 
     @classmethod
     def new(cls, players: Sequence[str], *, options: Options = Options(), mode: str = "table",
-            seed: int | None = None, first_roller: int = 0) -> "Game":
-        """A new game; 2 players play the 2-player variant. Without a seed one is drawn (and kept)."""
+            seed: int | None = None, first_roller: int = 0, tracked: Sequence[int] | None = None) -> "Game":
+        """A new game; 2 players play the 2-player variant. Without a seed one is drawn (and kept).
+
+        `tracked` (table mode) lists the players whose zoos are followed; the others place unseen, and
+        only the tracked players are waited for."""
         names = list(players)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise RuleViolation(f"Draftosaurus is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
@@ -92,7 +98,13 @@ class Game:
             raise BadInput(f"the seed must be a whole number of 0 or more, not {seed!r}")
         if not isinstance(options, Options):
             raise BadInput("options must be an Options value")
-        return cls(names, options, mode, seed, first_roller)
+        if tracked is not None:
+            tracked = list(tracked)
+            if not tracked or any(type(p) is not int or not 0 <= p < len(names) for p in tracked):
+                raise BadInput(f"tracked players must be indices from 0 to {len(names) - 1}")
+            if mode != "table" and len(set(tracked)) != len(names):
+                raise BadInput("only table mode can leave players untracked")
+        return cls(names, options, mode, seed, first_roller, tracked)
 
     # ---- what the dialogue reads -------------------------------------------------------------------------
 
@@ -159,8 +171,11 @@ class Game:
 
     def setup_json(self) -> dict[str, Any]:
         """What Game.new needs to start this game again."""
-        return {"players": list(self.players), "options": self.options.to_json(), "mode": self.mode,
-                "seed": self.seed, "first_roller": self.first_roller}
+        setup = {"players": list(self.players), "options": self.options.to_json(), "mode": self.mode,
+                 "seed": self.seed, "first_roller": self.first_roller}
+        if len(self.tracked) != len(self.players):
+            setup["tracked"] = list(self.tracked)
+        return setup
 
     # ---- rules -----------------------------------------------------------------------------------------
 
@@ -230,9 +245,22 @@ class Game:
                     found.append(Discard(who, species))
         return found
 
-    def score(self) -> ScoreSheet:
-        """The score of the zoos as they stand (final once the phase is "over")."""
-        return score_indexed(self._zoos, self.players, self.options)
+    @property
+    def tracks_everyone(self) -> bool:
+        return len(self.tracked) == len(self.players)
+
+    def score(self, reported: dict[int, dict[str, int]] | None = None) -> ScoreSheet:
+        """The score of the tracked zoos as they stand (final once the phase is "over").
+
+        When some zoos are not tracked, `reported` gives, per untracked player, the species counts they
+        told (what the King of the Jungle is compared with); the sheet then holds the tracked zoos only."""
+        if self.tracks_everyone:
+            return score_indexed(self._zoos, self.players, self.options)
+        reported = reported or {}
+        rivals = [(self.players[p], [reported.get(p, {}).get(species, 0) for species in SPECIES])
+                  for p in range(len(self.players)) if p not in self.tracked]
+        return score_indexed([self._zoos[p] for p in self.tracked], [self.players[p] for p in self.tracked],
+                             self.options, rivals)
 
     # ---- copies and saves --------------------------------------------------------------------------------
 
@@ -307,8 +335,8 @@ class Game:
                     self._bag[species] -= 1
 
     def _start_phase(self) -> None:
-        self._done = [False] * len(self.players)
-        self._waiting = len(self.players)
+        self._done = [player not in self.tracked for player in range(len(self.players))]
+        self._waiting = len(self.tracked)
 
     def _phase_refusal(self, player: Any, expected: str) -> Reason | None:
         """Why `player` cannot act in phase `expected` now (wrong phase, unknown, already done), or None."""
@@ -438,7 +466,7 @@ def _setup_arguments(setup: Any) -> dict[str, Any]:
     """Game.new's keyword arguments from setup_json(), with the shape checked."""
     if not isinstance(setup, dict) or not isinstance(setup.get("players"), list):
         raise BadInput("a game setup needs a list of players")
-    unknown = sorted(set(setup) - {"players", "options", "mode", "seed", "first_roller"})
+    unknown = sorted(set(setup) - {"players", "options", "mode", "seed", "first_roller", "tracked"})
     if unknown:
         raise BadInput(f"unknown setup field '{unknown[0]}'")
     arguments = dict(setup)

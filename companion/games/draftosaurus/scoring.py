@@ -161,14 +161,19 @@ def _species_counts(zoo: IndexedZoo, with_river: bool) -> list[int]:
     return counts
 
 
-def score_indexed(zoos: list[IndexedZoo], names: Sequence[str], options: Options) -> ScoreSheet:
-    """Score valid zoos held as index lists (the engine calls this directly)."""
+def score_indexed(zoos: list[IndexedZoo], names: Sequence[str], options: Options,
+                  rivals: Sequence[tuple[str, list[int]]] = ()) -> ScoreSheet:
+    """Score valid zoos held as index lists (the engine calls this directly).
+
+    `rivals` are zoos known only by their species counts (name, count per species), as players
+    who are not tracked report them: they count for the King of the Jungle, and are not scored."""
     in_pens = [_species_counts(zoo, with_river=False) for zoo in zoos]
     in_zoo = [_species_counts(zoo, with_river=True) for zoo in zoos]
-    for_king = in_zoo if options.river_counts_for_king else in_pens
+    for_king = (in_zoo if options.river_counts_for_king else in_pens) + [counts for _, counts in rivals]
     for_island = in_zoo if options.river_counts_for_island else in_pens
-    players = [_score_zoo(index, zoos[index], names, options, for_king, for_island[index], in_zoo[index][TREX])
-               for index in range(len(zoos))]
+    king_names = list(names) + [name for name, _ in rivals]
+    players = [_score_zoo(index, zoos[index], king_names, options, for_king, for_island[index],
+                          in_zoo[index][TREX]) for index in range(len(zoos))]
     winners, reason = _winners(players)
     return ScoreSheet(players, winners, reason)
 

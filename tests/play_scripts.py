@@ -1,0 +1,66 @@
+"""Scripts of whole games for `companion play --engine text`: legal games played by the engine in full
+mode, written down as the lines players would type at the table."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from companion.games.draftosaurus.engine import Discard, Game, Place, Roll
+from companion.language.messages import catalog
+
+
+def random_game(players: list[str], seed: int) -> Game:
+    """A complete legal game: random legal moves in full mode, from a seeded stream."""
+    game = Game.new(players, mode="full", seed=seed)
+    chooser = random.Random(seed)
+    while game.phase != "over":
+        game.apply(chooser.choice(game.legal_actions()))
+    return game
+
+
+# How a player types a die face and a placement, with the spoken names of voices/<lang>/names.yaml.
+TEMPLATES = {
+    "fr": ("dé : {face}", "{player} : {species} dans {pen}"),
+    "en": ("the die says {face}", "{player}: {species} in the {pen}"),
+    "es": ("dado: {face}", "{player}: {species} en {pen}"),
+}
+
+
+def script_lines(game: Game, lang: str) -> list[str]:
+    """What the table types for that game: each die face, each placement naming its player.
+
+    Discards of the 2-player variant are not typed: at the table they go back to the box unseen.
+    """
+    names = catalog(lang)
+    die, place = TEMPLATES[lang]
+    lines = []
+    for action in game.actions:
+        if isinstance(action, Roll):
+            lines.append(die.format(face=names.name("faces", _value(action.face))))
+        elif isinstance(action, Place):
+            lines.append(place.format(player=game.players[action.player],
+                                      species=names.name("species", _value(action.species)),
+                                      pen=names.name("pens", _value(action.pen))))
+        else:
+            assert isinstance(action, Discard)
+    return lines
+
+
+def _value(item) -> str:
+    return getattr(item, "value", item)
+
+
+def run_play(args: list[str], lines: list[str], home: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`companion play ...` with the lines on standard input, saves kept under `home`."""
+    env = dict(os.environ, COMPANION_HOME=str(home), COMPANION_CONFIG=str(home / "config.json"))
+    return subprocess.run([sys.executable, "-m", "companion", *args], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def saved_state(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))["content"]

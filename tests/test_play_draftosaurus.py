@@ -1,0 +1,226 @@
+"""`companion play draftosaurus --engine text`: whole games typed on standard input, queries, undo and
+redo, refusals, save files, and resuming after the process is killed."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from companion.dialogue.savefile import write_save
+from companion.games.draftosaurus.engine import Discard, Game, Roll
+
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+from play_scripts import random_game, run_play, saved_state, script_lines  # noqa: E402
+
+TABLES = [
+    (["Alice", "Bruno"], "fr", 11),
+    (["Alice", "Bruno", "Chloé"], "fr", 12),
+    (["Ann", "Ben", "Cat", "Dan"], "en", 13),
+    (["Ana", "Beto", "Carla", "Dani", "Eva"], "es", 14),
+    (["Zoé", "Yann", "Xavier", "Wendy", "Victor"], "fr", 15),
+]
+
+
+def final_lines(output: str, names: list[str], lang: str) -> dict[str, str]:
+    marker = {"fr": "code tactile", "en": "tactile code", "es": "código táctil"}[lang]
+    lines = {}
+    for line in output.splitlines():
+        for name in names:
+            if line.startswith(name) and marker in line:
+                lines[name] = line
+    return lines
+
+
+@pytest.mark.parametrize("players, lang, seed", TABLES, ids=lambda v: str(v))
+def test_scripted_complete_game_ends_with_the_right_scores(tmp_path, players, lang, seed):
+    expected = random_game(players, seed)
+    save = tmp_path / "game.json"
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--lang", lang, "--players", ",".join(players),
+                       "--save", str(save)], script_lines(expected, lang), tmp_path)
+    assert result.returncode == 0, result.stderr
+    content = saved_state(save)
+    assert content["finished"] is True
+    game = Game.from_json(content["state"])
+    assert game.zoos == expected.zoos
+    scores = expected.score()
+    spoken = final_lines(result.stdout, players, lang)
+    for entry in scores.players:
+        # The total is said right after the name, and again in the tactile code.
+        assert spoken[entry.name].startswith(f"{entry.name} : {entry.total} " if lang == "fr"
+                                             else f"{entry.name}: {entry.total} "), spoken[entry.name]
+    for winner in scores.winner_names:
+        assert winner in result.stdout.splitlines()[-1]
+
+
+def test_final_scores_by_hand(tmp_path):
+    """A short 2-player game whose zoos are checked by hand, then left unfinished and scored so far."""
+    lines = ["dé croix", "Alice : T-Rex dans le roi", "Bruno : T-Rex dans la forêt",
+             "dé fleur", "Alice : tricératops dans la prairie", "Bruno : T-Rex dans la forêt",
+             "les scores"]
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
+                       "--save", str(tmp_path / "g.json")], lines, tmp_path)
+    assert result.returncode == 0, result.stderr
+    # Alice: King with 1 T-Rex against Bruno's 2 -> 0; prairie 1 dinosaur -> 0; T-Rex bonus 1 -> 1 point.
+    # Bruno: forest of sameness with 2 -> 4; T-Rex bonus 1 -> 5 points.
+    assert "Alice : 1 point pour l'instant." in result.stdout
+    assert "Bruno : 5 points pour l'instant. forêt des similaires 4. Bonus T-Rex 1." in result.stdout
+
+
+def test_refusals_say_why_and_the_choices_left(tmp_path):
+    lines = ["dé croix", "Bruno : tricératops dans la prairie des amoureux", "Bruno : tricératops dans le trio"]
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
+                       "--save", str(tmp_path / "g.json")], lines, tmp_path)
+    out = result.stdout
+    assert "Refusé. prairie des amoureux : non, le dé impose un enclos de la forêt." in out
+    assert ("Bruno peut mettre le tricératops : forêt des similaires, trio des bois, roi de la jungle "
+            "et rivière.") in out
+    assert "Bruno : tricératops, trio des bois." in out
+
+
+def test_bag_limit_is_refused_as_probably_misheard(tmp_path):
+    # 3 players: the bag holds 6 of each species; the seventh T-Rex cannot exist.
+    lines = []
+    for turn in range(3):
+        lines += ["dé carré", "Alice : T-Rex dans la rivière", "Bruno : T-Rex dans la rivière",
+                  "Chloé : stégosaure dans la rivière"]
+    lines[-1] = "Chloé : T-Rex dans la rivière"
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé",
+                       "--save", str(tmp_path / "g.json")], lines, tmp_path)
+    assert "le sac n'en a que 6, et tous sont déjà joués. Est-ce bien cette espèce ?" in result.stdout
+
+
+def test_undo_and_redo(tmp_path):
+    save = tmp_path / "g.json"
+    lines = ["dé croix", "Alice : T-Rex dans le roi", "annule", "rétablis", "annule",
+             "Alice : stégosaure dans la rivière"]
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
+                       "--save", str(save)], lines, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Annulé : Alice, T-Rex dans roi de la jungle." in result.stdout
+    assert "Rétabli : Alice, T-Rex dans roi de la jungle." in result.stdout
+    zoo = Game.from_json(saved_state(save)["state"]).zoos[0]
+    assert zoo["king_of_the_jungle"] == [] and zoo["river"] == ["stegosaurus"]
+
+
+def test_queries_answer_without_changing_the_game(tmp_path):
+    save = tmp_path / "g.json"
+    lines = ["dé croix", "Bruno : stégosaure dans la forêt", "le zoo de Bruno", "où va le tricératops",
+             "que veut dire la fenêtre", "explique l'île", "répète", "message précédent", "aide"]
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
+                       "--save", str(save)], lines, tmp_path)
+    out = result.stdout
+    assert "Zoo de Bruno, 1 en tout. forêt des similaires : stégosaure." in out
+    assert "Alice peut mettre le tricératops" in out  # Alice rolled: every pen is open to her
+    assert "côté toilettes, autocollant fenêtre." in out
+    assert "Dis le dinosaure et l'enclos" in out
+    game = Game.from_json(saved_state(save)["state"])
+    assert len(game.actions) == 2
+
+
+def test_only_my_zoo_asks_the_others_for_the_king_species(tmp_path):
+    others = ["tricératops", "stégosaure", "diplodocus", "parasaurolophe", "spinosaure"]
+    lines = ["dé carré", "T-Rex dans le roi"]
+    for turn in range(1, 12):
+        lines += ["dé carré", f"{others[turn % 5]} dans la rivière"]
+    lines += ["deux", "1"]
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé",
+                       "--only-mine", "Chloé", "--save", str(tmp_path / "g.json")], lines, tmp_path)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Alice, combien de T-Rex as-tu dans ton zoo, sans compter la rivière ?" in out
+    assert "Bruno, combien de T-Rex as-tu dans ton zoo, sans compter la rivière ?" in out
+    # Chloé: 1 T-Rex in the King, Alice says 2: the King scores 0; 11 river dinosaurs; T-Rex bonus 1.
+    assert "Chloé : 12 points." in out
+    assert "roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice, 0 point." in out
+
+
+def test_end_of_input_saves_and_exits_0_and_resume_goes_on(tmp_path):
+    expected = random_game(["Alice", "Bruno", "Chloé"], 21)
+    lines = script_lines(expected, "fr")
+    save = tmp_path / "g.json"
+    first = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé",
+                      "--save", str(save)], lines[:17], tmp_path)
+    assert first.returncode == 0 and "Partie enregistrée" in first.stdout
+    second = run_play(["resume", str(save), "--engine", "text"], lines[17:], tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.startswith("Reprise de la partie : manche 1 sur 2, tour 5.")
+    assert Game.from_json(saved_state(save)["state"]).zoos == expected.zoos
+
+
+def test_killed_at_random_moments_loses_no_accepted_move(tmp_path):
+    expected = random_game(["Alice", "Bruno", "Chloé", "Dan"], 33)
+    lines = script_lines(expected, "fr")
+    moves = [a for a in expected.actions if not isinstance(a, Discard)]
+    save = tmp_path / "g.json"
+    env = dict(__import__("os").environ, COMPANION_HOME=str(tmp_path))
+    chooser = random.Random(5)
+    start = ["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé,Dan", "--save", str(save)]
+    kills = 0
+    while True:
+        done = len(Game.from_json(saved_state(save)["state"]).actions) if save.exists() else 0
+        if done >= len(moves):
+            break
+        command = ["resume", str(save), "--engine", "text"] if save.exists() else start
+        process = subprocess.Popen([sys.executable, "-m", "companion", *command], stdin=subprocess.PIPE,
+                                   stdout=subprocess.DEVNULL, text=True, env=env)
+        # Type a few lines, then kill the process at a random moment while it works.
+        batch = lines[done:done + chooser.randint(1, 6)]
+        process.stdin.write("\n".join(batch) + "\n")
+        process.stdin.flush()
+        time.sleep(chooser.uniform(0.2, 1.0))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        kills += 1
+        state = saved_state(save)["state"]  # never half-written: always a valid document
+        saved = Game.from_json(state).actions
+        assert [a.to_json() for a in saved] == [a.to_json() for a in moves[:len(saved)]]
+    assert kills >= 3
+    final = Game.from_json(saved_state(save)["state"])
+    assert final.phase == "over" and final.zoos == expected.zoos
+
+
+def test_corrupt_or_foreign_save_is_refused_and_left_untouched(tmp_path):
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text('{"kind": "companion-save", "version": 1, "game": "draftos')
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text(json.dumps({"players": ["x"]}))
+    for path in (damaged, foreign):
+        before = path.read_bytes()
+        result = run_play(["resume", str(path), "--engine", "text"], [], tmp_path)
+        assert result.returncode == 2
+        assert len(result.stderr.strip().splitlines()) == 1 and str(path) in result.stderr
+        play = run_play(["play", "draftosaurus", "--engine", "text", "--players", "A,B", "--save", str(path)],
+                        [], tmp_path)
+        assert play.returncode == 2
+        assert path.read_bytes() == before
+
+
+def test_a_save_whose_moves_break_the_rules_is_refused(tmp_path):
+    game = Game.new(["Alice", "Bruno"], seed=1)
+    game.apply(Roll("forest"))
+    state = game.to_json()
+    state["actions"].append({"type": "place", "player": 1, "species": "trex", "pen": "prairie_of_love"})
+    path = tmp_path / "g.json"
+    write_save(path, "draftosaurus", {"settings": {}, "finished": False, "state": state})
+    result = run_play(["resume", str(path), "--engine", "text"], [], tmp_path)
+    assert result.returncode == 2
+    assert "abîmé" in result.stdout
+
+
+def test_unfinished_game_is_not_replaced_without_new(tmp_path):
+    save = tmp_path / "g.json"
+    run_play(["play", "draftosaurus", "--engine", "text", "--players", "A,B", "--save", str(save)], ["dé croix"],
+             tmp_path)
+    again = run_play(["play", "draftosaurus", "--engine", "text", "--players", "C,D", "--save", str(save)], [],
+                     tmp_path)
+    assert again.returncode == 2 and "companion resume" in again.stderr
+    replaced = run_play(["play", "draftosaurus", "--engine", "text", "--players", "C,D", "--save", str(save),
+                         "--new"], [], tmp_path)
+    assert replaced.returncode == 0
+    assert Game.from_json(saved_state(save)["state"]).players == ("C", "D")
