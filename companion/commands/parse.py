@@ -17,7 +17,7 @@ NAME = "parse"
 HELP = "Show the intent and slots of a sentence a player may say, or export the recogniser grammars."
 EXPORTS = ("vosk", "jsgf", "sizes")
 EXIT_NOT_UNDERSTOOD = 1
-_ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces"}
+_ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "egg": "colours"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -30,6 +30,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="river dinosaurs count for the solitary island")
     parser.add_argument("--river-counts-for-king", action="store_true",
                         help="river dinosaurs count for the king of the jungle")
+    parser.add_argument("--tokens", choices=("physical", "hidden"),
+                        help="Jurassic Snack: turn the real tokens and say them, or let the program draw hidden ones")
+    parser.add_argument("--layout", type=Path, help="Jurassic Snack: JSON file describing how the four boards lie")
+    parser.add_argument("--quiet-turns", type=int, choices=(2, 4),
+                        help="Jurassic Snack: turns in a row without eating or chasing that end the game (default 2)")
 
 
 def check_save_target(path: Path, game: str, replace: bool) -> None:

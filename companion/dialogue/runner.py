@@ -79,7 +79,7 @@ def open_session(args: argparse.Namespace, game: str) -> Session:
     speaker = open_speaker("text" if args.quiet or args.engine == "text" else "auto", args.lang)
     listener = open_listener(args.engine, args.lang, game, model=args.model, audio_files=args.audio,
                              speaker=speaker, push_to_talk=args.push_to_talk, say=speaker.say)
-    earcons = None if args.no_earcons or args.engine == "text" else open_earcons(say=speaker.say)
+    earcons = open_earcons(not args.no_earcons, lang=args.lang, say=speaker.say)
     return Session(game=game, lang=args.lang, speaker=speaker, listener=listener, earcons=earcons,
                    verbosity=args.verbosity)
 

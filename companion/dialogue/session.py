@@ -131,9 +131,10 @@ class Session:
                 raise EndOfInput()
             answer = parse(reply.text, game=self.game, lang=self.lang, state="confirm",
                            player_names=self.player_names)
-            if answer.intent == "yes":
+            intent = None if reply.needs_confirmation else answer.intent  # a doubtful yes is no yes
+            if intent == "yes":
                 return True
-            if answer.intent == "no":
+            if intent == "no":
                 self.say("session.confirm_refused")
                 return False
             self.say("session.confirm_again", heard=heard.text)

@@ -384,8 +384,10 @@ class Examples:
 
 @lru_cache(maxsize=None)
 def examples(game: str, lang: str) -> Examples:
-    """The example sentences of grammars/<lang>/<game>.examples.yaml (used by tests and benchmarks)."""
-    data = read_grammar_file(lang, f"{check_game(game)}.examples")
+    """The example sentences of grammars/<lang>/<file>.examples.yaml, <file> being the game's first grammar
+    file (used by tests and benchmarks)."""
+    stem = states_config()["games"][check_game(game)]["files"][0]  # "jurassic-snack" → jurassic_snack.examples
+    data = read_grammar_file(lang, f"{stem}.examples")
     understood = tuple(Example(str(e[0]), str(e[1]), dict(e[2]), *(e[3:4] or [ANY_STATE]))
                        for e in data["examples"])
     refused = tuple(Example(str(e[0]), None, {}, str(e[1]), tuple(e[2])) for e in data.get("not_understood", []))

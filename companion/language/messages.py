@@ -21,8 +21,8 @@ LANGUAGES: tuple[str, ...] = ("fr", "en", "es")
 DEFAULT_LANGUAGE = "fr"
 
 # Parameters holding canonical ids, and the names.yaml section that translates them.
-_ID_PARAMS = {"species": "species", "pen": "pens", "face": "faces"}
-_ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces"}
+_ID_PARAMS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours"}
+_ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces", "colours": "colours"}
 
 
 # Languages where 0 takes the singular ("0 point" in French, "0 points" in English).

@@ -8,7 +8,30 @@ from __future__ import annotations
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Sequence
+
+
+class Unavailable(Exception):
+    """A speech part cannot work here (no engine, no device, no model...).
+
+    `problem` names the catalog message speech.problem.<problem> that says why, filled with `params`;
+    `detail` is the technical cause, for messages that show it.
+    """
+
+    def __init__(self, problem: str, detail: str = "", **params: str):
+        super().__init__(f"{problem}: {detail}" if detail else problem)
+        self.problem = problem
+        self.detail = detail
+        self.params = params
+
+    def explain(self, lang: str) -> str:
+        """The catalog sentence, in `lang`, that says why."""
+        from companion.language.messages import catalog
+
+        messages = catalog(lang)
+        language = messages.say(f"speech.languages.{self.params['lang']}") if "lang" in self.params else ""
+        return messages.say(f"speech.problem.{self.problem}", detail=self.detail, language=language,
+                            **self.params)
 
 
 @dataclass
@@ -42,6 +65,14 @@ class Speaker(ABC):
     def wait(self) -> None:
         """Block until what was said has been said (used before listening, so the mic never hears us)."""
 
+    def is_speaking(self) -> bool:
+        """Whether sound is still coming out."""
+        return False
+
+    def adjust(self, step: str) -> bool:
+        """One step "faster", "slower", "louder" or "quieter"; False when this speaker has no such setting."""
+        return False
+
     def close(self) -> None:
         self.stop()
 
@@ -54,6 +85,10 @@ class Listener(ABC):
     @abstractmethod
     def listen(self, state: str | None = None) -> Heard | None:
         """The next utterance, or None when the input has ended for good (end of file, closed stream)."""
+
+    def set_player_names(self, names: Sequence[str]) -> None:
+        """The players' names, which may now be heard (in turns, scores...)."""
+        self.player_names = tuple(names)
 
     def close(self) -> None:
         pass

@@ -1,0 +1,1 @@
+"""Dino (Reinhold Wittig): the pure rules engine (no I/O, no speech) and its board data."""

@@ -1,0 +1,1 @@
+"""Jurassic Snack: the pure rules engine (no I/O, no speech)."""

@@ -1,0 +1,271 @@
+"""`companion play dino --engine text`: whole games typed on standard input, set-up by voice, the questions
+the board data cannot answer, refusals with their reasons, queries, undo, and resuming a saved game."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.games.dino.actions import Meteor, Move, Penalty
+from companion.games.dino.engine import OVER, Game
+from companion.games.dino.ids import DEFAULT_EGGS_RULE
+from companion.games.dino.simulate import pick_action, random_setup
+from companion.language.messages import catalog
+
+sys.path.insert(0, str(Path(__file__).parent))
+from play_scripts import run_play, saved_state  # noqa: E402
+
+# How a table types each kind of line, per language.
+LINES = {
+    "fr": {"yes": "oui", "no": "non", "barrier": "entre {first} et {second}", "meteor": "tout pour la météorite",
+           "move": "mon pion {colour} numéro {number} avance de {steps} jusqu'en {square}",
+           "egg": " et je prends un œuf {egg}", "exit": "mon pion {colour} numéro {number} rentre en {square} en {steps}",
+           "points": "{points} points", "stones": "{stones} pierres"},
+    "en": {"yes": "yes", "no": "no", "barrier": "between {first} and {second}", "meteor": "all four to the meteor",
+           "move": "my {colour} pawn number {number} moves {steps} to {square}", "egg": " and I take a {egg} egg",
+           "exit": "my {colour} pawn number {number} goes home at {square} in {steps}",
+           "points": "{points} points", "stones": "{stones} stones"},
+    "es": {"yes": "sí", "no": "no", "barrier": "entre {first} y {second}", "meteor": "todo para el meteorito",
+           "move": "mi peón {colour} número {number} avanza {steps} hasta {square}", "egg": " y cojo un huevo {egg}",
+           "exit": "mi peón {colour} número {number} vuelve por {square} en {steps}",
+           "points": "{points} puntos", "stones": "{stones} piedras"},
+}
+
+
+def random_game(players: int, seed: int, **options) -> Game:
+    """A complete legal game where the first player listed starts (as with --players)."""
+    setup = dataclasses.replace(random_setup(players, seed, **options), first_player=0)
+    game = Game.new(setup)
+    chooser = __import__("random").Random(seed)
+    while game.phase != OVER:
+        game.apply(pick_action(game, chooser))
+    return game
+
+
+def setup_lines(game: Game, lang: str) -> list[str]:
+    """Answers to the set-up questions that lead to this game's setup (names come from --players)."""
+    words, setup = LINES[lang], game.setup
+    lines = [words["yes"], words["no"]]  # the proposed colours; no random layout: we dictate it
+    lines += [setup.nests[colour] for colour in setup.board.egg_colours]
+    for index, (first, second) in enumerate(setup.barriers):
+        if index >= 3:
+            lines.append(words["yes"])
+        lines.append(words["barrier"].format(first=first, second=second))
+    if len(setup.barriers) < 5:
+        lines.append(words["no"])
+    if setup.eggs_rule == DEFAULT_EGGS_RULE and setup.meteor_stones is None and not setup.own_colour_exits:
+        return lines + [words["yes"]]
+    lines += [words["no"], str(setup.eggs_per_nest), words["stones"].format(stones=game.meteor_total)]
+    if len(setup.players) <= 3:
+        lines.append(words["yes"] if setup.own_colour_exits else words["no"])
+    return lines
+
+
+def play_lines(game: Game, lang: str) -> list[str]:
+    """What the table types for the game's turns, and the answers to the questions the program asks."""
+    words, names = LINES[lang], catalog(lang)
+    replica = Game.new(game.setup)
+    lines = []
+    for action in game.actions:
+        if isinstance(action, Penalty):
+            continue
+        if isinstance(action, Meteor):
+            if not replica.must_feed_meteor(action.player):
+                lines.append(words["meteor"])
+        else:
+            assert isinstance(action, Move)
+            fields = dict(colour=names.name("colours", game.colours[action.player]), number=action.pawn + 1,
+                          steps=action.steps, square=action.square)
+            line = words["exit" if action.exit else "move"].format(**fields)
+            if action.egg is not None:
+                line += words["egg"].format(egg=names.name("colours", action.egg))
+            lines.append(line)
+            if not action.exit and action.egg is None and replica.egg_choices(action.player, action.pawn, action.square):
+                lines.append(words["no"])
+        replica.apply(action)
+    # After the fall the program asks for each pawn left on the board, player by player.
+    lines += [words["points"].format(points=points) for _key, points in sorted(game.penalties().items())]
+    return lines
+
+
+def play(tmp_path: Path, players: list[str], lines: list[str], lang: str = "fr", save: str = "g.json", *extra: str):
+    return run_play(["play", "dino", "--engine", "text", "--lang", lang, "--players", ",".join(players),
+                     "--save", str(tmp_path / save), "--seed", "1", *extra], lines, tmp_path)
+
+
+TABLES = [(2, "fr", 21, {}), (3, "en", 22, {"own_colour_exits": True}), (4, "es", 23, {"eggs_rule": "players"}),
+          (5, "fr", 24, {"meteor_stones": 40}), (6, "en", 25, {})]
+
+
+@pytest.mark.parametrize("players, lang, seed, options", TABLES, ids=lambda v: str(v))
+def test_scripted_complete_game_ends_with_the_right_scores(tmp_path, players, lang, seed, options):
+    expected = random_game(players, seed, **options)
+    lines = setup_lines(expected, lang) + play_lines(expected, lang)
+    result = play(tmp_path, list(expected.players), lines, lang)
+    assert result.returncode == 0, result.stderr
+    content = saved_state(tmp_path / "g.json")
+    assert content["finished"] is True
+    game = Game.from_json(content["state"])
+    assert game.snapshot() == expected.snapshot()
+    assert game.score() == expected.score()
+    separator = " : " if lang == "fr" else ": "
+    for entry in expected.score().players:
+        assert f"{entry.name}{separator}{entry.total} " in result.stdout, entry.name
+    last = result.stdout.strip().splitlines()[-1]
+    assert all(expected.players[i] in last for i in expected.score().winners), last
+
+
+SETUP = ["oui", "non", "B2", "C5", "D3", "E2", "B5", "D5", "entre C3 et C4", "entre D4 et D5", "entre B2 et C2", "non",
+         "oui"]
+
+
+def test_questions_refusals_and_eggs_by_hand(tmp_path):
+    lines = SETUP + [
+        "mon pion rouge avance de deux jusqu'en C1",  # which pawn? then: too far
+        "celui en A1",
+        "mon pion rouge va en B2",  # which pawn, then how many spaces
+        "le premier", "trois cases",
+        "oui",  # the red nest is in B2: take an egg
+        "mon pion jaune numéro 1 avance de trois jusqu'en B2",  # taken square
+        "mon pion jaune numéro 1 avance de quatre jusqu'en B3",
+        "mon pion rouge numéro 1 avance de 1 jusqu'en B2 et je prends un œuf rouge",  # same visit
+        "mes œufs", "combien d'œufs dans le nid rouge", "qui est en B3", "où est la météorite",
+        "combien de cases jusqu'en D3", "où sont les barrages",
+    ]
+    result = play(tmp_path, ["Ana", "Bruno"], lines)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Quel pion rouge : celui de A1, ou celui de F6 ?" in out
+    assert "Refusé. C1 est à 3 emplacements au moins : 2 ne suffit pas." in out
+    assert "Combien d'emplacements jusqu'en B2 ? Au moins 3. Je vous fais confiance pour le chemin." in out
+    assert "Il y a le nid rouge en B2. Prends-tu un œuf ?" in out
+    assert "Ana : pion rouge en B2, 3 emplacements." in out
+    assert "Ana prend un œuf rouge : gardez-le visible devant vous. Il en reste 2 dans ce nid." in out
+    assert "La météorite avance : 1 pierre ; encore 27 pierres." in out
+    assert "Refusé. B2 est occupé par le pion rouge (Ana)" in out
+    assert "Refusé. Ce pion a déjà pris un œuf au nid rouge : il doit quitter B2 avant d'en reprendre un." in out
+    assert "Ana a 1 œuf : 1 rouge. Œuf visible : rouge." in out
+    assert "Nid rouge en B2 : 2 œufs." in out
+    assert "Bruno, pion jaune numéro 1 : en B3." in out
+    assert "La météorite a parcouru 1 pierre sur 28 : encore 27 pierres avant sa chute." in out
+    assert "Pion rouge en B2 : au moins 3 emplacements jusqu'en D3." in out  # B2|C2 is closed: by B3, C3
+    assert "3 dinosaures en barrage : entre C3 et C4, entre D4 et D5 et entre B2 et C2." in out
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert game.eggs(0) == ["red"] and game.current_player == 0 and game.meteor_left == 27
+
+
+def test_going_home_asked_piece_by_piece(tmp_path):
+    lines = SETUP + ["mon pion rouge numéro 1 avance de 2 jusqu'en B1", "tout pour la météorite",
+                     "mon pion rouge numéro 1 rentre", "A1", "2",
+                     "tout pour la météorite", "où est mon pion rouge"]
+    out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
+    assert "Le pion rouge rentre par la machine de quel carré ?" in out
+    assert "Combien d'emplacements jusqu'en A1 ? Au moins 2." in out
+    assert "Ana : pion rouge rentré dans le présent par la machine de A1, 2 emplacements. Il quitte le plateau." in out
+    assert "Ana, pion rouge numéro 1 : rentré par A1. Ana, pion rouge numéro 2 : à sa machine, au bord de F6." in out
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert game.actions[2] == Move(0, 0, 2, "A1", exit=True) and game.in_play(0) == [1]
+
+
+def test_out_of_turn_and_undo_during_a_question(tmp_path):
+    lines = SETUP + [
+        "Bruno : tout pour la météorite",  # not Bruno's turn
+        "mon pion rouge va en B1",
+        "annule",  # during the question: the move is dropped, nothing is undone
+        "tout pour la météorite",
+        "annule",  # undoes Ana's meteor turn
+        "rétablis",
+    ]
+    out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
+    assert "Refusé. Bruno : ce n'est pas ton tour. C'est à Ana." in out
+    assert "Je laisse tomber ce déplacement. Redis-le en entier." in out
+    assert "Annulé : quatre points à la météorite (Ana)." in out
+    assert "Rétabli : quatre points à la météorite (Ana)." in out
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert game.actions == [Meteor(0)]
+
+
+def test_fall_penalties_and_final_scores(tmp_path):
+    lines = SETUP[:-1] + ["non", "3", "8 pierres", "non",  # 3 eggs per nest, 8 stones, every machine
+                          "mon pion rouge numéro 1 avance de 3 jusqu'en B2 et je prends un œuf rouge",
+                          "tout pour la météorite", "mon pion rouge numéro 1 avance de 1 jusqu'en B3",
+                          "1 point",  # too low: B3 is at least two points from a machine
+                          "2 points"]
+    result = play(tmp_path, ["Ana", "Bruno"], lines)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "La météorite est tombée : la partie s'arrête." in out
+    assert "1 pion est resté sur le plateau" in out
+    assert "Ana : le pion rouge est resté en B3. Combien de points lui faudrait-il pour rejoindre une machine ? Au moins 2." in out
+    assert "Refusé. Depuis B3, il faut au moins 2 points pour rejoindre une machine, pas 1." in out
+    assert "Ana : 4 points. 1 œuf : 1 ; 1 couleur : 5 ; pénalité : 2." in out
+    assert "Bruno : 0 point. 0 œuf : 0 ; 0 couleur : 0 ; pénalité : 0." in out
+    assert out.strip().splitlines()[-1] == "Ana gagne avec 4 points."
+    assert saved_state(tmp_path / "g.json")["finished"] is True
+
+
+def test_set_up_by_voice_refuses_what_the_rules_forbid(tmp_path):
+    lines = ["sept", "trois",  # 7 players refused
+             "Ana", "Bruno", "Chloé", "Bruno",  # the oldest starts
+             "non", "je prends le bleu", "rouge", "rouge", "vert",  # red is taken once
+             "oui"]  # a random layout
+    lines += ["non", "5", "2", "69", "30 pierres", "oui"]  # options: 2 eggs, 30 stones, own-colour exits
+    lines += ["tout pour la météorite", "qui est où"]
+    result = run_play(["play", "dino", "--engine", "text", "--save", str(tmp_path / "g.json"), "--seed", "5"],
+                      lines, tmp_path)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Dino se joue de deux à six." in out
+    assert "Refusé. Le rouge est déjà pris par Bruno." in out
+    assert "Choisis parmi 4, 3 ou 2." in out
+    assert "Refusé. La course de la météorite compte de 1 à 38 pierres sur ce plateau, pas 69." in out
+    assert "Bruno commence" in out
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    setup = game.setup
+    assert setup.players == ("Ana", "Bruno", "Chloé") and setup.colours == ("blue", "red", "green")
+    assert setup.first_player == 1 and setup.eggs_per_nest == 2 and setup.meteor_stones == 30
+    assert setup.own_colour_exits and 3 <= len(setup.barriers) <= 5
+    assert game.actions == [Meteor(1)]
+
+
+def test_dictated_layout_refusals(tmp_path):
+    lines = ["oui", "non", "A3", "nid rouge en B2", "nid vert en C5", "C5", "D3", "E2", "B5", "D5",
+             "entre A3 et B3", "entre B3 et C4", "entre C3 et C4", "entre C4 et C3", "entre D4 et D5", "entre B2 et C2",
+             "oui", "entre E4 et E5", "non", "oui", "les barrages"]
+    out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
+    assert "Refusé. Pas de nid en A3 : ce carré porte une position de départ." in out
+    assert "Refusé. J'attends l'emplacement du nid jaune." in out
+    assert "Refusé. Pas de barrage entre A3 et B3 : l'accès à A3, qui porte une position de départ, doit rester libre." in out
+    assert "Refusé. B3 et C4 ne se touchent pas par un côté" in out
+    assert "Refusé. Il y a déjà un dinosaure entre C3 et C4." in out
+    assert "4 dinosaures en barrage : entre C3 et C4, entre D4 et D5, entre B2 et C2 et entre E4 et E5." in out
+
+
+def test_resume_goes_on_where_the_save_stood(tmp_path):
+    expected = random_game(2, 31)
+    lines = setup_lines(expected, "fr") + play_lines(expected, "fr")
+    cut = len(setup_lines(expected, "fr")) + 6
+    first = play(tmp_path, list(expected.players), lines[:cut])
+    assert first.returncode == 0 and "Pour continuer : companion resume." in first.stdout
+    partial = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert 0 < len(partial.actions) < len(expected.actions)
+    second = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], lines[cut:], tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert "Reprise de la partie de Dino" in second.stdout
+    assert Game.from_json(saved_state(tmp_path / "g.json")["state"]).snapshot() == expected.snapshot()
+
+
+def test_damaged_save_is_refused_without_a_traceback(tmp_path):
+    play(tmp_path, ["Ana", "Bruno"], SETUP + ["tout pour la météorite"])
+    path = tmp_path / "g.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["content"]["state"]["actions"].append({"type": "meteor", "player": 0})  # not Ana's turn any more
+    from companion.dialogue.savefile import write_save
+    write_save(path, "dino", document["content"])
+    result = run_play(["resume", str(path), "--engine", "text"], [], tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr + result.stdout
+    assert "abîmé" in result.stdout + result.stderr

@@ -1,0 +1,69 @@
+"""Jurassic Snack grammars: the example sentences mean what they should in fr, en and es; every square,
+direction and token can be said; `companion parse --game jurassic-snack` answers."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.games.jurassic_snack.ids import DIRECTIONS, TOKENS
+from companion.games.jurassic_snack.layout import Layout
+from companion.language.grammar import examples, parse, states
+from companion.language.messages import LANGUAGES, Catalog
+
+GAME = "jurassic-snack"
+MOVE = {"fr": "diplo en {square} vers le {direction}", "en": "diplo on {square} towards the {direction}",
+        "es": "diplo en {square} hacia el {direction}"}
+
+
+def cases(kind):
+    return [pytest.param(lang, example, examples(GAME, lang).players, id=f"{lang}-{example.state}-{example.text}")
+            for lang in LANGUAGES for example in getattr(examples(GAME, lang), kind)]
+
+
+@pytest.mark.parametrize("lang, example, players", cases("understood"))
+def test_example_is_understood(lang, example, players):
+    result = parse(example.text, game=GAME, lang=lang, state=example.state, player_names=players)
+    assert (result.intent, result.slots) == (example.intent, example.slots)
+
+
+@pytest.mark.parametrize("lang, example, players", cases("not_understood"))
+def test_wrong_sentences_are_not_understood(lang, example, players):
+    assert parse(example.text, game=GAME, lang=lang, state=example.state, player_names=players).intent is None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_square_and_direction_as_the_program_says_them(lang):
+    words = Catalog(lang)
+    for square in Layout.default().squares:
+        for direction in DIRECTIONS:
+            text = MOVE[lang].format(square=square, direction=words.say(f"js.directions.{direction}"))
+            result = parse(text, game=GAME, lang=lang, state="action")
+            assert result.slots == {"piece": "diplo", "square": square, "direction": direction}, text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_token_as_the_program_names_it(lang):
+    words = Catalog(lang)
+    for token in TOKENS:
+        name = words.say(f"js.tokens.{token}")
+        assert parse(name, game=GAME, lang=lang, state="reveal").slots == {"token": token}, name
+
+
+def test_states_keep_moves_tokens_and_choices_apart():
+    assert set(states(GAME)) == {"action", "reveal", "place", "board", "fly", "pick", "confirm", "setup", "any"}
+    assert parse("naissance", game=GAME, lang="fr", state="action").intent is None
+    assert parse("naissance", game=GAME, lang="fr", state="reveal").intent == "reveal"
+    assert parse("B2 nord", game=GAME, lang="fr", state="reveal").intent is None
+
+
+def test_parse_command_understands_a_move():
+    result = subprocess.run([sys.executable, "-m", "companion", "parse", "--game", GAME, "--json",
+                             "diplo bleu en B2 vers le nord"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["slots"] == {"piece": "diplo", "color": "blue", "square": "B2",
+                                                  "direction": "north"}
+    spoken = subprocess.run([sys.executable, "-m", "companion", "parse", "--game", GAME, "--lang", "en",
+                             "T-Rex on C3 east"], capture_output=True, text=True, timeout=120)
+    assert spoken.returncode == 0 and "T-Rex" not in spoken.stderr
