@@ -224,3 +224,35 @@ def test_unfinished_game_is_not_replaced_without_new(tmp_path):
                          "--new"], [], tmp_path)
     assert replaced.returncode == 0
     assert Game.from_json(saved_state(save)["state"]).players == ("C", "D")
+
+
+def test_set_up_by_questions(tmp_path):
+    save = tmp_path / "g.json"
+    lines = ["on est trois", "Zoé", "Max", "Léa", "Max", "non", "six", "oui", "non", "oui", "dé croix"]
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--save", str(save)], lines, tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Nouvelle partie de Draftosaurus à 3 joueurs : Zoé, Max et Léa." in out
+    assert "trio des bois à 6 points ; rivière comptée pour l'île : oui ; pour le roi : non." in out
+    assert "Manche 1, tour 1 : Max lance le dé." in out
+    setup = saved_state(save)["state"]["setup"]
+    assert setup["players"] == ["Zoé", "Max", "Léa"] and setup["first_roller"] == 1
+    assert setup["options"] == {"trio_points": 6, "river_counts_for_island": True, "river_counts_for_king": False}
+
+
+def test_set_up_refuses_a_bad_count_and_a_taken_name(tmp_path):
+    lines = ["sept", "deux", "Zoé", "zoé", "Max", "Zoé", "oui", "oui"]
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--save", str(tmp_path / "g.json")], lines,
+                      tmp_path)
+    assert "Il faut entre deux et cinq joueurs." in result.stdout
+    assert "Ce nom est déjà pris ou vide. Un autre nom ?" in result.stdout
+    assert "Nouvelle partie de Draftosaurus à 2 joueurs : Zoé et Max." in result.stdout
+
+
+def test_virtual_die_is_seeded(tmp_path):
+    runs = []
+    for attempt in range(2):
+        result = run_play(["play", "draftosaurus", "--engine", "text", "--die", "virtual", "--seed", "4",
+                           "--players", "A,B", "--save", str(tmp_path / f"g{attempt}.json")], [], tmp_path)
+        runs.append([line for line in result.stdout.splitlines() if line.startswith("Dé :")])
+    assert runs[0] and runs[0] == runs[1]

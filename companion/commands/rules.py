@@ -98,14 +98,12 @@ def converse(reader: RulesReader, speaker: Speaker, listener: Listener, topic_on
 
 
 def open_io(engine: str, lang: str, game: str) -> tuple[Speaker, Listener]:
-    """A speaker and a listener for `engine`: typed text for now ('auto' falls back to it).
+    """A speaker and a listener for `engine`, with the fallbacks the speech layer says aloud."""
+    from companion.speech.engines import open_listener, open_speaker
 
-    The spoken engines come with the speech layer (companion.speech.engines); until it is wired here,
-    asking for one by name is refused with a clear message.
-    """
-    if engine in ("auto", "text"):
-        return TextSpeaker(), TextListener()
-    raise BadInput(catalog(lang).say("rules.engine_unavailable", engine=engine))
+    speaker = open_speaker("auto", lang)
+    listener = open_listener(engine, lang, game.replace("_", "-"), speaker=speaker, say=speaker.say)
+    return speaker, listener
 
 
 def _first_line_if_ready(stream: IO[str]) -> str | None:

@@ -1,0 +1,157 @@
+"""`companion bench listen`: how well and how fast spoken commands are understood.
+
+English commands are drawn from the game's grammar (die faces, placements, questions, answers and table
+commands), spoken by espeak-ng with several voices and speeds, some with background noise, and heard
+through the same listener as a game (WAV source, endpointer, recogniser). A command counts as understood
+when its intent and slots are those of the sentence that was spoken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from companion.benchmarks import peak_memory_mb, percentile
+from companion.errors import BadInput
+from companion.language.grammar import parse
+from companion.speech.audio import WavFileSource
+from companion.speech.listener import SpeechListener
+from companion.speech.synthetic import ENGLISH_VOICES, SPEEDS, Command, sample_commands, speak_to_wav
+
+NAME = "listen"
+HELP = "Speech recognition: command accuracy, decode time (p50, p95), real-time factor, peak memory."
+
+GAME = "draftosaurus"
+PLAYERS = ("Alice", "Bob")
+# (dialogue state, intent) pairs, taken in turn: placements and die faces most often.
+COMMANDS = (("turn", "place"), ("die", "die"), ("turn", "legal"), ("turn", "place"), ("die", "die"),
+            ("turn", "score"), ("confirm", "yes"), ("turn", "zoo"), ("confirm", "no"), ("die", "current_die"),
+            ("turn", "undo"), ("turn", "repeat"), ("turn", "whose_turn"), ("turn", "help"))
+NOISE_EVERY = 4          # one utterance in NOISE_EVERY gets background noise ...
+NOISE_SNR_DB = 30.0      # ... this many dB below the speech
+TARGETS = {"accuracy": 0.95, "p95_ms_per_3s": 150.0, "peak_mb": 300.0}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--count", type=int, default=120, help="number of utterances (default 120, at least 1)")
+    parser.add_argument("--engine", default="sphinx", choices=("sphinx", "vosk"), help="recogniser to measure")
+    parser.add_argument("--model", type=Path, help="Vosk model folder (for --engine vosk)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random sentences")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated WAV files in DIR")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--verbose", action="store_true", help="list every utterance that was misheard")
+
+
+def _recogniser(args: argparse.Namespace):
+    if args.engine == "vosk":
+        from companion.speech.models import find_vosk_model
+        from companion.speech.vosk_engine import VoskRecogniser
+
+        path = find_vosk_model("en", args.model)
+        if path is None:
+            raise BadInput("bench listen: no English Vosk model (give --model or set VOSK_MODEL_PATH)")
+        return VoskRecogniser("en", GAME, path)
+    from companion.speech.sphinx import SphinxRecogniser
+
+    return SphinxRecogniser("en", GAME, model=args.model)
+
+
+def synthesise(commands: list[Command], folder: Path) -> list[Path]:
+    """One WAV per command, cycling through voices and speeds; every NOISE_EVERY-th one noisy."""
+    paths = []
+    for index, command in enumerate(commands):
+        voice = ENGLISH_VOICES[index % len(ENGLISH_VOICES)]
+        speed = SPEEDS[(index // len(ENGLISH_VOICES)) % len(SPEEDS)]
+        noise = NOISE_SNR_DB if index % NOISE_EVERY == NOISE_EVERY - 1 else None
+        paths.append(speak_to_wav(command.text, folder / f"{index:04d}.wav", voice=voice, speed=speed,
+                                  noise_snr_db=noise, seed=index))
+    return paths
+
+
+def measure(args: argparse.Namespace, folder: Path) -> dict:
+    commands = sample_commands(GAME, "en", COMMANDS, args.count, random.Random(args.seed), PLAYERS)
+    sources = [WavFileSource(p) for p in synthesise(commands, folder)]
+    started = time.perf_counter()
+    recogniser = _recogniser(args)
+    listener = SpeechListener(recogniser, iter(sources), lang="en", player_names=PLAYERS, say=lambda _: None)
+    for state in sorted({c.state for c in commands}):
+        recogniser.use_grammar(state, PLAYERS)
+    load_s = time.perf_counter() - started
+    rows = []
+    for command, source in zip(commands, sources):
+        cpu_started = time.thread_time()
+        heard = listener.listen(command.state)
+        cpu_ms = (time.thread_time() - cpu_started) * 1000
+        meaning = parse(heard.text, game=GAME, lang="en", state=command.state, player_names=PLAYERS)
+        rows.append({"said": command.text, "heard": heard.text, "seconds": source.seconds,
+                     "decode_ms": heard.decode_ms, "cpu_ms": cpu_ms, "final_ms": listener.last_final_ms,
+                     "confidence": heard.confidence,
+                     "understood": meaning.intent == command.intent and dict(meaning.slots) == command.slots})
+    return _report(rows, load_s, recogniser.describe(), args.engine)
+
+
+def _report(rows: list[dict], load_s: float, model: str, engine: str) -> dict:
+    decode = [r["decode_ms"] for r in rows]
+    per_3s = [r["decode_ms"] * 3.0 / r["seconds"] for r in rows]
+    cpu_per_3s = [r["cpu_ms"] * 3.0 / r["seconds"] for r in rows]
+    confident_right = [r for r in rows if r["understood"] and r["confidence"] >= 0.6]
+    wrong = [r for r in rows if not r["understood"] and r["heard"]]
+    return {
+        "engine": engine, "model": model, "utterances": len(rows),
+        "accuracy": sum(r["understood"] for r in rows) / len(rows),
+        "decode_ms_p50": percentile(decode, 0.5), "decode_ms_p95": percentile(decode, 0.95),
+        "p95_ms_per_3s": percentile(per_3s, 0.95), "cpu_p95_ms_per_3s": percentile(cpu_per_3s, 0.95),
+        "after_speech_ms_p95": percentile([r["final_ms"] for r in rows], 0.95),
+        "real_time_factor": sum(decode) / 1000 / sum(r["seconds"] for r in rows),
+        "audio_seconds_mean": sum(r["seconds"] for r in rows) / len(rows),
+        "misheard_confirmed_share": sum(r["confidence"] < 0.6 for r in wrong) / len(wrong) if wrong else None,
+        "understood_without_question_share": len(confident_right) / len(rows),
+        "load_s": load_s, "peak_mb": peak_memory_mb(), "misheard": [r for r in rows if not r["understood"]],
+    }
+
+
+def _print(report: dict, verbose: bool) -> None:
+    def verdict(name: str, value: float, lower_is_better: bool) -> str:
+        met = value <= TARGETS[name] if lower_is_better else value >= TARGETS[name]
+        return "met" if met else "MISSED"
+
+    print(f"listen benchmark: {report['utterances']} generated English commands, engine {report['engine']} "
+          f"({report['model']}), mean length {report['audio_seconds_mean']:.2f} s")
+    print(f"  accuracy (intent and slots)  {report['accuracy']:.1%}  target >= {TARGETS['accuracy']:.0%}: "
+          f"{verdict('accuracy', report['accuracy'], False)}")
+    print(f"  decode time p50 / p95        {report['decode_ms_p50']:.0f} / {report['decode_ms_p95']:.0f} ms")
+    print(f"  decode time p95 per 3 s      {report['p95_ms_per_3s']:.0f} ms  target < {TARGETS['p95_ms_per_3s']:.0f}: "
+          f"{verdict('p95_ms_per_3s', report['p95_ms_per_3s'], True)}")
+    print(f"  processor time p95 per 3 s   {report['cpu_p95_ms_per_3s']:.0f} ms (whole listening path, this thread)")
+    print(f"  wait after the end of speech {report['after_speech_ms_p95']:.0f} ms p95 (with a microphone, the rest "
+          "is decoded while the player speaks)")
+    print(f"  real-time factor             {report['real_time_factor']:.3f}")
+    print(f"  peak memory                  {report['peak_mb']:.0f} MB  target < {TARGETS['peak_mb']:.0f}: "
+          f"{verdict('peak_mb', report['peak_mb'], True)}")
+    print(f"  model and grammars loaded in {report['load_s']:.2f} s")
+    if report["misheard_confirmed_share"] is not None:
+        print(f"  misheard but asked to confirm {report['misheard_confirmed_share']:.0%} "
+              f"(confidence below 0.6); understood at once {report['understood_without_question_share']:.0%}")
+    if verbose:
+        for row in report["misheard"]:
+            print(f"    said '{row['said']}', heard '{row['heard']}' (confidence {row['confidence']:.2f})")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.count < 1:
+        raise BadInput("bench listen: --count must be at least 1")
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        report = measure(args, args.keep)
+    else:
+        with tempfile.TemporaryDirectory(prefix="companion-bench-listen-") as folder:
+            report = measure(args, Path(folder))
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print(report, args.verbose)
+    return 0

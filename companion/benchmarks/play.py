@@ -1,0 +1,190 @@
+"""`companion bench play`: how fast the game answers a spoken command, and how fast it starts.
+
+Response time: from the end of a spoken command (once the endpointer has found it; the silence it waits
+for is not counted) to the start of the answer. English commands of a whole game are synthesised with
+espeak-ng and heard by PocketSphinx through the game's own listener, as from a microphone; the time is the
+recogniser's work after the end of speech plus the dialogue's work until its first sentence. Decoding
+during speech is not counted, as a microphone feeds it while the player talks; the real-time factor shows
+it keeps up.
+
+Start-up: from launching `companion play draftosaurus` to its first question, with the text and sphinx
+engines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.benchmarks import peak_memory_mb, percentile
+from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
+from companion.dialogue.session import EndOfInput, Session
+from companion.games.draftosaurus.engine import Game, Place, Roll
+from companion.games.draftosaurus.simulate import play_random_step
+from companion.language.messages import catalog
+from companion.speech.base import Heard, Listener, Speaker
+
+NAME = "play"
+HELP = "Time from the end of a spoken command to the answer, and start-up time to the first question."
+PLAYERS = ("Alice", "Bruno")
+STARTUP_TARGET_S = 2.0
+RESPONSE_TARGET_MS = 300.0
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=1, help="whole 2-player games to say (default 1: 36 commands)")
+    parser.add_argument("--startups", type=int, default=5, help="start-ups to time per engine (default 5)")
+    parser.add_argument("--seed", type=int, default=7)
+
+
+class _TimedSpeaker(Speaker):
+    """Keeps when each sentence starts; says nothing aloud."""
+
+    name = "timed"
+
+    def __init__(self) -> None:
+        self.started: list[float] = []
+
+    def say(self, text: str) -> None:
+        self.started.append(time.perf_counter())
+
+
+class _TimedListener(Listener):
+    """Wraps the real listener and keeps, per utterance, when it was handed over and how long the
+    recogniser worked after the end of speech."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+        self.name = inner.name
+        self.handed: list[tuple[float, float, float, float]] = []  # (when, final ms, decode ms, audio s)
+        self.confirmations = 0
+
+    def listen(self, state: str | None = None) -> Heard | None:
+        if state == "confirm":  # the player says yes to a read-back at once; not timed
+            self.confirmations += 1
+            return Heard("yes", None, "text")
+        heard = self.inner.listen(state)
+        if heard is not None:
+            audio_s = getattr(self.inner.current, "seconds", float("nan"))
+            self.handed.append((time.perf_counter(), self.inner.last_final_ms, heard.decode_ms or 0.0, audio_s))
+        return heard
+
+    def set_player_names(self, names) -> None:
+        self.inner.set_player_names(names)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def _commands(game: Game) -> list[str]:
+    names = catalog("en")
+    lines = []
+    for action in game.actions:
+        if isinstance(action, Roll):
+            lines.append(f"the die says {names.name('faces', _value(action.face), 'sticker')}")
+        elif isinstance(action, Place):
+            lines.append(f"{game.players[action.player]} {_value(action.species)} in the "
+                         f"{names.name('pens', _value(action.pen))}")
+    return lines
+
+
+def _random_game(seed: int) -> Game:
+    game = Game.new(list(PLAYERS), mode="full", seed=seed)
+    choices = random.Random(seed)
+    while game.phase != "over":
+        play_random_step(game, choices)
+    return game
+
+
+def _value(item: Any) -> str:
+    return getattr(item, "value", item)
+
+
+def _synthesise(lines: list[str], folder: Path) -> list[Path]:
+    from companion.speech.synthetic import ENGLISH_VOICES, speak_to_wav
+
+    return [speak_to_wav(line, folder / f"{index:03}.wav", voice=ENGLISH_VOICES[index % 2], speed=160)
+            for index, line in enumerate(lines)]
+
+
+def measure_responses(games: int, seed: int) -> dict[str, Any]:
+    from companion.speech.engines import open_listener
+
+    with tempfile.TemporaryDirectory() as folder:
+        lines: list[str] = []
+        for number in range(games):
+            lines += _commands(_random_game(seed + number))
+        wavs = _synthesise(lines, Path(folder))
+        speaker = _TimedSpeaker()
+        inner = open_listener("sphinx", "en", "draftosaurus", audio_files=wavs, say=lambda text: None)
+        listener = _TimedListener(inner)
+        session = Session(game="draftosaurus", lang="en", speaker=speaker, listener=listener, verbosity="short")
+        game = Game.new(list(PLAYERS), seed=seed)
+        table = DraftosaurusTable(session, game, TableSettings(), Path(folder) / "save.json")
+        try:
+            table.run()
+        except EndOfInput:
+            pass
+        listener.close()
+    responses, decode_ms, audio_s = [], [], []
+    for when, final_ms, decoded_ms, seconds in listener.handed:
+        answer = next((start for start in speaker.started if start >= when), None)
+        if answer is not None:
+            responses.append(final_ms + (answer - when) * 1000)
+        decode_ms.append(decoded_ms)
+        audio_s.append(seconds)
+    return {"commands": len(lines), "answered": len(responses), "actions_applied": len(table.game.actions),
+            "confirmations": listener.confirmations,
+            "response_p50_ms": percentile(responses, 0.5), "response_p95_ms": percentile(responses, 0.95),
+            "real_time_factor": sum(decode_ms) / 1000 / max(sum(a for a in audio_s if a == a), 1e-9)}
+
+
+def measure_startup(engine: str, runs: int, wav: Path | None) -> list[float]:
+    """Seconds from launching the game to its first question."""
+    first_question = catalog("en").say("table.ask_die_full", roller=PLAYERS[0])
+    times = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as home:
+            command = [sys.executable, "-m", "companion", "play", "draftosaurus", "--lang", "en", "--engine", engine,
+                       "--quiet", "--no-earcons", "--players", ",".join(PLAYERS), "--save", f"{home}/s.json"]
+            if wav is not None:
+                command += ["--audio", str(wav)]
+            env = dict(os.environ, COMPANION_HOME=home, COMPANION_CONFIG=f"{home}/config.json")
+            begin = time.perf_counter()
+            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.DEVNULL, text=True, env=env)
+            for line in process.stdout:
+                if line.strip() == first_question:
+                    times.append(time.perf_counter() - begin)
+                    break
+            process.kill()
+            process.wait()
+    return times
+
+
+def run(args: argparse.Namespace) -> int:
+    print(f"response: {args.games} whole 2-player game(s) said in English, heard by PocketSphinx")
+    result = measure_responses(args.games, args.seed)
+    print(f"  commands {result['commands']}, answered {result['answered']}, actions applied "
+          f"{result['actions_applied']}, read back for confirmation {result['confirmations']}")
+    print(f"  end of command -> start of answer: p50 {result['response_p50_ms']:.0f} ms, "
+          f"p95 {result['response_p95_ms']:.0f} ms (target p95 < {RESPONSE_TARGET_MS:.0f} ms)")
+    print(f"  real-time factor of decoding: {result['real_time_factor']:.2f}")
+    with tempfile.TemporaryDirectory() as folder:
+        wav = _synthesise(["the die says cross"], Path(folder))[0]
+        for engine, audio in (("text", None), ("sphinx", wav)):
+            times = measure_startup(engine, args.startups, audio)
+            if not times:
+                print(f"start-up with {engine}: the first question never came")
+                continue
+            print(f"start-up to the first question with {engine}: median {percentile(times, 0.5):.2f} s, "
+                  f"worst {max(times):.2f} s (target < {STARTUP_TARGET_S:.0f} s)")
+    print(f"peak memory of the response measurement: {peak_memory_mb():.0f} MB")
+    return 0

@@ -1,0 +1,102 @@
+"""Earcons: short sounds that tell, without words, what just happened.
+
+Each kind differs in melody direction and timbre, not only in pitch: understood rises quickly, not
+understood falls slowly, refused is a low buzz, your turn is a three-note call. They are made with numpy and
+played with sounddevice; without PortAudio or an output device they switch themselves off after one notice.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+
+from companion.language.messages import catalog
+from companion.speech import activity
+from companion.speech.audio import open_output
+from companion.speech.base import Unavailable
+
+KINDS: tuple[str, ...] = ("understood", "not_understood", "refused", "your_turn")
+PEAK = 0.35
+
+# Each earcon: notes as (frequency in Hz, seconds), and the timbre: "pure" (sine) or "buzz" (odd harmonics).
+_SHAPES: dict[str, tuple[tuple[tuple[float, float], ...], str]] = {
+    "understood": (((659.3, 0.07), (880.0, 0.09)), "pure"),
+    "not_understood": (((440.0, 0.13), (329.6, 0.18)), "pure"),
+    "refused": (((196.0, 0.28),), "buzz"),
+    "your_turn": (((523.3, 0.08), (659.3, 0.08), (784.0, 0.14)), "pure"),
+}
+
+
+def _note(frequency: float, seconds: float, timbre: str, rate: int) -> np.ndarray:
+    t = np.arange(int(seconds * rate)) / rate
+    if timbre == "buzz":
+        wave = sum(np.sin(2 * np.pi * frequency * k * t) / k for k in (1, 3, 5, 7))
+        wave = wave * (1 + 0.3 * np.sin(2 * np.pi * 18 * t))  # a slight tremolo makes it sound like "no"
+    else:
+        wave = np.sin(2 * np.pi * frequency * t)
+    attack = np.minimum(1.0, t / 0.005)
+    decay = np.exp(-3.0 * t / seconds)
+    return wave * attack * decay
+
+
+def earcon(kind: str, rate: int = 22050, volume: float = 1.0) -> np.ndarray:
+    """The samples of one earcon, floats in [-PEAK, PEAK] scaled by `volume`."""
+    if kind not in _SHAPES:
+        raise ValueError(f"unknown earcon '{kind}': use one of {', '.join(KINDS)}")
+    notes, timbre = _SHAPES[kind]
+    sound = np.concatenate([_note(frequency, seconds, timbre, rate) for frequency, seconds in notes])
+    return (PEAK * volume * sound / np.max(np.abs(sound))).astype(np.float32)
+
+
+class Earcons:
+    """Plays earcons without blocking; `enabled` switches them off and on."""
+
+    def __init__(self, enabled: bool = True, *, lang: str = "fr", volume: float = 1.0,
+                 say: Callable[[str], None] | None = None):
+        self.enabled = enabled
+        self.lang = lang
+        self.volume = volume
+        self.say = say or print
+        self._output = None
+        self._rate = 22050
+        self._busy_until = 0.0
+        activity.register(self.is_playing)
+
+    def _open(self):
+        if self._output is None:
+            self._output = open_output()
+            self._rate = int(self._output.query_devices(kind="output")["default_samplerate"])
+        return self._output
+
+    def play(self, kind: str) -> None:
+        """Start playing earcon `kind` (one of KINDS) and return at once."""
+        if kind not in _SHAPES:
+            raise ValueError(f"unknown earcon '{kind}': use one of {', '.join(KINDS)}")
+        if not self.enabled:
+            return
+        try:
+            output = self._open()
+            sound = earcon(kind, self._rate, self.volume)
+            output.play(sound, self._rate)
+        except Unavailable as problem:
+            self._give_up(problem)
+            return
+        except Exception as error:  # noqa: BLE001 - a sound that fails must never stop the game
+            self._give_up(Unavailable("speech_failed", str(error)))
+            return
+        self._busy_until = time.monotonic() + len(sound) / self._rate
+
+    def _give_up(self, problem: Unavailable) -> None:
+        self.enabled = False
+        self.say(catalog(self.lang).say("speech.earcons_off", reason=problem.explain(self.lang)))
+
+    def is_playing(self) -> bool:
+        return time.monotonic() < self._busy_until
+
+    def wait(self) -> None:
+        """Block until the current earcon has finished (so the microphone does not hear it)."""
+        remaining = self._busy_until - time.monotonic()
+        if remaining > 0:
+            time.sleep(remaining)

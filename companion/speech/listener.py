@@ -1,0 +1,149 @@
+"""Listening with a speech recogniser: audio source → endpointer → recogniser → Heard.
+
+The microphone and WAV files go through exactly the same steps. Before listening, the listener waits until
+the program has stopped speaking (Enter on the terminal cuts it off) and playing earcons, then a guard time,
+and drops what the microphone caught meanwhile: it never hears the program itself. With push-to-talk, it
+listens after each Enter. If the microphone fails, it says so once and goes on with typed lines.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import IO, Callable, Iterator, Sequence
+
+from companion.language.messages import catalog
+from companion.speech import activity
+from companion.speech.audio import AudioSource
+from companion.speech.base import Heard, Listener, Speaker, TextListener, Unavailable
+from companion.speech.endpoint import Endpointer, EndpointSettings
+from companion.speech.keyboard import line_typed
+from companion.speech.recogniser import Recogniser
+
+ANY_STATE = "any"
+
+
+class SpeechListener(Listener):
+    """Hears one utterance per `listen` with a recogniser, from the microphone or from WAV files."""
+
+    def __init__(self, recogniser: Recogniser, sources: Iterator[AudioSource], *, lang: str,
+                 player_names: Sequence[str] = (), speaker: Speaker | None = None, guard_s: float = 0.3,
+                 push_to_talk: bool = False, keys: IO[str] | None = None,
+                 say: Callable[[str], None] = print, endpoint: EndpointSettings | None = None):
+        self.recogniser = recogniser
+        self.name = recogniser.name
+        self.sources = sources
+        self.lang = lang
+        self.player_names = tuple(player_names)
+        self.speaker = speaker
+        self.guard_s = guard_s
+        self.push_to_talk = push_to_talk
+        self.keys = keys if keys is not None else sys.stdin
+        self.say = say
+        self.endpoint = endpoint or EndpointSettings()
+        self.fallback: Listener | None = None
+        self.current: AudioSource | None = None
+        self.last_final_ms = 0.0  # time taken once the end of the last utterance was found
+        self.hinted = False
+        self.reported_words: set[str] = set()
+
+    def listen(self, state: str | None = None) -> Heard | None:
+        if self.fallback is not None:
+            return self.fallback.listen(state)
+        source = next(self.sources, None)
+        if source is None:
+            return None
+        self.current = source
+        self.recogniser.use_grammar(state or ANY_STATE, self.player_names)
+        self._report_unknown_words()
+        if self.push_to_talk and not self._wait_for_key():
+            return None
+        self._wait_until_quiet(source)
+        try:
+            return self.hear(source)
+        except Unavailable as problem:
+            return self._fall_back(problem, state)
+
+    def hear(self, source: AudioSource) -> Heard:
+        """One utterance from `source`; an empty Heard when the source ends without speech.
+
+        `decode_ms` is the recogniser's whole time on the utterance; with a microphone most of it is spent
+        while the player is still speaking."""
+        decode_s = 0.0
+        started = False
+        for frame in Endpointer(self.endpoint).speech(self._unmuted(source)):
+            begin = time.perf_counter()
+            if not started:
+                self.recogniser.start()
+                started = True
+            self.recogniser.accept(frame)
+            decode_s += time.perf_counter() - begin
+        if not started:
+            return Heard("", 0.0, self.name, 0.0)
+        begin = time.perf_counter()
+        result = self.recogniser.finish()
+        self.last_final_ms = (time.perf_counter() - begin) * 1000
+        decode_s += self.last_final_ms / 1000
+        return Heard(result.text, result.confidence, self.name, round(decode_s * 1000, 1))
+
+    def _report_unknown_words(self) -> None:
+        """Say once which grammar words the model cannot hear: never dropped without a word."""
+        unknown = self.recogniser.unknown_words() - self.reported_words
+        if unknown:
+            self.reported_words |= unknown
+            self.say(catalog(self.lang).say("speech.unknown_words", model=self.recogniser.describe(),
+                                            words=", ".join(sorted(unknown))))
+
+    def _busy(self) -> bool:
+        return activity.playing() or (self.speaker is not None and self.speaker.is_speaking())
+
+    def _wait_until_quiet(self, source: AudioSource) -> None:
+        """Let the program finish speaking (Enter on the terminal cuts it off), then the guard time."""
+        while self.speaker is not None and self.speaker.is_speaking():
+            if line_typed(self.keys, 0.05):
+                self.speaker.stop()
+        activity.wait_until_quiet()
+        if source.live:
+            time.sleep(self.guard_s)
+            source.flush()
+
+    def _unmuted(self, source: AudioSource) -> Iterator[bytes]:
+        """The source's frames, without those heard while the program plays a sound or just after."""
+        quiet_since = float("-inf")  # the guard time after the last sound has already passed
+        for frame in source.frames():
+            if not source.live:
+                yield frame
+            elif self._busy():
+                quiet_since = float("inf")
+            elif quiet_since == float("inf"):
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since >= self.guard_s:
+                yield frame
+
+    def _wait_for_key(self) -> bool:
+        """Push-to-talk: wait for Enter, which also cuts off what the program is saying; False when the
+        keyboard input has ended. How it works is said once, after the program has finished speaking."""
+        if not self.hinted:
+            if self.speaker is not None:
+                self.speaker.wait()
+            self.say(catalog(self.lang).say("speech.push_to_talk"))
+            self.hinted = True
+        if not self.keys.readline():
+            return False
+        if self.speaker is not None:
+            self.speaker.stop()
+        return True
+
+    def _fall_back(self, problem: Unavailable, state: str | None) -> Heard | None:
+        self.say(catalog(self.lang).say("speech.engine_skipped", engine=self.name,
+                                        reason=problem.explain(self.lang)))
+        self.say(catalog(self.lang).say("speech.listening_with.text"))
+        self.fallback = TextListener(self.keys)
+        return self.fallback.listen(state)
+
+    def set_player_names(self, names: Sequence[str]) -> None:
+        self.player_names = tuple(names)
+
+    def close(self) -> None:
+        if self.current is not None:
+            self.current.close()

@@ -1,0 +1,46 @@
+"""What every speech recogniser offers the listener: a grammar per dialogue state, then frames in, text out."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Sequence
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """What one utterance was heard as ("" when nothing fits the grammar), and how sure the engine is, in
+    [0, 1] (each engine documents how it measures it)."""
+
+    text: str
+    confidence: float
+
+
+class Recogniser(ABC):
+    """A speech recogniser fed with 16 kHz 16-bit mono frames (see companion.speech.audio)."""
+
+    name = "recogniser"
+
+    @abstractmethod
+    def use_grammar(self, state: str, player_names: Sequence[str] = ()) -> None:
+        """Listen only for what may be said in dialogue state `state`."""
+
+    @abstractmethod
+    def start(self) -> None:
+        """A new utterance begins."""
+
+    @abstractmethod
+    def accept(self, frame: bytes) -> None:
+        """More audio of the current utterance."""
+
+    @abstractmethod
+    def finish(self) -> Recognition:
+        """The utterance is over: what was heard."""
+
+    def describe(self) -> str:
+        """The model in use, as the user would name it."""
+        return self.name
+
+    def unknown_words(self) -> set[str]:
+        """Grammar words the model cannot hear (its vocabulary lacks them), for the grammars used so far."""
+        return set()

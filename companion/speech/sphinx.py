@@ -1,0 +1,165 @@
+"""PocketSphinx, constrained by the game's JSGF grammar for each dialogue state.
+
+English works out of the box with the US English model inside the pocketsphinx package; another language
+needs a model folder (an acoustic model folder with `mdef`, and a `.dict` pronunciation dictionary).
+The JSGF grammar is compiled into a minimal word automaton first (see companion.speech.fsg).
+
+Confidence. pocketsphinx scores each frame against the best-scoring sound unit of that frame, so the
+acoustic score per frame of the recognised words says how far the grammar forced the audio away from what
+it sounded most like (0 = a perfect fit). That average fit goes through a logistic curve (FIT_MIDPOINT,
+FIT_SPREAD), then is multiplied by the share of the utterance heard as words rather than as noise. On 320
+synthesised commands, a confidence below 0.6 (which asks the player to confirm) caught half of the misheard
+commands while asking about a quarter of the well-heard ones.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Sequence
+
+from companion.language.recognition_grammar import MissingWords, jsgf, pronunciations, vocabulary
+from companion.speech.audio import SAMPLE_RATE
+from companion.speech.base import Unavailable
+from companion.speech.fsg import compiled_fsg
+from companion.speech.pronounce import guess_pronunciations
+from companion.speech.recogniser import Recogniser, Recognition
+from companion.speech.voice import voice_settings
+
+# At most this many sound units are followed per 10 ms frame, which caps the decoding time; pocketsphinx's
+# default (30000) was slower on our grammars and understood no more commands.
+MAX_ACTIVE_HMMS = 3000
+FIT_MIDPOINT = -50.0   # average score per frame (decoder log units) at which the confidence is 0.5
+FIT_SPREAD = 6.0       # how quickly the confidence falls below the midpoint
+_SILENCES = re.compile(r"^(<s>|</s>|<sil>|\(NULL\))$")
+_NOISES = re.compile(r"^(\[.*\]|\+.*\+)$")
+_VARIANT = re.compile(r"\(\d+\)$")
+
+
+def model_files(lang: str, model: Path | None = None) -> tuple[Path, Path, str]:
+    """The acoustic model folder, the dictionary and a display name; Unavailable when there are none."""
+    try:
+        import pocketsphinx
+    except ImportError as error:
+        raise Unavailable("no_sphinx", str(error)) from error
+    if model is None:
+        name = voice_settings(lang).sphinx_model
+        if not name:
+            raise Unavailable("no_sphinx_model", lang=lang)
+        base = Path(pocketsphinx.get_model_path()) / name
+        return base / name, base / f"cmudict-{name}.dict", name
+    model = Path(model)
+    acoustic = next((p.parent for p in sorted(model.rglob("mdef"))), None)
+    dictionary = next(iter(sorted(model.rglob("*.dict"))), None)
+    if acoustic is None or dictionary is None:
+        raise Unavailable("no_sphinx_model", f"no mdef or .dict in {model}", lang=lang)
+    return acoustic, dictionary, model.name
+
+
+def clean_words(text: str) -> str:
+    """A decoder hypothesis without silences, noises and pronunciation-variant marks."""
+    return " ".join(_VARIANT.sub("", w) for w in text.split() if not (_SILENCES.match(w) or _NOISES.match(w)))
+
+
+def word_fit(score_per_frame: float) -> float:
+    exponent = max(-50.0, min(50.0, (score_per_frame - FIT_MIDPOINT) / FIT_SPREAD))
+    return 1.0 / (1.0 + math.exp(-exponent))
+
+
+class SphinxRecogniser(Recogniser):
+    """pocketsphinx with one grammar search per (dialogue state, player names)."""
+
+    name = "sphinx"
+
+    def __init__(self, lang: str, game: str, *, model: Path | None = None):
+        from pocketsphinx import Decoder
+
+        self.lang, self.game = lang, game
+        acoustic, dictionary, self.model_name = model_files(lang, model)
+        try:  # no lattice pass ("bestpath"): on grammar searches it took seconds and spoilt good results
+            self.decoder = Decoder(hmm=str(acoustic), dict=str(dictionary), lm=None, loglevel="FATAL",
+                                   samprate=SAMPLE_RATE, bestpath=False, maxhmmpf=MAX_ACTIVE_HMMS)
+        except (RuntimeError, ValueError) as error:
+            raise Unavailable("no_sphinx_model", str(error), lang=lang) from error
+        self._add_pronunciations()
+        self.searches: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.last_words: list[tuple[str, int, float]] = []
+
+    def describe(self) -> str:
+        return self.model_name
+
+    def _add_words(self, entries) -> None:
+        """Add (word, phones) pairs the dictionary lacks; a known word gets the phones as a new variant."""
+        added = []
+        for word, phones in entries:
+            base = _VARIANT.sub("", word)
+            variants = [self.decoder.lookup_word(base)] + [
+                self.decoder.lookup_word(f"{base}({n})") for n in range(2, 10)]
+            if phones in variants:
+                continue
+            free = next((n for n, known in enumerate(variants, start=1) if known is None), None)
+            if free is not None:
+                added.append((base if free == 1 else f"{base}({free})", phones))
+        for index, (word, phones) in enumerate(added):
+            self.decoder.add_word(word, phones, index == len(added) - 1)
+
+    def _add_pronunciations(self) -> None:
+        """Our hand-written pronunciations, and espeak-ng's way of saying those same words as variants
+        (names of dinosaurs have more than one accepted pronunciation)."""
+        ours = pronunciations(self.lang)
+        self._add_words(ours.items())
+        self._add_words(guess_pronunciations(sorted({_VARIANT.sub("", w) for w in ours})).items())
+
+    def _ensure_vocabulary(self, state: str, player_names: tuple[str, ...]) -> None:
+        """Give every word of the grammar a pronunciation: from our list, else guessed (players' names)."""
+        unknown = [w for w in vocabulary(self.game, self.lang, state, player_names)
+                   if self.decoder.lookup_word(w) is None]
+        guessed = guess_pronunciations(unknown)
+        missing = sorted(set(unknown) - set(guessed))
+        if missing:
+            raise MissingWords(missing, "the pocketsphinx dictionary")
+        self._add_words(guessed.items())
+
+    def use_grammar(self, state: str, player_names: Sequence[str] = ()) -> None:
+        key = (state, tuple(player_names))
+        if key not in self.searches:
+            self._ensure_vocabulary(*key)
+            search = f"s{len(self.searches)}"
+            grammar = jsgf(self.game, self.lang, state, key[1])
+            self.decoder.add_fsg(search, self.decoder.read_fsg(str(compiled_fsg(self.decoder, grammar, search))))
+            self.searches[key] = search
+        self.decoder.activate_search(self.searches[key])
+
+    def start(self) -> None:
+        self.decoder.start_utt()
+
+    def accept(self, frame: bytes) -> None:
+        self.decoder.process_raw(frame, False, False)
+
+    def finish(self) -> Recognition:
+        self.decoder.end_utt()
+        best = self.decoder.hyp()
+        text = clean_words(best.hypstr) if best is not None else ""
+        if not text:
+            self.last_words = []
+            return Recognition("", 0.0)
+        return Recognition(text, self._confidence())
+
+    def _confidence(self) -> float:
+        logmath = self.decoder.logmath
+        words: list[tuple[str, int, float]] = []
+        noise_frames = 0
+        for segment in self.decoder.seg() or ():
+            frames = segment.end_frame - segment.start_frame + 1
+            if _NOISES.match(segment.word):
+                noise_frames += frames
+            elif not _SILENCES.match(segment.word) and frames > 0:
+                score = logmath.log(segment.ascore) if segment.ascore > 0 else -1e9
+                words.append((segment.word, frames, score / frames))
+        self.last_words = words
+        if not words:
+            return 0.0
+        word_frames = sum(frames for _, frames, _ in words)
+        mean_fit = sum(frames * fit for _, frames, fit in words) / word_frames
+        return word_fit(mean_fit) * word_frames / (word_frames + noise_frames)

@@ -1,0 +1,113 @@
+"""Spoken commands made by machine, to measure and test listening without a microphone.
+
+Sentences are drawn at random from the game's own recognition grammar (so they are exactly what players
+may say), then spoken by espeak-ng with several voices and speeds, with pauses around them and, for some,
+background noise.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from companion.language.grammar import parse
+from companion.language.recognition_grammar import WILDCARD, Choice, Ref, state_grammar
+from companion.speech.audio import read_wav, write_wav
+
+# espeak-ng voices (language+variant) that sound different from one another.
+ENGLISH_VOICES: tuple[str, ...] = ("en-us", "en-us+m3", "en-us+f2", "en-us+m7", "en-us+f4", "en-us+m1")
+SPEEDS: tuple[int, ...] = (135, 150, 165, 180)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A sentence said in a dialogue state, and what it means."""
+
+    state: str
+    text: str
+    intent: str
+    slots: dict
+
+
+def _sample(parts: Sequence[object], named: dict[str, Choice], rng: random.Random,
+            optional_rate: float) -> list[str] | None:
+    words: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            words.append(part)
+            continue
+        if part is WILDCARD:
+            return None
+        if isinstance(part, Ref):
+            part = named[part.name]
+        assert isinstance(part, Choice)
+        if not part.options or (part.optional and rng.random() >= optional_rate):
+            continue
+        chosen = _sample(rng.choice(part.options), named, rng, optional_rate)
+        if chosen is None:
+            return None
+        words.extend(chosen)
+    return words
+
+
+def sample_commands(game: str, lang: str, wanted: Sequence[tuple[str, str]], count: int,
+                    rng: random.Random, player_names: Sequence[str] = (),
+                    optional_rate: float = 0.3) -> list[Command]:
+    """`count` sentences for the (state, intent) pairs in `wanted`, taken in turn, each checked with the
+    parser (a sentence the parser reads otherwise is drawn again)."""
+    commands: list[Command] = []
+    attempts = 0
+    while len(commands) < count:
+        attempts += 1
+        if attempts > 50 * count:
+            raise ValueError(f"the grammar yields too few sentences for {wanted}")
+        state, intent = wanted[len(commands) % len(wanted)]
+        grammar = state_grammar(game, lang, state, tuple(player_names))
+        templates = dict(grammar.intents).get(intent)
+        if not templates:
+            raise ValueError(f"no intent '{intent}' in state '{state}'")
+        words = _sample(rng.choice(templates), grammar.named, rng, optional_rate)
+        if not words:
+            continue
+        text = " ".join(words)
+        meaning = parse(text, game=game, lang=lang, state=state, player_names=player_names)
+        if meaning.intent == intent:
+            commands.append(Command(state, text, intent, dict(meaning.slots)))
+    return commands
+
+
+def pink_noise(length: int, seed: int = 0) -> np.ndarray:
+    """Noise whose power falls with frequency (1/f), like the hum of a room; unit power."""
+    spectrum = np.fft.rfft(np.random.default_rng(seed).standard_normal(length))
+    spectrum /= np.sqrt(np.maximum(np.arange(len(spectrum)), 1))
+    noise = np.fft.irfft(spectrum, length)
+    return (noise / np.sqrt(np.mean(noise ** 2))).astype(np.float32)
+
+
+def espeak_program() -> str:
+    program = shutil.which("espeak-ng") or shutil.which("espeak")
+    if program is None:
+        raise FileNotFoundError("espeak-ng is not installed")
+    return program
+
+
+def speak_to_wav(text: str, path: Path, *, voice: str = "en-us", speed: int = 160,
+                 pause_s: float = 0.4, noise_snr_db: float | None = None, seed: int = 0) -> Path:
+    """`text` spoken by espeak-ng into a WAV file, with `pause_s` of quiet around it and, if
+    `noise_snr_db` is given, room-like (pink) noise that much quieter than the speech."""
+    subprocess.run([espeak_program(), "-v", voice, "-s", str(speed), "-w", str(path), text],
+                   check=True, capture_output=True, timeout=60)
+    samples, rate = read_wav(path)
+    pause = np.zeros(int(pause_s * rate), dtype=np.float32)
+    samples = np.concatenate([pause, samples, pause])
+    if noise_snr_db is not None:
+        speech_power = float(np.mean(samples[samples != 0] ** 2)) if np.any(samples) else 1e-6
+        noise = pink_noise(len(samples), seed)
+        samples = samples + noise * np.sqrt(speech_power / 10 ** (noise_snr_db / 10))
+    return write_wav(path, samples, rate)
