@@ -52,7 +52,6 @@ def test_topic_with_options_in_force(cli):
     (("draftosaurus", "la", "lune"), "lune"),
     (("draftosaurus", "--option", "trio_points=9"), "trio_points"),
     (("draftosaurus", "--option", "trio_points"), "trio_points"),
-    (("draftosaurus", "--engine", "vosk"), "vosk"),
 ])
 def test_bad_input_exits_2_with_one_line(cli, args, expected):
     code, out, err = cli(*args, "--engine", "text") if "--engine" not in args else cli(*args)
@@ -60,6 +59,13 @@ def test_bad_input_exits_2_with_one_line(cli, args, expected):
     assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0]
+
+
+def test_a_spoken_engine_without_microphone_exits_2_with_one_line(cli, monkeypatch, tmp_path):
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "config.json"))
+    code, _, err = cli("draftosaurus", "--engine", "vosk")
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "micro" in lines[0]
 
 
 def test_unknown_topic_lists_the_topics(cli):
