@@ -11,57 +11,45 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from companion.dialogue.savefile import SaveFileError, write_save
-from companion.dialogue.session import Answer, EndOfInput, Session
+from companion.dialogue.session import Answer, Session
+from companion.dialogue.setup import (ask_choice, ask_intent, ask_names, ask_player, ask_yes, label_players,
+                                      listed_names, names_can_be_typed, table_seed)
+from companion.dialogue.table import Table
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
 from companion.games.dino.actions import Action, Meteor, Move, Penalty
 from companion.games.dino.board import Board, Border, load_board
-from companion.games.dino.engine import AT_START, HOME, ON_BOARD, OVER, PENALTIES, PLAY, Game, PawnView, TableQuestion
+from companion.games.dino.engine import AT_START, HOME, ON_BOARD, PENALTIES, PLAY, Game, PawnView, TableQuestion
 from companion.games.dino.ids import DEFAULT_EGGS_RULE, EGGS_RULES, MAX_BARRIERS, MAX_PLAYERS, MIN_BARRIERS, \
     MIN_PLAYERS, OWN_EXITS_MAX_PLAYERS, POINTS_PER_TURN, eggs_per_nest
 from companion.games.dino.setup import Setup, border_reason, nest_reason, random_layout
 from companion.language.rules import RulesBook
 
 GAME = "dino"
+SETUP_AGAIN = "dino.setup.expected_answer"
 MOVE_SLOTS = ("pawn", "steps", "square", "exit", "egg", "meteor")
 
 
-class DinoTable:
+class DinoTable(Table):
     """The turn loop of one game, from the first turn (or where a save left it) to the final scores."""
 
+    GAME = GAME
+    ENGINE = Game
+    MESSAGES = "dino."
+
     def __init__(self, session: Session, game: Game, save_path: Path):
-        self.session = session
-        self.game = game
-        self.save_path = save_path
-        self.redo_stack: list[Action] = []
+        super().__init__(session, game, save_path)
         self.pending = False  # a move is being asked for: undo and redo drop it instead of changing the log
         self.rules = RulesBook.load(GAME, session.lang)
-        session.set_player_names(game.players)
-
-    # ----- persistence
-    def save(self) -> None:
-        write_save(self.save_path, GAME, {"finished": self.game.phase == OVER, "state": self.game.to_json()})
-
-    @classmethod
-    def from_save(cls, session: Session, content: dict[str, Any], save_path: Path) -> "DinoTable":
-        try:
-            game = Game.from_json(content["state"])
-        except (KeyError, TypeError, ValueError, AttributeError, BadInput) as error:
-            raise SaveFileError("corrupt", save_path, type(error).__name__) from None
-        return cls(session, game, save_path)
 
     # ----- the loop
-    def run(self) -> None:
-        """Play until the game is over (or the input ends: the caller says where the game is saved)."""
-        while self.game.phase != OVER:
-            if self.game.phase == PENALTIES:
-                self.ask_penalty()
-            else:
-                self.play_turn()
-        self.announce_final_scores()
+    def play_step(self) -> None:
+        if self.game.phase == PENALTIES:
+            self.ask_penalty()
+        else:
+            self.play_turn()
 
     def announce_start(self, resumed: bool) -> None:
         say, game = self.session.say, self.game
@@ -151,7 +139,7 @@ class DinoTable:
                 return Reason("dino_unknown_pawn_colour", {"value": self.session.catalog.name("colours", colour),
                                                            "colours": list(self.game.colours)})
             return owner
-        named = self.player_index(slots.get("player"))
+        named = self.player_named(slots.get("player"))
         return player if named is None else named
 
     def pawn_at(self, player: int, square: str) -> int | None:
@@ -267,26 +255,6 @@ class DinoTable:
             if game.phase == PENALTIES:
                 say("dino.penalties_start", count=len(game.penalties_due()))
 
-    def undo(self) -> None:
-        actions = list(self.game.actions)
-        if not actions:
-            self.session.say("dino.nothing_to_undo")
-            return
-        undone = actions.pop()
-        self.game = Game.replay(self.game.setup, actions)
-        self.redo_stack.append(undone)
-        self.save()
-        self.session.say("dino.undone", what=self.describe_action(undone))
-
-    def redo(self) -> None:
-        if not self.redo_stack:
-            self.session.say("dino.nothing_to_redo")
-            return
-        action = self.redo_stack.pop()
-        self.game.apply(action)
-        self.save()
-        self.session.say("dino.redone", what=self.describe_action(action))
-
     def describe_action(self, action: Action) -> str:
         game, text = self.game, self.session.text
         name = game.players[action.player]
@@ -298,20 +266,9 @@ class DinoTable:
         return text("dino.action_meteor", player=name)
 
     # ----- queries, answered whatever the question was
-    def handle_query(self, answer: Answer) -> bool:
-        if self.pending and answer.intent in ("undo", "redo"):
-            return False
-        handler: Callable[[dict[str, Any]], None] | None = getattr(self, f"query_{answer.intent}", None)
-        if handler is None:
-            return False
-        handler(answer.slots)
-        return True
-
-    def query_undo(self, slots: dict[str, Any]) -> None:
-        self.undo()
-
-    def query_redo(self, slots: dict[str, Any]) -> None:
-        self.redo()
+    def undo_at_any_question(self) -> bool:
+        """Not while a move is being asked for: the question that hears "undo" drops the move."""
+        return not self.pending
 
     def query_meteor_state(self, slots: dict[str, Any]) -> None:
         game = self.game
@@ -328,7 +285,7 @@ class DinoTable:
         self.session.say_text(" ".join(parts))
 
     def query_egg_state(self, slots: dict[str, Any]) -> None:
-        player = self.player_index(slots.get("player"))
+        player = self.player_named(slots.get("player"))
         player = self.game.current_player if player is None else player
         eggs = self.game.eggs(player)
         name = self.game.players[player]
@@ -352,7 +309,7 @@ class DinoTable:
         if slots.get("colour") is not None and game.player_of_colour(slots["colour"]) is not None:
             players = [game.player_of_colour(slots["colour"])]
         else:
-            named = self.player_index(slots.get("player"))
+            named = self.player_named(slots.get("player"))
             players = range(len(game.players)) if named is None else [named]
         self.session.say_text(" ".join(self.pawn_line(view) for p in players for view in game.pawns(p)))
 
@@ -410,17 +367,6 @@ class DinoTable:
         self.query_meteor_state(slots)
         self.query_score(slots)
 
-    def query_rules(self, slots: dict[str, Any]) -> None:
-        topic = slots.get("topic")
-        section = self.rules.find(topic) if topic else None
-        if topic is None:
-            self.session.say("dino.rules_topics",
-                             topics=self.session.catalog.join(s.title for s in self.rules.sections))
-        elif section is None:
-            self.session.say("dino.rules_unknown")
-        else:
-            self.session.say_text(section.text)
-
     # ----- the end
     def announce_final_scores(self) -> None:
         sheet = self.game.score()
@@ -434,21 +380,6 @@ class DinoTable:
                                  egg_points=entry.egg_points, colours=len(entry.colours),
                                  colour_points=entry.colour_points, penalty=entry.penalty)
 
-    # ----- helpers
-    def player_index(self, name: Any) -> int | None:
-        if name is None:
-            return None
-        return next((index for index, player in enumerate(self.game.players)
-                     if player.casefold() == str(name).casefold()), None)
-
-    def refuse(self, reason: Reason) -> None:
-        self.session.earcon("refused")
-        self.session.say("dino.refused", reason=self.session.catalog.say(f"reasons.{reason.code}", **reason.params))
-
-    def refuse_unexpected(self, key: str) -> None:
-        self.session.earcon("not_understood")
-        self.session.say(key)
-
 
 # ---------------------------------------------------------------- setting up a table by voice
 
@@ -459,14 +390,10 @@ class TableSetup:
         self.session, self.board, self.chooser = session, board, chooser
 
     def ask(self, key: str, expected: set[str], **params: Any) -> Answer:
-        question = self.session.text(key, **params)
-        answer = self.session.ask(question, "setup")
-        while answer.intent not in expected:
-            answer = self.session.ask(self.session.text("dino.setup.expected_answer", question=question), "setup")
-        return answer
+        return ask_intent(self.session, key, expected, again_key=SETUP_AGAIN, **params)
 
     def ask_yes(self, key: str, **params: Any) -> bool:
-        return self.ask(key, {"yes", "no"}, **params).intent == "yes"
+        return ask_yes(self.session, key, again_key=SETUP_AGAIN, **params)
 
     def run(self, names: list[str] | None) -> Setup:
         players = names or self.ask_players()
@@ -481,42 +408,16 @@ class TableSetup:
         return Setup(tuple(players), tuple(colours), nests, barriers, first, eggs_rule, stones, own_exits, self.board)
 
     def ask_players(self) -> list[str]:
-        while True:
-            count = self.ask("dino.setup.ask_count", {"number"}).slots.get("number")
-            if isinstance(count, int) and MIN_PLAYERS <= count <= MAX_PLAYERS:
-                break
-            self.session.say("dino.setup.bad_count")
-        if self.session.listener.name != "text":
-            players = [self.session.text("setup.player_label", number=n + 1) for n in range(count)]
-            self.session.say("setup.default_names", names=self.session.catalog.join(players))
-            return players
-        return self.ask_names(count)
-
-    def ask_names(self, count: int) -> list[str]:
-        """Each name as typed: the raw line, not a parsed intent."""
-        names: list[str] = []
-        while len(names) < count:
-            self.session.say("setup.ask_name", number=len(names) + 1)
-            heard = self.session.listener.listen("setup")
-            if heard is None:
-                raise EndOfInput()
-            name = " ".join(heard.text.split())
-            if not name or name.casefold() in (n.casefold() for n in names):
-                self.session.say("setup.bad_name")
-                continue
-            names.append(name)
-        return names
+        count = ask_choice(self.session, "dino.setup.ask_count",
+                           lambda said: isinstance(said, int) and MIN_PLAYERS <= said <= MAX_PLAYERS,
+                           "dino.setup.bad_count", again_key=SETUP_AGAIN)
+        if not names_can_be_typed(self.session):
+            return label_players(self.session, count)
+        return ask_names(self.session, count)
 
     def ask_first(self, players: list[str]) -> int:
-        while True:
-            answer = self.ask("dino.setup.ask_first", {"player", "number"})
-            value = answer.slots.get("player", answer.slots.get("number"))
-            if isinstance(value, int) and 1 <= value <= len(players):
-                return value - 1
-            found = [i for i, name in enumerate(players) if isinstance(value, str) and name.casefold() == value.casefold()]
-            if found:
-                return found[0]
-            self.session.say("dino.setup.unknown_player", name=value)
+        return ask_player(self.session, players, "dino.setup.ask_first", again_key=SETUP_AGAIN,
+                          unknown_key="dino.setup.unknown_player")
 
     def ask_colours(self, players: list[str]) -> list[str]:
         proposed = list(self.board.pawn_colours[:len(players)])
@@ -569,11 +470,8 @@ class TableSetup:
             return DEFAULT_EGGS_RULE, None, False
         rules = {eggs_per_nest(players, rule): rule for rule in reversed(list(EGGS_RULES))}
         choices = self.or_join(sorted(rules, reverse=True))
-        while True:
-            eggs = self.ask("dino.setup.ask_eggs", {"number"}, choices=choices).slots["number"]
-            if eggs in rules:
-                break
-            self.session.say("dino.setup.bad_eggs", choices=choices)
+        eggs = ask_choice(self.session, "dino.setup.ask_eggs", lambda said: said in rules, "dino.setup.bad_eggs",
+                          again_key=SETUP_AGAIN, choices=choices)
         while True:
             answer = self.ask("dino.setup.ask_stones", {"number", "stones_answer"}, most=most)
             stones = answer.slots.get("stones", answer.slots.get("number"))
@@ -597,8 +495,8 @@ class TableSetup:
 
 def new_table(session: Session, args: Any, save_path: Path) -> DinoTable:
     """A new table: set-up questions (players too, unless --players gave them), then the first save."""
-    names = [name.strip() for name in args.players.split(",") if name.strip()] if args.players else None
-    seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(2 ** 31)
+    names = listed_names(args.players) if args.players else None
+    seed = table_seed(args)
     setup = TableSetup(session, load_board(), random.Random(seed)).run(names)
     try:
         game = Game.new(setup)

@@ -11,16 +11,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.dialogue.savefile import SaveFileError, write_save
 from companion.dialogue.session import Answer, Session, StateChanged
+from companion.dialogue.setup import (ask_choice, ask_names, ask_number, ask_player, ask_yes,
+                                      label_players, listed_names, names_can_be_typed, player_by_name, table_seed)
+from companion.dialogue.table import Table
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
-from companion.games.draftosaurus.engine import Discard, Game, Options, Place, Roll, action_from_json
+from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
+from companion.games.draftosaurus.engine import Discard, Game, Options, Place, Roll
 from companion.games.draftosaurus.ids import DIE_FACES, PENS
 from companion.language.rules import RulesBook
 from companion.language.tactile import describe as tactile_words
 
 GAME = "draftosaurus"
+_NO_OTHER_PEN = ("bag_exhausted", "already_placed", "not_waiting")  # refusals another pen would not help
 
 
 @dataclass
@@ -40,48 +44,38 @@ class TableSettings:
         return cls(die=data.pop("die", "physical"), seed=int(data.pop("seed", 0)), extra=data)
 
 
-class DraftosaurusTable:
+class DraftosaurusTable(Table):
     """The turn loop of one game, from the first roll (or where a save left it) to the final scores."""
 
+    GAME = GAME
+    ENGINE = Game
+    MESSAGES = "table."
+    # A save the engine refuses as malformed (a plain BadInput, no rule broken) is reported with the engine's
+    # message rather than as a corrupt save.
+    CORRUPT_SAVE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, RuleViolation)
+
     def __init__(self, session: Session, game: Game, settings: TableSettings, save_path: Path):
-        self.session = session
-        self.game = game
+        super().__init__(session, game, save_path)
         self.settings = settings
-        self.save_path = save_path
-        self.redo_stack: list[list[Any]] = []
         self.asked: int | None = None
         self.rules = RulesBook.load(GAME, session.lang, options=game.options.to_json())
-        session.set_player_names(game.players)
 
     # ----- persistence
-    def save(self) -> None:
-        content = {"settings": self.settings.to_json(), "finished": self.game.phase == "over",
-                   "state": self.game.to_json()}
-        write_save(self.save_path, GAME, content)
+    def save_content(self) -> dict[str, Any]:
+        return {"settings": self.settings.to_json(), **super().save_content()}
 
     @classmethod
-    def from_save(cls, session: Session, content: dict[str, Any], save_path: Path) -> "DraftosaurusTable":
-        try:
-            game = Game.from_json(content["state"])
-            settings = TableSettings.from_json(content.get("settings", {}))
-        except (KeyError, TypeError, ValueError, AttributeError, RuleViolation) as error:
-            raise SaveFileError("corrupt", save_path, type(error).__name__) from None
-        return cls(session, game, settings, save_path)
+    def saved_parts(cls, content: dict[str, Any]) -> dict[str, Any]:
+        return {**super().saved_parts(content), "settings": TableSettings.from_json(content.get("settings", {}))}
 
     # ----- the loop
-    def run(self) -> None:
-        """Play until the game is over (or the input ends: the caller saves and leaves)."""
-        while self.game.phase != "over":
-            try:
-                if self.game.phase == "roll":
-                    self.roll_die()
-                elif self.game.phase == "discard":
-                    self.put_back_discards()
-                else:
-                    self.ask_next_player()
-            except StateChanged:
-                continue
-        self.announce_final_scores()
+    def play_step(self) -> None:
+        if self.game.phase == "roll":
+            self.roll_die()
+        elif self.game.phase == "discard":
+            self.put_back_discards()
+        else:
+            self.ask_next_player()
 
     def announce_start(self, resumed: bool) -> None:
         say = self.session.say
@@ -125,14 +119,14 @@ class DraftosaurusTable:
         else:
             answer = self.session.ask(self.session.text("table.ask_die", roller=roller), "die", self.handle_query)
             if answer.intent != "die" or "face" not in answer.slots:
-                self.refuse_unexpected(answer, "table.expected_die")
+                self.refuse_unexpected("table.expected_die")
                 return
             face = answer.slots["face"]
         reason = self.play(Roll(face))
         if reason is None:
             self.say_face()
         else:
-            self.refuse(reason, self.game.roller, None)
+            self.refuse(reason)
 
     def virtual_face(self) -> str:
         """The face of the virtual die: drawn from the game seed and the number of rolls so far."""
@@ -158,7 +152,7 @@ class DraftosaurusTable:
             self.session.say("table.die_already", face=self.face_id())
             return
         if answer.intent != "place":
-            self.refuse_unexpected(answer, "table.expected_place")
+            self.refuse_unexpected("table.expected_place")
             return
         self.place(answer)
 
@@ -180,10 +174,10 @@ class DraftosaurusTable:
         if reason is not None:
             self.refuse(reason, player, species)
 
-    def refuse(self, reason: Reason, player: int, species: str | None) -> None:
-        self.session.earcon("refused")
-        self.session.say("table.refused", reason=self.session.catalog.say(f"reasons.{reason.code}", **reason.params))
-        if species is not None and reason.code not in ("bag_exhausted", "already_placed", "not_waiting"):
+    def refuse(self, reason: Reason, player: int | None = None, species: str | None = None) -> None:
+        """Say why; for a placement, say where the species may go instead."""
+        super().refuse(reason)
+        if player is not None and species is not None and reason.code not in _NO_OTHER_PEN:
             self.say_legal(player, species)
 
     def say_legal(self, player: int, species: str) -> None:
@@ -234,32 +228,25 @@ class DraftosaurusTable:
             say("table.swap_hands" if game.two_player else "table.pass_hands")
         say("table.die_goes_to", roller=game.players[game.roller])
 
-    def undo(self) -> None:
-        actions = list(self.game.actions)
-        undone: list[Any] = []
-        while actions:
-            undone.insert(0, actions.pop())
-            if not (isinstance(undone[0], Discard) and undone[0].species is None):
-                break
-        if not undone:
-            self.session.say("table.nothing_to_undo")
-            return
-        self.game = Game.replay(self.game.setup_json(), actions)
-        self.redo_stack.append(undone)
-        self.save()
-        self.session.say("table.undone", what=self.describe_action(undone[0]))
-        raise StateChanged()
+    def actions_to_undo(self) -> int:
+        """The last action, with the discards the table did not name after it: they come back together."""
+        actions = self.game.actions
+        count = 1
+        while count < len(actions) and _unnamed_discard(actions[-count]):
+            count += 1
+        return count
 
-    def redo(self) -> None:
-        if not self.redo_stack:
-            self.session.say("table.nothing_to_redo")
-            return
-        redone = self.redo_stack.pop()
+    def undo(self) -> list[Any]:
+        undone = super().undo()
+        if undone:
+            raise StateChanged()
+        return undone
+
+    def redo(self) -> list[Any]:
         before = self.snapshot()
-        for action in redone:
-            self.game.apply(action)
-        self.save()
-        self.session.say("table.redone", what=self.describe_action(redone[0]))
+        redone = super().redo()
+        if not redone:
+            return redone
         self.announce_transition(before)
         if isinstance(redone[0], Roll) and self.game.phase == "place":
             self.say_face()
@@ -274,19 +261,6 @@ class DraftosaurusTable:
         return self.session.text("table.action_discard", player=self.game.players[action.player])
 
     # ----- queries, answered whatever the question was
-    def handle_query(self, answer: Answer) -> bool:
-        handler = getattr(self, f"query_{answer.intent}", None)
-        if handler is None:
-            return False
-        handler(answer.slots)
-        return True
-
-    def query_undo(self, slots: dict[str, Any]) -> None:
-        self.undo()
-
-    def query_redo(self, slots: dict[str, Any]) -> None:
-        self.redo()
-
     def query_zoo(self, slots: dict[str, Any]) -> None:
         player = self.player_index(slots.get("player"), default=self.asked)
         if player is None:
@@ -335,16 +309,6 @@ class DraftosaurusTable:
             waiting = [self.game.players[i] for i in self.game.waiting_for()]
             self.session.say("table.waiting", names=self.session.catalog.join(waiting), face=self.face_id())
 
-    def query_rules(self, slots: dict[str, Any]) -> None:
-        section = self.rules.find(slots["topic"]) if slots.get("topic") else None
-        if section is None and slots.get("topic") is None:
-            self.session.say("table.rules_topics", topics=self.session.catalog.join(s.title for s in self.rules.sections))
-            return
-        if section is None:
-            self.session.say("table.rules_unknown")
-            return
-        self.session.say_text(section.text)
-
     def query_face_meaning(self, slots: dict[str, Any]) -> None:
         face = slots.get("face") or self.face_id()
         if face is None:
@@ -376,15 +340,10 @@ class DraftosaurusTable:
             if player in self.game.tracked:
                 continue
             for species in sorted(kings):
-                count = self.ask_number(self.session.text(key, player=self.game.players[player], species=species))
+                count = ask_number(self.session, self.session.text(key, player=self.game.players[player],
+                                                                   species=species))
                 reported.setdefault(player, {})[species] = count
         return reported
-
-    def ask_number(self, question: str) -> int:
-        answer = self.session.ask(question, "setup")
-        while answer.intent != "number" or not isinstance(answer.slots.get("number"), int):
-            answer = self.session.ask(self.session.text("setup.expected_answer", question=question), "setup")
-        return answer.slots["number"]
 
     def score_line(self, entry: Any, final: bool) -> str:
         """One player's score: in full (every pen, why, and the tactile code) at the end, else in brief."""
@@ -406,37 +365,33 @@ class DraftosaurusTable:
         return None if face is None else _id(face)
 
     def player_index(self, name: Any, default: int | None) -> int | None:
+        """The player named, or given by index; `default` when none was said."""
         if name is None:
             return default
         if isinstance(name, int):
             return name if 0 <= name < len(self.game.players) else None
-        for index, player in enumerate(self.game.players):
-            if player.casefold() == str(name).casefold():
-                return index
-        return None
-
-    def refuse_unexpected(self, answer: Answer, key: str) -> None:
-        self.session.earcon("not_understood")
-        self.session.say(key)
+        return self.player_named(name)
 
 
 def _id(value: Any) -> str:
     return value.value if hasattr(value, "value") else value
 
 
+def _unnamed_discard(action: Any) -> bool:
+    return isinstance(action, Discard) and action.species is None
+
+
 def new_table(session: Session, args: Any, save_path: Path) -> DraftosaurusTable:
     """A new table from the command-line options, or from set-up questions when no players are given."""
-    from companion.dialogue.setup import TableSetup, ask_setup
-
     options = Options(trio_points=args.trio_points or Options().trio_points,
                       river_counts_for_island=args.river_counts_for_island,
                       river_counts_for_king=args.river_counts_for_king)
     if args.players:
-        players = [name.strip() for name in args.players.split(",") if name.strip()]
+        players = listed_names(args.players)
         setup = TableSetup(players, 0, options, _only_mine(players, getattr(args, "only_mine", None)))
     else:
-        setup = ask_setup(session, free_text_names=session.listener.name == "text")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        setup = ask_setup(session, free_text_names=names_can_be_typed(session))
+    seed = table_seed(args)
     game = Game.new(setup.players, options=setup.options, mode="table", seed=seed,
                     first_roller=setup.first_roller, tracked=setup.tracked)
     table = DraftosaurusTable(session, game, TableSettings(die=args.die, seed=seed), save_path)
@@ -448,7 +403,39 @@ def _only_mine(players: list[str], name: str | None) -> list[int] | None:
     """The tracked list for --only-mine NAME (None: every zoo)."""
     if name is None:
         return None
-    for index, player in enumerate(players):
-        if player.casefold() == name.strip().casefold():
-            return [index]
-    raise BadInput(f"--only-mine: '{name}' is not one of the players ({', '.join(players)})")
+    found = player_by_name(players, name.strip())
+    if found is None:
+        raise BadInput(f"--only-mine: '{name}' is not one of the players ({', '.join(players)})")
+    return [found]
+
+
+# ----- setting up a table by voice: players, who holds the die, rule options
+
+@dataclass
+class TableSetup:
+    players: list[str] = field(default_factory=list)
+    first_roller: int = 0
+    options: Options = field(default_factory=Options)
+    tracked: list[int] | None = None  # None: every zoo
+
+
+def ask_setup(session: Session, *, free_text_names: bool) -> TableSetup:
+    """Ask the questions of a new table. Names are asked only when a typed line can hold any name."""
+    count = ask_choice(session, "setup.ask_count",
+                       lambda said: isinstance(said, int) and MIN_PLAYERS <= said <= MAX_PLAYERS, "setup.bad_count")
+    players = ask_names(session, count) if free_text_names else label_players(session, count)
+    session.set_player_names(players)
+    first_roller = ask_player(session, players, "setup.ask_roller")
+    options = _ask_options(session)
+    tracked = None if ask_yes(session, "setup.ask_tracking") else [ask_player(session, players, "setup.ask_me")]
+    return TableSetup(players, first_roller, options, tracked)
+
+
+def _ask_options(session: Session) -> Options:
+    defaults = Options()
+    if ask_yes(session, "setup.ask_default_rules", trio=defaults.trio_points):
+        return defaults
+    trio = ask_choice(session, "setup.ask_trio", lambda said: said in (6, 7), "setup.bad_trio")
+    return Options(trio_points=trio,
+                   river_counts_for_island=ask_yes(session, "setup.ask_river_island"),
+                   river_counts_for_king=ask_yes(session, "setup.ask_river_king"))

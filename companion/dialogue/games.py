@@ -3,51 +3,29 @@
 from __future__ import annotations
 
 import argparse
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from companion.dialogue.runner import GameDialogue
+from companion.dialogue.table import Table
 from companion.dialogue.session import Session
 
 
-def _new_draftosaurus(session: Session, args: argparse.Namespace, save_path: Path):
-    from companion.dialogue.draftosaurus import new_table
+def _dialogue(name: str, module: str, table_class: str) -> GameDialogue:
+    """How to run the game whose dialogue is `module`, imported only when that game is played."""
 
-    return new_table(session, args, save_path)
+    def new_table(session: Session, args: argparse.Namespace, save_path: Path) -> Table:
+        return import_module(module).new_table(session, args, save_path)
 
+    def resume_table(session: Session, content: dict[str, Any], save_path: Path) -> Table:
+        return getattr(import_module(module), table_class).from_save(session, content, save_path)
 
-def _resume_draftosaurus(session: Session, content: dict[str, Any], save_path: Path):
-    from companion.dialogue.draftosaurus import DraftosaurusTable
-
-    return DraftosaurusTable.from_save(session, content, save_path)
-
-
-def _new_jurassic_snack(session: Session, args: argparse.Namespace, save_path: Path):
-    from companion.dialogue.jurassic_snack import new_table
-
-    return new_table(session, args, save_path)
-
-
-def _resume_jurassic_snack(session: Session, content: dict[str, Any], save_path: Path):
-    from companion.dialogue.jurassic_snack import JurassicSnackTable
-
-    return JurassicSnackTable.from_save(session, content, save_path)
-
-
-def _new_dino(session: Session, args: argparse.Namespace, save_path: Path):
-    from companion.dialogue.dino import new_table
-
-    return new_table(session, args, save_path)
-
-
-def _resume_dino(session: Session, content: dict[str, Any], save_path: Path):
-    from companion.dialogue.dino import DinoTable
-
-    return DinoTable.from_save(session, content, save_path)
+    return GameDialogue(name, new_table, resume_table)
 
 
 GAMES: dict[str, GameDialogue] = {
-    "draftosaurus": GameDialogue("draftosaurus", _new_draftosaurus, _resume_draftosaurus),
-    "jurassic-snack": GameDialogue("jurassic-snack", _new_jurassic_snack, _resume_jurassic_snack),
-    "dino": GameDialogue("dino", _new_dino, _resume_dino),
+    "draftosaurus": _dialogue("draftosaurus", "companion.dialogue.draftosaurus", "DraftosaurusTable"),
+    "jurassic-snack": _dialogue("jurassic-snack", "companion.dialogue.jurassic_snack", "JurassicSnackTable"),
+    "dino": _dialogue("dino", "companion.dialogue.dino", "DinoTable"),
 }

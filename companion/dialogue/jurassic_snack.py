@@ -10,12 +10,12 @@ warning to the other player, and it is never kept in the messages that "repeat" 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from companion.dialogue.savefile import SaveFileError, write_save
-from companion.dialogue.session import Answer, EndOfInput, Session
+from companion.dialogue.session import Answer, Session
+from companion.dialogue.setup import ask_name, ask_until, label_players, listed_names, names_can_be_typed, table_seed
+from companion.dialogue.table import Table
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
 from companion.games.jurassic_snack.actions import Action, Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
@@ -38,40 +38,25 @@ _SQUARE_PARAMS = ("square", "target", "blocker_square", "stop")
 _SQUARE_SLOTS = {"square": ("square", "board", "local"), "target": ("target", "target_board", "target_local")}
 
 
-class JurassicSnackTable:
+class JurassicSnackTable(Table):
     """The turn loop of one game, from Blue's first action (or where a save left it) to the final scores."""
 
+    GAME = GAME
+    ENGINE = Game
+    MESSAGES = "js.table."
+
     def __init__(self, session: Session, game: Game, save_path: Path):
-        self.session = session
-        self.game = game
-        self.save_path = save_path
-        self.redo_stack: list[Action] = []
+        super().__init__(session, game, save_path)
         self.rules = RulesBook.load(RULES_ID, session.lang)
-        session.set_player_names(game.players)
-
-    # ----- persistence
-    def save(self) -> None:
-        write_save(self.save_path, GAME, {"finished": self.game.phase == OVER, "state": self.game.to_json()})
-
-    @classmethod
-    def from_save(cls, session: Session, content: dict[str, Any], save_path: Path) -> "JurassicSnackTable":
-        try:
-            game = Game.from_json(content["state"])
-        except (KeyError, TypeError, ValueError, AttributeError, BadInput) as error:
-            raise SaveFileError("corrupt", save_path, type(error).__name__) from None
-        return cls(session, game, save_path)
 
     # ----- the loop
-    def run(self) -> None:
-        """Play until the game is over (or the input ends: the caller says where the game is saved)."""
-        while self.game.phase != OVER:
-            if self.game.phase == REVEAL:
-                self.ask_reveal()
-            elif self.game.phase == EFFECT:
-                self.ask_effect()
-            else:
-                self.ask_action()
-        self.announce_final_scores()
+    def play_step(self) -> None:
+        if self.game.phase == REVEAL:
+            self.ask_reveal()
+        elif self.game.phase == EFFECT:
+            self.ask_effect()
+        else:
+            self.ask_action()
 
     def announce_start(self, resumed: bool) -> None:
         say, game = self.session.say, self.game
@@ -217,31 +202,15 @@ class JurassicSnackTable:
             if event.code not in _UNSAID_EVENTS:
                 self.session.say_text(self.reason_words(event))
 
-    def refuse(self, reason: Reason) -> None:
-        self.session.earcon("refused")
-        self.session.say("js.table.refused", reason=self.reason_words(reason))
+    def undo_at_any_question(self) -> bool:
+        """Undo and redo answer the loop's questions (see ask): the loop then asks afresh."""
+        return False
 
-    def undo(self) -> None:
-        if not self.game.actions:
-            self.session.say("js.table.nothing_to_undo")
-            return
-        undone = self.game.actions[-1]
-        self.game = Game.replay(self.game.setup_json(), self.game.actions[:-1])
-        self.redo_stack.append(undone)
-        self.save()
-        self.session.say("js.table.undone", what=self.describe_action(undone))
-
-    def redo(self) -> None:
-        if not self.redo_stack:
-            self.session.say("js.table.nothing_to_redo")
-            return
-        action = self.redo_stack.pop()
-        stack = self.redo_stack
-        events = self.game.apply(action)
-        self.redo_stack = stack
-        self.save()
-        self.session.say("js.table.redone", what=self.describe_action(action))
-        self.narrate(events)
+    def redo(self) -> list[Any]:
+        redone = super().redo()
+        if redone:
+            self.narrate(self.game.events)
+        return redone
 
     def describe_action(self, action: Action) -> str:
         kind = type(action).__name__.lower()
@@ -284,13 +253,6 @@ class JurassicSnackTable:
             self.session.say_text(text, remember=False)  # never read back by "repeat" or "review"
 
     # ----- queries, answered whatever the question was
-    def handle_query(self, answer: Answer) -> bool:
-        handler: Callable[[dict[str, Any]], None] | None = getattr(self, f"query_{answer.intent}", None)
-        if handler is None:
-            return False
-        handler(answer.slots)
-        return True
-
     def query_what_square(self, slots: dict[str, Any]) -> None:
         square = self.square_from(slots)
         if square is None or square not in self.game.layout.coords:
@@ -414,17 +376,6 @@ class JurassicSnackTable:
             self.session.say("js.table.score_line", player=score.name, team=self.session.text(f"js.team.{score.color}"),
                              points=score.points, count=score.count)
 
-    def query_rules(self, slots: dict[str, Any]) -> None:
-        topic = slots.get("topic")
-        if topic is None:
-            self.session.say("js.table.rules_topics", topics=[section.title for section in self.rules.sections])
-            return
-        section = self.rules.find(topic)
-        if section is None:
-            self.session.say("js.table.rules_unknown")
-        else:
-            self.session.say_text(section.text)
-
     def query_status(self, slots: dict[str, Any]) -> None:
         game = self.game
         if game.phase == OVER:
@@ -507,11 +458,10 @@ class JurassicSnackTable:
         if name is None:
             color = slots.get("color")
             return COLORS.index(color) if color in COLORS else self.game.player
-        for index, player in enumerate(self.game.players):
-            if player.casefold() == str(name).casefold():
-                return index
-        self.session.say("js.table.unknown_player", name=name)
-        return None
+        found = self.player_named(name)
+        if found is None:
+            self.session.say("js.table.unknown_player", name=name)
+        return found
 
 
 def direction_between(square: str, target: str) -> str | None:
@@ -534,14 +484,14 @@ def new_table(session: Session, args: Any, save_path: Path) -> JurassicSnackTabl
     layout = read_layout(getattr(args, "layout", None), session)
     options = Options(quiet_turns=getattr(args, "quiet_turns", None) or Options().quiet_turns)
     if args.players:
-        players = [name.strip() for name in args.players.split(",") if name.strip()]
+        players = listed_names(args.players)
         if len(players) != 2:
             raise BadInput("--players: Jurassic Snack needs exactly two names, blue first, then yellow")
     else:
         players = ask_players(session)
     session.set_player_names(players)
     mode = getattr(args, "tokens", None) or ask_mode(session)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    seed = table_seed(args)
     try:
         game = Game.new(players, layout=layout, mode=mode, seed=seed, options=options)
     except RuleViolation as error:
@@ -570,27 +520,16 @@ def read_layout(path: Path | None, session: Session) -> Layout:
 
 def ask_players(session: Session) -> list[str]:
     """The two names when a typed line can hold any name; otherwise "Player 1" and "Player 2"."""
-    if session.listener.name != "text":
-        players = [session.text("setup.player_label", number=n) for n in (1, 2)]
-        session.say("setup.default_names", names=session.catalog.join(players))
-        return players
+    if not names_can_be_typed(session):
+        return label_players(session, 2)
     players: list[str] = []
     for key in ("js.setup.ask_blue", "js.setup.ask_yellow"):
-        while True:
-            session.say(key)
-            heard = session.listener.listen("setup")
-            if heard is None:
-                raise EndOfInput()
-            name = " ".join(heard.text.split())
-            if name and name.casefold() not in (p.casefold() for p in players):
-                players.append(name)
-                break
-            session.say("setup.bad_name")
+        players.append(ask_name(session, players, key))
     return players
 
 
 def ask_mode(session: Session) -> str:
-    answer = session.ask(session.text("js.setup.ask_mode"), "setup")
-    while answer.intent != "token_mode" or answer.slots.get("token_mode") not in MODES:
-        answer = session.ask(session.text("js.setup.expected_mode"), "setup")
+    answer = ask_until(session, session.text("js.setup.ask_mode"),
+                       lambda said: said.intent == "token_mode" and said.slots.get("token_mode") in MODES,
+                       "js.setup.expected_mode")
     return str(answer.slots["token_mode"])

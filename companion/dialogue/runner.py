@@ -11,24 +11,15 @@ import io
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
-from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.dialogue.savefile import SaveFileError
+from companion.dialogue.session import EndOfInput, QuitRequested, Session
+from companion.dialogue.table import Table
 from companion.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
 from companion.speech.base import TextListener, TextSpeaker
 
 EXIT_INTERRUPTED = 130
-
-
-class Table(Protocol):
-    """What a game dialogue offers the runner."""
-
-    save_path: Path
-
-    def announce_start(self, resumed: bool) -> None: ...
-
-    def run(self) -> None: ...
 
 
 @dataclass

@@ -91,13 +91,10 @@ class Session:
         if prompt:
             self.last_prompt = self.say_text(prompt)
         while True:
-            heard = self.listener.listen(state)
-            if heard is None:
-                raise EndOfInput()
+            heard = self._hear(state)
             if not heard.text.strip():
                 continue
-            result = parse(heard.text, game=self.game, lang=self.lang, state=state,
-                           player_names=self.player_names)
+            result = self._parse(heard.text, state)
             if result.intent is None:
                 self._not_understood(result)
                 continue
@@ -115,6 +112,16 @@ class Session:
             self.earcon("understood")
             return answer
 
+    def _hear(self, state: str) -> Heard:
+        """The next utterance; EndOfInput when the input is over for good."""
+        heard = self.listener.listen(state)
+        if heard is None:
+            raise EndOfInput()
+        return heard
+
+    def _parse(self, text: str, state: str) -> ParseResult:
+        return parse(text, game=self.game, lang=self.lang, state=state, player_names=self.player_names)
+
     def _not_understood(self, result: ParseResult) -> None:
         self.earcon("not_understood")
         if result.suggestion:
@@ -126,11 +133,8 @@ class Session:
         """Ask a yes/no question about a doubtful utterance; only a clear yes lets it through."""
         self.say("session.confirm", heard=heard.text)
         while True:
-            reply = self.listener.listen("confirm")
-            if reply is None:
-                raise EndOfInput()
-            answer = parse(reply.text, game=self.game, lang=self.lang, state="confirm",
-                           player_names=self.player_names)
+            reply = self._hear("confirm")
+            answer = self._parse(reply.text, "confirm")
             intent = None if reply.needs_confirmation else answer.intent  # a doubtful yes is no yes
             if intent == "yes":
                 return True
@@ -166,11 +170,7 @@ class Session:
     def _pause(self, state: str) -> None:
         self.say("session.paused")
         while True:
-            heard = self.listener.listen("confirm")
-            if heard is None:
-                raise EndOfInput()
-            result = parse(heard.text, game=self.game, lang=self.lang, state="confirm",
-                           player_names=self.player_names)
+            result = self._parse(self._hear("confirm").text, "confirm")
             if result.intent == "quit":
                 raise QuitRequested()
             if result.intent in ("resume", "yes", "pause"):

@@ -1,95 +1,116 @@
-"""Setting up a Draftosaurus table by voice: players, who holds the die, rule options."""
+"""The set-up questions every game asks before the first turn: an answer of an expected kind, yes or no,
+a number, the players' names, one player; and what the command line may already have said."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import random
+from typing import Any, Callable, Collection, Sequence
 
 from companion.dialogue.session import Answer, EndOfInput, Session
-from companion.games.draftosaurus.engine import Options
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
-
-
-@dataclass
-class TableSetup:
-    players: list[str] = field(default_factory=list)
-    first_roller: int = 0
-    options: Options = field(default_factory=Options)
-    tracked: list[int] | None = None  # None: every zoo
+AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
 
 
-def ask_setup(session: Session, *, free_text_names: bool) -> TableSetup:
-    """Ask the questions of a new table. Names are asked only when a typed line can hold any name."""
-    count = _ask_count(session)
-    if free_text_names:
-        players = _ask_names(session, count)
-    else:
-        players = [session.text("setup.player_label", number=n + 1) for n in range(count)]
-        session.say("setup.default_names", names=session.catalog.join(players))
-    session.set_player_names(players)
-    first_roller = _ask_player(session, players, "setup.ask_roller")
-    options = _ask_options(session)
-    tracked = None if _ask_yes(session, "setup.ask_tracking") else [_ask_player(session, players, "setup.ask_me")]
-    return TableSetup(players, first_roller, options, tracked)
-
-
-def _ask(session: Session, key: str, expected: set[str], **params) -> Answer:
-    question = session.text(key, **params)
+def ask_until(session: Session, question: str, accept: Callable[[Answer], bool], again_key: str = AGAIN, /,
+              **again_params: Any) -> Answer:
+    """Ask `question` until `accept` takes the answer; each new try says `again_key` (with `again_params`)."""
     answer = session.ask(question, "setup")
-    while answer.intent not in expected:
-        answer = session.ask(session.text("setup.expected_answer", question=question), "setup")
+    while not accept(answer):
+        answer = session.ask(session.text(again_key, **again_params), "setup")
     return answer
 
 
-def _ask_count(session: Session) -> int:
+def ask_intent(session: Session, key: str, expected: Collection[str], *, again_key: str = AGAIN,
+               **params: Any) -> Answer:
+    """The answer to the question `key`, asked again until its intent is one of `expected`."""
+    question = session.text(key, **params)
+    return ask_until(session, question, lambda answer: answer.intent in expected, again_key, question=question)
+
+
+def ask_yes(session: Session, key: str, *, again_key: str = AGAIN, **params: Any) -> bool:
+    """Whether the answer to the question `key` is yes (asked again until it is yes or no)."""
+    return ask_intent(session, key, {"yes", "no"}, again_key=again_key, **params).intent == "yes"
+
+
+def ask_choice(session: Session, key: str, accept: Callable[[Any], bool], bad_key: str, *,
+               again_key: str = AGAIN, **params: Any) -> Any:
+    """A number said for the question `key` that `accept` takes; after another one, `bad_key` is said (with the
+    same `params`) and the question asked again."""
     while True:
-        count = _ask(session, "setup.ask_count", {"number"}).slots.get("number")
-        if isinstance(count, int) and MIN_PLAYERS <= count <= MAX_PLAYERS:
-            return count
-        session.say("setup.bad_count")
+        number = ask_intent(session, key, {"number"}, again_key=again_key, **params).slots.get("number")
+        if accept(number):
+            return number
+        session.say(bad_key, **params)
 
 
-def _ask_names(session: Session, count: int) -> list[str]:
-    """Each name as typed: the raw line, not a parsed intent."""
-    names: list[str] = []
-    while len(names) < count:
-        session.say("setup.ask_name", number=len(names) + 1)
+def ask_number(session: Session, question: str) -> int:
+    """A whole number said in answer to `question`, asked again until one is said."""
+    answer = ask_until(session, question,
+                       lambda said: said.intent == "number" and isinstance(said.slots.get("number"), int),
+                       question=question)
+    return answer.slots["number"]
+
+
+def ask_name(session: Session, taken: Sequence[str], key: str, **params: Any) -> str:
+    """A name as typed (the raw line, not a parsed intent), asked with `key` until it is neither empty nor
+    one of `taken` (in any case)."""
+    while True:
+        session.say(key, **params)
         heard = session.listener.listen("setup")
         if heard is None:
             raise EndOfInput()
         name = " ".join(heard.text.split())
-        if not name or name.casefold() in (n.casefold() for n in names):
-            session.say("setup.bad_name")
-            continue
-        names.append(name)
+        if name and name.casefold() not in (other.casefold() for other in taken):
+            return name
+        session.say("setup.bad_name")
+
+
+def ask_names(session: Session, count: int) -> list[str]:
+    """The names of `count` players, asked in turn round the table."""
+    names: list[str] = []
+    while len(names) < count:
+        names.append(ask_name(session, names, "setup.ask_name", number=len(names) + 1))
     return names
 
 
-def _ask_player(session: Session, players: list[str], question: str) -> int:
+def label_players(session: Session, count: int) -> list[str]:
+    """"Player 1", "Player 2"...: the names of a table whose names cannot be heard, said once."""
+    players = [session.text("setup.player_label", number=number + 1) for number in range(count)]
+    session.say("setup.default_names", names=session.catalog.join(players))
+    return players
+
+
+def names_can_be_typed(session: Session) -> bool:
+    """Whether a typed line can hold any name (a recogniser only hears the words of its grammar)."""
+    return session.listener.name == "text"
+
+
+def ask_player(session: Session, players: Sequence[str], key: str, *, again_key: str = AGAIN,
+               unknown_key: str = "table.unknown_player") -> int:
+    """The index of the player named (or numbered from 1) in answer to the question `key`."""
     while True:
-        answer = _ask(session, question, {"player", "number"})
+        answer = ask_intent(session, key, {"player", "number"}, again_key=again_key)
         value = answer.slots.get("player", answer.slots.get("number"))
         if isinstance(value, int) and 1 <= value <= len(players):
             return value - 1
-        for index, name in enumerate(players):
-            if isinstance(value, str) and name.casefold() == value.casefold():
-                return index
-        session.say("table.unknown_player", name=value)
+        found = player_by_name(players, value) if isinstance(value, str) else None
+        if found is not None:
+            return found
+        session.say(unknown_key, name=value)
 
 
-def _ask_yes(session: Session, key: str, **params) -> bool:
-    return _ask(session, key, {"yes", "no"}, **params).intent == "yes"
+def player_by_name(players: Sequence[str], name: Any) -> int | None:
+    """The index of the player called `name`, in any case; None when nobody is."""
+    wanted = str(name).casefold()
+    return next((index for index, player in enumerate(players) if player.casefold() == wanted), None)
 
 
-def _ask_options(session: Session) -> Options:
-    defaults = Options()
-    if _ask_yes(session, "setup.ask_default_rules", trio=defaults.trio_points):
-        return defaults
-    while True:
-        trio = _ask(session, "setup.ask_trio", {"number"}).slots.get("number")
-        if trio in (6, 7):
-            break
-        session.say("setup.bad_trio")
-    return Options(trio_points=trio,
-                   river_counts_for_island=_ask_yes(session, "setup.ask_river_island"),
-                   river_counts_for_king=_ask_yes(session, "setup.ask_river_king"))
+def listed_names(players: str) -> list[str]:
+    """The names of a --players option ("Ana, Bo"): split at commas, trimmed, empty ones left out."""
+    return [name.strip() for name in players.split(",") if name.strip()]
+
+
+def table_seed(args: Any) -> int:
+    """The --seed option, else a seed drawn now (and kept with the game)."""
+    seed = getattr(args, "seed", None)
+    return seed if seed is not None else random.SystemRandom().randrange(2 ** 31)

@@ -1,9 +1,20 @@
-"""Pieces every game engine shares: reasons the narration can speak."""
+"""Pieces every game engine shares: reasons the narration can speak, refusals, and games kept as a log.
+
+A logged game is a setup plus the list of actions applied to it. Saving stores both (with a snapshot of
+the state, to catch a tampered save); loading replays the log, so a loaded game can only hold a reachable
+state, and an undo is a replay without the last actions.
+"""
 
 from __future__ import annotations
 
+import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Collection, Mapping, NoReturn, Self, Sequence
+
+from companion.errors import BadInput, RuleViolation
+
+OVER = "over"  # the phase of every game once it has ended
 
 
 @dataclass(frozen=True)
@@ -20,3 +31,161 @@ class Reason:
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "params": dict(self.params)}
+
+
+def refuse(reason: Reason, message: str | None = None) -> NoReturn:
+    """Raise the RuleViolation carrying `reason` (its message: `message`, else the code and params)."""
+    raise RuleViolation(message or f"{reason.code} {reason.params}", reason)
+
+
+class ReplayRefused(RuleViolation):
+    """An action of a log (a save, an undo) is illegal where it stands: `number` counts from 1."""
+
+    def __init__(self, number: int, reason: Reason):
+        super().__init__(f"action {number} is illegal: {reason.code} {reason.params}", reason)
+        self.number = number
+
+
+# ---- actions as JSON ---------------------------------------------------------------------------------------
+
+def action_type(data: Any, types: Mapping[str, type], what: str) -> type:
+    """The action class that the JSON form `data` names by its "type"; BadInput "not <what>: <data>" if none."""
+    if not isinstance(data, dict) or data.get("type") not in types:
+        raise BadInput(f"not {what}: {data!r}")
+    return types[data["type"]]
+
+
+def json_field(data: dict[str, Any], name: str, kind: type) -> Any:
+    """The field `name` of a JSON action, which must be of `kind` (a bool is no number)."""
+    value = data.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise BadInput(f"a {data.get('type')} action needs '{name}' as {kind.__name__}, not {value!r}")
+    return value
+
+
+# ---- new games ---------------------------------------------------------------------------------------------
+
+def game_seed(seed: Any) -> int:
+    """The seed given to a new game, or one drawn now when none is (the game keeps it)."""
+    if seed is None:
+        return random.SystemRandom().randrange(2 ** 31)
+    if type(seed) is not int or seed < 0:
+        raise BadInput(f"the seed must be a whole number of 0 or more, not {seed!r}")
+    return seed
+
+
+def setup_arguments(setup: Any, known: Collection[str]) -> dict[str, Any]:
+    """A copy of a setup mapping (what setup_json gave), its shape checked: a list of players, no unknown field."""
+    if not isinstance(setup, dict) or not isinstance(setup.get("players"), list):
+        raise BadInput("a game setup needs a list of players")
+    unknown = sorted(set(setup) - set(known))
+    if unknown:
+        raise BadInput(f"unknown setup field '{unknown[0]}'")
+    return dict(setup)
+
+
+# ---- a game kept as a setup and a log ----------------------------------------------------------------------
+
+class LoggedGame(ABC):
+    """A game whose state is its setup plus its log of actions: replay, save and load, copy.
+
+    A game names itself in its saves (GAME_ID, and TITLE in the messages that refuse a document) and
+    says why a save whose snapshot disagrees with its log is refused (SAVE_INCONSISTENT).
+    """
+
+    GAME_ID: ClassVar[str]
+    TITLE: ClassVar[str]
+    SAVE_FORMAT: ClassVar[int] = 1
+    SAVE_LABELS: ClassVar[dict[str, Any]] = {}  # fixed fields a save holds after the game id
+    SAVE_INCONSISTENT: ClassVar[Reason]
+    SAVE_INCONSISTENT_MESSAGE: ClassVar[str | None] = None
+
+    players: tuple[str, ...]
+    actions: list[Any]  # every applied action, in order (read only)
+    _phase: str
+
+    @property
+    def phase(self) -> str:
+        """Where the game stands, one of its phase constants; OVER once it has ended."""
+        return self._phase
+
+    # ---- what each game provides ------------------------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def from_setup(cls, setup: Any) -> Self:
+        """A new game from what setup_json() gave (checked as new() checks its arguments)."""
+
+    @abstractmethod
+    def setup_json(self) -> dict[str, Any]:
+        """What from_setup needs to start this game again."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The state as plain data."""
+
+    @abstractmethod
+    def check(self, action: Any) -> Reason | None:
+        """None if `action` is legal now, else the Reason it is refused."""
+
+    @abstractmethod
+    def apply(self, action: Any) -> Any:
+        """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing."""
+
+    @staticmethod
+    @abstractmethod
+    def action_from_json(data: Any) -> Any:
+        """An action of this game from its JSON form; anything else is BadInput."""
+
+    @staticmethod
+    def action_to_json(action: Any) -> dict[str, Any]:
+        """The JSON form of an action of this game."""
+        return action.to_json()
+
+    @abstractmethod
+    def _copy_state(self, twin: Self) -> None:
+        """Give `twin` (a shallow copy) its own copies of what apply() changes in place."""
+
+    # ---- copies and saves ---------------------------------------------------------------------------------
+
+    def copy(self) -> Self:
+        """An independent game in the same state."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.actions = list(self.actions)
+        self._copy_state(twin)
+        return twin
+
+    @classmethod
+    def replay(cls, setup: Any, actions: Sequence[Any]) -> Self:
+        """The game that `setup` (see from_setup) and `actions` (objects or their JSON) lead to.
+
+        An action that is illegal at its place raises ReplayRefused (its number and the Reason)."""
+        game = cls.from_setup(setup)
+        for number, action in enumerate(actions, start=1):
+            if isinstance(action, dict):
+                action = cls.action_from_json(action)
+            reason = game.check(action)
+            if reason is not None:
+                raise ReplayRefused(number, reason)
+            game.apply(action)
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        """The setup, the action log and a readable snapshot of the state."""
+        return {"game": self.GAME_ID, **self.SAVE_LABELS, "format": self.SAVE_FORMAT, "setup": self.setup_json(),
+                "actions": [self.action_to_json(action) for action in self.actions], "snapshot": self.snapshot()}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """The game saved by to_json; a snapshot that disagrees with the replayed log is refused."""
+        if not isinstance(data, dict) or data.get("game") != cls.GAME_ID or "setup" not in data:
+            raise BadInput(f"not a saved {cls.TITLE} game (expected game, setup and actions)")
+        if data.get("format") != cls.SAVE_FORMAT:
+            raise BadInput(f"unknown save format {data.get('format')!r}: this version reads format {cls.SAVE_FORMAT}")
+        if not isinstance(data.get("actions", []), list):
+            raise BadInput("the saved actions must be a list")
+        game = cls.replay(data["setup"], data.get("actions", []))
+        if "snapshot" in data and data["snapshot"] != game.snapshot():
+            refuse(cls.SAVE_INCONSISTENT, cls.SAVE_INCONSISTENT_MESSAGE)
+        return game

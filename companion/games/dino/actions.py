@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from companion.errors import BadInput
+from companion.games.common import action_type, json_field
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,8 @@ class Move:
             raise BadInput(f"a move's meteor points must be a whole number or null, not {meteor!r}")
         if not isinstance(leave, bool):
             raise BadInput(f"a move's exit must be true or false, not {leave!r}")
-        return cls(_field(data, "player", int), _field(data, "pawn", int), _field(data, "steps", int),
-                   _field(data, "square", str), leave, egg, meteor)
+        return cls(json_field(data, "player", int), json_field(data, "pawn", int), json_field(data, "steps", int),
+                   json_field(data, "square", str), leave, egg, meteor)
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class Meteor:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Meteor":
-        return cls(_field(data, "player", int))
+        return cls(json_field(data, "player", int))
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class Penalty:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Penalty":
-        return cls(_field(data, "player", int), _field(data, "pawn", int), _field(data, "points", int))
+        return cls(json_field(data, "player", int), json_field(data, "pawn", int), json_field(data, "points", int))
 
 
 Action = Union[Move, Meteor, Penalty]
@@ -89,13 +90,4 @@ _ACTION_TYPES: dict[str, type] = {"move": Move, "meteor": Meteor, "penalty": Pen
 
 def action_from_json(data: Any) -> Action:
     """An action from its JSON form ({"type": "move", ...}); anything else is refused as BadInput."""
-    if not isinstance(data, dict) or data.get("type") not in _ACTION_TYPES:
-        raise BadInput(f"not a Dino action (expected type move, meteor or penalty): {data!r}")
-    return _ACTION_TYPES[data["type"]].from_json(data)
-
-
-def _field(data: dict[str, Any], name: str, kind: type) -> Any:
-    value = data.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise BadInput(f"a {data.get('type')} action needs '{name}' as {kind.__name__}, not {value!r}")
-    return value
+    return action_type(data, _ACTION_TYPES, "a Dino action (expected type move, meteor or penalty)").from_json(data)

@@ -15,19 +15,21 @@ a Penalty for each pawn still on the board.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
-from companion.errors import BadInput, RuleViolation
-from companion.games.common import Reason
+from companion.errors import BadInput
+from companion.games.common import OVER, LoggedGame, Reason, refuse
+from companion.games.common import ReplayRefused  # noqa: F401 - what a replay raises, caught by callers of this module
 from companion.games.dino.actions import Action, Meteor, Move, Penalty, action_from_json
 from companion.games.dino.board import UNREACHABLE, Board
 from companion.games.dino.ids import PAWNS_PER_PLAYER, POINTS_PER_TURN
 from companion.games.dino.scoring import ScoreSheet, score_players
-from companion.games.dino.setup import Setup, check_setup, refuse
+from companion.games.dino.setup import Setup, check_setup
 
-PLAY, PENALTIES, OVER = "play", "penalties", "over"
+# The phases: turns are played, then (once the meteor has fallen) the table says what each pawn left on the
+# board costs; OVER at the end.
+PLAY, PENALTIES = "play", "penalties"
 AT_START, ON_BOARD, HOME = "start", "board", "home"
-SAVE_FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -57,16 +59,13 @@ class _Pawn:
     taken: set[str] = field(default_factory=set)  # nests it took an egg from since it came to its square
 
 
-class ReplayRefused(RuleViolation):
-    """An action of a log (a save, an undo) is illegal where it stands: `number` counts from 1."""
-
-    def __init__(self, number: int, reason: Reason):
-        super().__init__(f"action {number} is illegal: {reason.code} {reason.params}", reason)
-        self.number = number
-
-
-class Game:
+class Game(LoggedGame):
     """One game in progress. Read its state through the properties; change it only with apply()."""
+
+    GAME_ID = "dino"
+    TITLE = "Dino"
+    SAVE_INCONSISTENT = Reason("dino_save_inconsistent")
+    action_from_json = staticmethod(action_from_json)
 
     def __init__(self, setup: Setup):
         """Use Game.new(), which checks the setup."""
@@ -95,11 +94,6 @@ class Game:
         return cls(setup)
 
     # ---- what the dialogue reads ---------------------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        """"play", "penalties" (the meteor fell; the table says what each pawn left on the board costs) or "over"."""
-        return self._phase
 
     @property
     def current_player(self) -> int:
@@ -275,50 +269,20 @@ class Game:
 
     # ---- copies and saves ------------------------------------------------------------------------------------
 
-    def copy(self) -> "Game":
-        """An independent game in the same state."""
-        twin = object.__new__(Game)
-        twin.__dict__.update(self.__dict__)
-        twin.actions = list(self.actions)
+    @classmethod
+    def from_setup(cls, setup: Setup | dict[str, Any]) -> "Game":
+        """A new game from a Setup or its JSON."""
+        return cls.new(setup if isinstance(setup, Setup) else Setup.from_json(setup))
+
+    def setup_json(self) -> dict[str, Any]:
+        """The setup, board included, as JSON."""
+        return self.setup.to_json()
+
+    def _copy_state(self, twin: "Game") -> None:
         twin._pawns = [[_Pawn(p.place, p.square, set(p.taken)) for p in pawns] for pawns in self._pawns]
         twin._nests = dict(self._nests)
         twin._eggs = [list(eggs) for eggs in self._eggs]
         twin._penalties = dict(self._penalties)
-        return twin
-
-    @classmethod
-    def replay(cls, setup: Setup | dict[str, Any], actions: Sequence[Action | dict[str, Any]]) -> "Game":
-        """The game that `setup` (a Setup or its JSON) and `actions` (objects or their JSON) lead to.
-
-        An action that is illegal at its place raises ReplayRefused (its number and the Reason)."""
-        game = cls.new(setup if isinstance(setup, Setup) else Setup.from_json(setup))
-        for number, action in enumerate(actions, start=1):
-            if isinstance(action, dict):
-                action = action_from_json(action)
-            reason = game.check(action)
-            if reason is not None:
-                raise ReplayRefused(number, reason)
-            game.apply(action)
-        return game
-
-    def to_json(self) -> dict[str, Any]:
-        """The setup (board included), the action log and a readable snapshot of the state."""
-        return {"game": "dino", "format": SAVE_FORMAT, "setup": self.setup.to_json(),
-                "actions": [action.to_json() for action in self.actions], "snapshot": self.snapshot()}
-
-    @classmethod
-    def from_json(cls, data: Any) -> "Game":
-        """The game saved by to_json; a snapshot that disagrees with the replayed log is refused."""
-        if not isinstance(data, dict) or data.get("game") != "dino" or "setup" not in data:
-            raise BadInput("not a saved Dino game (expected game, setup and actions)")
-        if data.get("format") != SAVE_FORMAT:
-            raise BadInput(f"unknown save format {data.get('format')!r}: this version reads format {SAVE_FORMAT}")
-        if not isinstance(data.get("actions", []), list):
-            raise BadInput("the saved actions must be a list")
-        game = cls.replay(data["setup"], data.get("actions", []))
-        if "snapshot" in data and data["snapshot"] != game.snapshot():
-            refuse(Reason("dino_save_inconsistent"))
-        return game
 
     def snapshot(self) -> dict[str, Any]:
         """The state as plain data."""

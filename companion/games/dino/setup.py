@@ -6,8 +6,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.errors import BadInput, RuleViolation
-from companion.games.common import Reason
+from companion.errors import BadInput
+from companion.games.common import Reason, refuse
 from companion.games.dino.board import Board, Border, load_board
 from companion.games.dino.ids import (
     DEFAULT_EGGS_RULE, EGGS_RULES, MAX_BARRIERS, MAX_PLAYERS, MIN_BARRIERS, MIN_PLAYERS, OWN_EXITS_MAX_PLAYERS,
@@ -68,11 +68,6 @@ class Setup:
                        board=Board.from_json(data["board"]) if "board" in data else load_board())
         except (KeyError, TypeError, ValueError) as error:
             raise BadInput(f"a Dino setup needs players, colours, nests and barriers ({error})") from None
-
-
-def refuse(reason: Reason) -> None:
-    """Raise the RuleViolation carrying `reason`."""
-    raise RuleViolation(f"{reason.code} {reason.params}", reason)
 
 
 def check_setup(setup: Setup) -> None:

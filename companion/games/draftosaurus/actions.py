@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from companion.errors import BadInput
+from companion.games.common import action_type, json_field
 
 
 def _plain(value: Any) -> Any:
@@ -24,7 +25,7 @@ class Roll:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Roll":
-        return cls(_field(data, "face", str))
+        return cls(json_field(data, "face", str))
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Place:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Place":
-        return cls(_field(data, "player", int), _field(data, "species", str), _field(data, "pen", str))
+        return cls(json_field(data, "player", int), json_field(data, "species", str), json_field(data, "pen", str))
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class Discard:
         species = data.get("species")
         if species is not None and not isinstance(species, str):
             raise BadInput(f"a discard's species must be a species id or null, not {species!r}")
-        return cls(_field(data, "player", int), species)
+        return cls(json_field(data, "player", int), species)
 
 
 Action = Union[Roll, Place, Discard]
@@ -67,13 +68,4 @@ _ACTION_TYPES: dict[str, type] = {"roll": Roll, "place": Place, "discard": Disca
 
 def action_from_json(data: Any) -> Action:
     """An action from its JSON form ({"type": "place", ...}); anything else is refused as BadInput."""
-    if not isinstance(data, dict) or data.get("type") not in _ACTION_TYPES:
-        raise BadInput(f"not an action (expected type roll, place or discard): {data!r}")
-    return _ACTION_TYPES[data["type"]].from_json(data)
-
-
-def _field(data: dict[str, Any], name: str, kind: type) -> Any:
-    value = data.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise BadInput(f"a {data.get('type')} action needs '{name}' as {kind.__name__}, not {value!r}")
-    return value
+    return action_type(data, _ACTION_TYPES, "an action (expected type roll, place or discard)").from_json(data)

@@ -14,7 +14,8 @@ import random
 from typing import Any, Sequence
 
 from companion.errors import BadInput, RuleViolation
-from companion.games.common import Reason
+from companion.games.common import OVER, LoggedGame, Reason, game_seed, refuse, setup_arguments
+from companion.games.common import ReplayRefused  # noqa: F401 - what a replay raises, caught by callers of this module
 from companion.games.draftosaurus.actions import Action, Discard, Place, Roll, action_from_json
 from companion.games.draftosaurus.board import (
     BAG_PER_SPECIES, FACE_INDEX, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, NO_FACE, PEN_INDEX, SPECIES_INDEX,
@@ -24,21 +25,21 @@ from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import ScoreSheet, score_indexed
 
 MODES = ("table", "full")
-ROLL, PLACE, DISCARD, OVER = "roll", "place", "discard", "over"
-SAVE_FORMAT = 1
+# The phases: the die is awaited, then the placements, then (2-player variant) the discards; OVER at the end.
+ROLL, PLACE, DISCARD = "roll", "place", "discard"
 _ROUND_SEEDS = 16  # a round's random stream is seeded with seed * _ROUND_SEEDS + round
+_SETUP_FIELDS = ("players", "options", "mode", "seed", "first_roller", "tracked")
 
 
-class ReplayRefused(RuleViolation):
-    """An action of a log (a save, an undo) is illegal where it stands: `number` counts from 1."""
-
-    def __init__(self, number: int, reason: Reason):
-        super().__init__(f"action {number} is illegal: {reason.code} {reason.params}", reason)
-        self.number = number
-
-
-class Game:
+class Game(LoggedGame):
     """One game in progress. Read its state through the properties; change it only with apply()."""
+
+    GAME_ID = "draftosaurus"
+    TITLE = "Draftosaurus"
+    SAVE_LABELS = {"board": "summer"}
+    SAVE_INCONSISTENT = Reason("save_inconsistent")
+    SAVE_INCONSISTENT_MESSAGE = "the saved state does not match its actions"
+    action_from_json = staticmethod(action_from_json)
 
     def __init__(self, players: Sequence[str], options: Options, mode: str, seed: int, first_roller: int,
                  tracked: Sequence[int] | None = None):
@@ -92,10 +93,7 @@ class Game:
             raise BadInput(f"unknown mode '{mode}': choose table or full")
         if type(first_roller) is not int or not 0 <= first_roller < len(names):
             raise BadInput(f"first_roller must be a player index from 0 to {len(names) - 1}")
-        if seed is None:
-            seed = random.SystemRandom().randrange(2 ** 31)
-        elif type(seed) is not int or seed < 0:
-            raise BadInput(f"the seed must be a whole number of 0 or more, not {seed!r}")
+        seed = game_seed(seed)
         if not isinstance(options, Options):
             raise BadInput("options must be an Options value")
         if tracked is not None:
@@ -127,11 +125,6 @@ class Game:
     def face(self) -> DieFace | None:
         """The face rolled this turn, None before the roll."""
         return DieFace(DIE_FACES[self._face]) if self._face >= 0 else None
-
-    @property
-    def phase(self) -> str:
-        """"roll", "place", "discard" (2-player variant) or "over"."""
-        return self._phase
 
     @property
     def zoos(self) -> list[dict[str, list[str]]]:
@@ -198,7 +191,7 @@ class Game:
         """
         reason = self.check(action)
         if reason is not None:
-            raise RuleViolation(f"{reason.code} {reason.params}", reason)
+            refuse(reason)
         kind = type(action)
         if kind is Place:
             self._place(action.player, SPECIES_INDEX[action.species], PEN_INDEX[action.pen])
@@ -264,56 +257,22 @@ class Game:
 
     # ---- copies and saves --------------------------------------------------------------------------------
 
-    def copy(self) -> "Game":
-        """An independent game in the same state."""
-        twin = object.__new__(Game)
-        twin.__dict__.update(self.__dict__)
-        twin.actions = list(self.actions)
+    @classmethod
+    def from_setup(cls, setup: Any) -> "Game":
+        arguments = setup_arguments(setup, _SETUP_FIELDS)
+        arguments["options"] = Options.from_json(setup.get("options"))
+        return cls.new(**arguments)
+
+    def _copy_state(self, twin: "Game") -> None:
         twin._zoos = [[list(content) for content in zoo] for zoo in self._zoos]
         twin._done = list(self._done)
         twin._out = list(self._out)
         twin._bag = None if self._bag is None else list(self._bag)
         twin._hands = None if self._hands is None else [list(hand) for hand in self._hands]
         twin._dice = list(self._dice)
-        return twin
 
-    @classmethod
-    def replay(cls, setup: dict[str, Any], actions: Sequence[Action | dict[str, Any]]) -> "Game":
-        """The game that `setup` (see setup_json) and `actions` (objects or their JSON) lead to.
-
-        An action that is illegal at its place raises ReplayRefused (its number and the Reason).
-        """
-        game = cls.new(**_setup_arguments(setup))
-        for number, action in enumerate(actions, start=1):
-            if isinstance(action, dict):
-                action = action_from_json(action)
-            reason = game.check(action)
-            if reason is not None:
-                raise ReplayRefused(number, reason)
-            game.apply(action)
-        return game
-
-    def to_json(self) -> dict[str, Any]:
-        """The setup, the action log and a readable snapshot of the state."""
-        return {"game": "draftosaurus", "board": "summer", "format": SAVE_FORMAT,
-                "setup": self.setup_json(), "actions": [action.to_json() for action in self.actions],
-                "snapshot": self._snapshot()}
-
-    @classmethod
-    def from_json(cls, data: Any) -> "Game":
-        """The game saved by to_json; a snapshot that disagrees with the replayed log is refused."""
-        if not isinstance(data, dict) or data.get("game") != "draftosaurus" or "setup" not in data:
-            raise BadInput("not a saved Draftosaurus game (expected game, setup and actions)")
-        if data.get("format") != SAVE_FORMAT:
-            raise BadInput(f"unknown save format {data.get('format')!r}: this version reads format {SAVE_FORMAT}")
-        if not isinstance(data.get("actions", []), list):
-            raise BadInput("the saved actions must be a list")
-        game = cls.replay(data["setup"], data.get("actions", []))
-        if "snapshot" in data and data["snapshot"] != game._snapshot():
-            raise RuleViolation("the saved state does not match its actions", Reason("save_inconsistent"))
-        return game
-
-    def _snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, Any]:
+        """The state as plain data."""
         return {"round": self.round, "turn": self.turn, "phase": self._phase, "roller": self._roller,
                 "face": None if self._face < 0 else DIE_FACES[self._face], "waiting_for": self.waiting_for(),
                 "zoos": self.zoos, "hands": self.hands, "bag_remaining": self.bag_remaining(),
@@ -461,14 +420,3 @@ class Game:
         self._turn = 0
         self._start_round()
 
-
-def _setup_arguments(setup: Any) -> dict[str, Any]:
-    """Game.new's keyword arguments from setup_json(), with the shape checked."""
-    if not isinstance(setup, dict) or not isinstance(setup.get("players"), list):
-        raise BadInput("a game setup needs a list of players")
-    unknown = sorted(set(setup) - {"players", "options", "mode", "seed", "first_roller", "tracked"})
-    if unknown:
-        raise BadInput(f"unknown setup field '{unknown[0]}'")
-    arguments = dict(setup)
-    arguments["options"] = Options.from_json(setup.get("options"))
-    return arguments

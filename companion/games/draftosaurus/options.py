@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from companion.errors import RuleViolation
-from companion.games.common import Reason
+from companion.games.common import Reason, refuse
 
 TRIO_POINTS_CHOICES = (7, 6)
 
@@ -22,10 +21,10 @@ class Options:
 
     def __post_init__(self) -> None:
         if type(self.trio_points) is not int or self.trio_points not in TRIO_POINTS_CHOICES:
-            _refuse(Reason("bad_trio_points", {"value": str(self.trio_points)}))
+            refuse(Reason("bad_trio_points", {"value": str(self.trio_points)}))
         for name in ("river_counts_for_island", "river_counts_for_king"):
             if not isinstance(getattr(self, name), bool):
-                _refuse(Reason("bad_option_flag", {"option": name, "value": str(getattr(self, name))}))
+                refuse(Reason("bad_option_flag", {"option": name, "value": str(getattr(self, name))}))
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -37,12 +36,9 @@ class Options:
             return cls()
         known = [field.name for field in fields(cls)]
         if not isinstance(data, dict):
-            _refuse(Reason("options_not_an_object", {"known": known}))
+            refuse(Reason("options_not_an_object", {"known": known}))
         unknown = sorted(set(data) - set(known))
         if unknown:
-            _refuse(Reason("unknown_option", {"value": str(unknown[0]), "known": known}))
+            refuse(Reason("unknown_option", {"value": str(unknown[0]), "known": known}))
         return cls(**data)
 
-
-def _refuse(reason: Reason) -> None:
-    raise RuleViolation(f"{reason.code} {reason.params}", reason)

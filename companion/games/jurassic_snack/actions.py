@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Union
 
 from companion.errors import BadInput
+from companion.games.common import action_type
 
 
 @dataclass(frozen=True)
@@ -95,9 +96,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 def action_from_json(data: Any) -> Action:
     """An action from its JSON form ({"type": "move", ...}); anything else is refused as BadInput."""
-    if not isinstance(data, dict) or data.get("type") not in _TYPES:
-        raise BadInput(f"not a Jurassic Snack action (expected type {', '.join(_TYPES)}): {data!r}")
-    kind = _TYPES[data["type"]]
+    kind = action_type(data, _TYPES, f"a Jurassic Snack action (expected type {', '.join(_TYPES)})")
     values: dict[str, Any] = {}
     for item in fields(kind):
         if item.name not in data:

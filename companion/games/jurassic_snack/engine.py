@@ -22,8 +22,9 @@ from dataclasses import asdict, dataclass, fields
 from itertools import combinations
 from typing import Any, Sequence
 
-from companion.errors import BadInput, RuleViolation
-from companion.games.common import Reason
+from companion.errors import BadInput
+from companion.games.common import OVER, LoggedGame, Reason, game_seed, refuse, setup_arguments
+from companion.games.common import ReplayRefused  # noqa: F401 - what a replay raises, caught by callers of this module
 from companion.games.jurassic_snack.actions import (Action, Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout,
                                                     action_from_json, action_to_json)
 from companion.games.jurassic_snack.ids import (AIR_STRIKE, AIR_TRANSPORT, BIRTH, COLORS, DIPLO, DIPLOS_PER_COLOR,
@@ -36,12 +37,13 @@ from companion.games.jurassic_snack.scoring import (Outcome, PlayerScore, elimin
 
 PHYSICAL, HIDDEN = "physical", "hidden"
 MODES = (PHYSICAL, HIDDEN)
-ACTION, REVEAL, EFFECT, OVER = "action", "reveal", "effect", "over"
+# The phases: a piece is moved (ACTION), the token eaten is said (REVEAL), the effect's target is chosen
+# (EFFECT); OVER at the end.
+ACTION, REVEAL, EFFECT = "action", "reveal", "effect"
 EMPTY, GRASS = "empty", "grass"  # what a square holds besides "blue", "yellow" (a Diplo) and "trex"
 EDGE, GAP = "edge", "gap"  # what stops a piece where no square lies: the area's edge, or a hole in it
-SAVE_FORMAT = 1
-GAME_ID = "jurassic_snack"
 QUIET_TURNS_CHOICES = (2, 4)
+_SETUP_FIELDS = ("players", "layout", "mode", "seed", "options")
 # Which action answers each effect.
 EFFECT_ACTIONS: dict[str, type] = {BIRTH: Hatch, SCOUTING: Scout, AIR_TRANSPORT: Fly, AIR_STRIKE: Fly,
                                    ERUPTION: Erupt, LOOK: Look}
@@ -56,8 +58,8 @@ class Options:
 
     def __post_init__(self) -> None:
         if type(self.quiet_turns) is not int or self.quiet_turns not in QUIET_TURNS_CHOICES:
-            _refuse(Reason("js_bad_quiet_turns", {"value": str(self.quiet_turns),
-                                                  "known": [str(c) for c in QUIET_TURNS_CHOICES]}))
+            refuse(Reason("js_bad_quiet_turns", {"value": str(self.quiet_turns),
+                                                 "known": [str(c) for c in QUIET_TURNS_CHOICES]}))
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -68,7 +70,7 @@ class Options:
             return cls()
         known = [item.name for item in fields(cls)]
         if not isinstance(data, dict) or set(data) - set(known):
-            _refuse(Reason("js_unknown_option", {"value": str(data), "known": known}))
+            refuse(Reason("js_unknown_option", {"value": str(data), "known": known}))
         return cls(**data)
 
 
@@ -100,16 +102,14 @@ class PrivateNote:
     action: int
 
 
-class ReplayRefused(RuleViolation):
-    """An action of a log (a save, an undo) is illegal where it stands: `number` counts from 1."""
-
-    def __init__(self, number: int, reason: Reason):
-        super().__init__(f"action {number} is illegal: {reason.code} {reason.params}", reason)
-        self.number = number
-
-
-class Game:
+class Game(LoggedGame):
     """One game in progress. Read its state through the properties and methods; change it only with apply()."""
+
+    GAME_ID = "jurassic_snack"
+    TITLE = "Jurassic Snack"
+    SAVE_INCONSISTENT = Reason("js_save_inconsistent")
+    action_from_json = staticmethod(action_from_json)
+    action_to_json = staticmethod(action_to_json)
 
     def __init__(self, players: Sequence[str], layout: Layout, mode: str, seed: int, options: Options):
         """Use Game.new(), which checks its arguments."""
@@ -148,28 +148,20 @@ class Game:
         """A new game: players[0] plays blue and starts, players[1] yellow. Without a seed one is drawn (and kept)."""
         names = list(players)
         if len(names) != 2:
-            _refuse(Reason("js_player_count", {"count": len(names)}))
+            refuse(Reason("js_player_count", {"count": len(names)}))
         for index, name in enumerate(names):
             if not isinstance(name, str) or not name.strip():
                 raise BadInput(f"player {index + 1} needs a name")
         if names[0].casefold() == names[1].casefold():
-            _refuse(Reason("js_duplicate_player", {"player": names[0]}))
+            refuse(Reason("js_duplicate_player", {"player": names[0]}))
         if mode not in MODES:
             raise BadInput(f"unknown token mode '{mode}': choose {' or '.join(MODES)}")
-        if seed is None:
-            seed = random.SystemRandom().randrange(2 ** 31)
-        elif type(seed) is not int or seed < 0:
-            raise BadInput(f"the seed must be a whole number of 0 or more, not {seed!r}")
+        seed = game_seed(seed)
         if not isinstance(options, Options):
             raise BadInput("options must be an Options value")
         return cls(names, layout or Layout.default(), mode, seed, options)
 
     # ---- what the dialogue reads -------------------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        """ACTION (move a piece), REVEAL (say the token eaten), EFFECT (choose the effect's target) or OVER."""
-        return self._phase
 
     @property
     def player(self) -> int:
@@ -276,7 +268,7 @@ class Game:
         carrying the Reason and changes nothing."""
         reason = self.check(action)
         if reason is not None:
-            _refuse(reason)
+            refuse(reason)
         self.events = []
         self.actions.append(action)
         _APPLY[type(action)](self, action)
@@ -302,11 +294,14 @@ class Game:
 
     # ---- copies and saves --------------------------------------------------------------------------------
 
-    def copy(self) -> "Game":
-        """An independent game in the same state."""
-        twin = object.__new__(Game)
-        twin.__dict__.update(self.__dict__)
-        twin.actions = list(self.actions)
+    @classmethod
+    def from_setup(cls, setup: Any) -> "Game":
+        arguments = setup_arguments(setup, _SETUP_FIELDS)
+        arguments["layout"] = Layout.from_json(setup.get("layout"))
+        arguments["options"] = Options.from_json(setup.get("options"))
+        return cls.new(**arguments)
+
+    def _copy_state(self, twin: "Game") -> None:
         twin.events = list(self.events)
         twin.notes = list(self.notes)
         twin._cells = dict(self._cells)
@@ -314,43 +309,9 @@ class Game:
         twin._eaten = [list(tokens) for tokens in self._eaten]
         twin._tokens = dict(self._tokens)
         twin._box = list(self._box)
-        return twin
 
-    @classmethod
-    def replay(cls, setup: dict[str, Any], actions: Sequence[Action | dict[str, Any]]) -> "Game":
-        """The game that `setup` (see setup_json) and `actions` (objects or their JSON) lead to.
-
-        An action that is illegal at its place raises ReplayRefused (its number and the Reason)."""
-        game = cls.new(**_setup_arguments(setup))
-        for number, action in enumerate(actions, start=1):
-            if isinstance(action, dict):
-                action = action_from_json(action)
-            reason = game.check(action)
-            if reason is not None:
-                raise ReplayRefused(number, reason)
-            game.apply(action)
-        return game
-
-    def to_json(self) -> dict[str, Any]:
-        """The setup, the action log and a readable snapshot of what the table can see."""
-        return {"game": GAME_ID, "format": SAVE_FORMAT, "setup": self.setup_json(),
-                "actions": [action_to_json(action) for action in self.actions], "snapshot": self._snapshot()}
-
-    @classmethod
-    def from_json(cls, data: Any) -> "Game":
-        """The game saved by to_json; a snapshot that disagrees with the replayed log is refused."""
-        if not isinstance(data, dict) or data.get("game") != GAME_ID or "setup" not in data:
-            raise BadInput("not a saved Jurassic Snack game (expected game, setup and actions)")
-        if data.get("format") != SAVE_FORMAT:
-            raise BadInput(f"unknown save format {data.get('format')!r}: this version reads format {SAVE_FORMAT}")
-        if not isinstance(data.get("actions", []), list):
-            raise BadInput("the saved actions must be a list")
-        game = cls.replay(data["setup"], data.get("actions", []))
-        if "snapshot" in data and data["snapshot"] != game._snapshot():
-            _refuse(Reason("js_save_inconsistent"))
-        return game
-
-    def _snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, Any]:
+        """What the table can see, as plain data."""
         return {"phase": self._phase, "player": self._player, "turn": self._turn,
                 "actions_left": self._actions_left, "pending": self._pending, "eater": self._eater,
                 "cells": dict(self._cells), "reserve": list(self._reserve), "trex_waiting": self._trex_waiting,
@@ -712,19 +673,3 @@ _CHECKS = {Move: Game._check_move, Pass: Game._check_pass, Reveal: Game._check_r
 _APPLY = {Move: Game._apply_move, Pass: Game._apply_pass, Reveal: Game._apply_reveal, Hatch: Game._apply_hatch,
           Scout: Game._apply_scout, Fly: Game._apply_fly, Erupt: Game._apply_erupt, Look: Game._apply_look}
 
-
-def _refuse(reason: Reason) -> None:
-    raise RuleViolation(f"{reason.code} {reason.params}", reason)
-
-
-def _setup_arguments(setup: Any) -> dict[str, Any]:
-    """Game.new's keyword arguments from setup_json(), with the shape checked."""
-    if not isinstance(setup, dict) or not isinstance(setup.get("players"), list):
-        raise BadInput("a game setup needs a list of players")
-    unknown = sorted(set(setup) - {"players", "layout", "mode", "seed", "options"})
-    if unknown:
-        raise BadInput(f"unknown setup field '{unknown[0]}'")
-    arguments = dict(setup)
-    arguments["layout"] = Layout.from_json(setup.get("layout"))
-    arguments["options"] = Options.from_json(setup.get("options"))
-    return arguments

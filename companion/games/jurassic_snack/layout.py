@@ -13,8 +13,7 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Any
 
-from companion.errors import RuleViolation
-from companion.games.common import Reason
+from companion.games.common import Reason, refuse
 from companion.games.jurassic_snack.ids import BLUE, COLORS, STEPS, YELLOW
 
 BOARD_SIZE = 3
@@ -153,8 +152,7 @@ class Layout:
 # ---- checks
 
 def _refuse(code: str, **params: Any) -> None:
-    reason = Reason(code, params)
-    raise RuleViolation(f"{code} {params}", reason)
+    refuse(Reason(code, params))
 
 
 def _as_list(placements: Any) -> list[Any]:
