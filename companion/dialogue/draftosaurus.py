@@ -252,6 +252,17 @@ class DraftosaurusTable(Table):
             self.say_face()
         raise StateChanged()
 
+    def read_back(self, answer: Answer) -> str | None:
+        slots = answer.slots
+        if answer.intent == "die" and "face" in slots:
+            return self.session.text("table.read_back_die", face=slots["face"])
+        if answer.intent == "place" and "species" in slots and "pen" in slots:
+            player = self.player_index(slots.get("player"), default=self.asked)
+            if player is not None:
+                return self.session.text("table.read_back_place", player=self.game.players[player],
+                                         species=slots["species"], pen=slots["pen"])
+        return None
+
     def describe_action(self, action: Any) -> str:
         if isinstance(action, Place):
             return self.session.text("table.action_place", player=self.game.players[action.player],

@@ -53,6 +53,8 @@ class Session:
         self.history = MessageHistory()
         self.verbosity = verbosity
         self.player_names: list[str] = []
+        # The game's words for what an answer means, read back before a doubtful one is applied.
+        self.read_back: Callable[[Answer], str | None] | None = None
         self.last_prompt: str | None = None
 
     # ----- speaking
@@ -130,8 +132,15 @@ class Session:
             self.say("session.not_understood", heard=result.text)
 
     def _confirm(self, heard: Heard, result: ParseResult) -> bool:
-        """Ask a yes/no question about a doubtful utterance; only a clear yes lets it through."""
-        self.say("session.confirm", heard=heard.text)
+        """Ask a yes/no question about a doubtful utterance; only a clear yes lets it through.
+
+        What is read back is what the game understood ("Alice: triceratops, river") when the game can say
+        it, else the words heard."""
+        meaning = self.read_back(Answer(result.intent, dict(result.slots), heard)) if self.read_back else None
+        if meaning:
+            self.say("session.confirm_meaning", meaning=meaning)
+        else:
+            self.say("session.confirm", heard=heard.text)
         while True:
             reply = self._hear("confirm")
             answer = self._parse(reply.text, "confirm")

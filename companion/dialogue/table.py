@@ -42,6 +42,7 @@ class Table:
         self.save_path = save_path
         self.redo_stack: list[list[Any]] = []  # what each undo took back, the latest last
         session.set_player_names(game.players)
+        session.read_back = self.read_back
 
     # ----- what each game provides
     def announce_start(self, resumed: bool) -> None:
@@ -57,6 +58,10 @@ class Table:
     def describe_action(self, action: Any) -> str:
         """An action in words, for "undone" and "redone"."""
         raise NotImplementedError
+
+    def read_back(self, answer: Answer) -> str | None:
+        """What a doubtful answer means, in words, to confirm it before it is applied (None: the words heard)."""
+        return None
 
     # ----- the loop
     def run(self) -> None:
