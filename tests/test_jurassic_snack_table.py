@@ -171,3 +171,14 @@ def test_a_secret_is_said_only_when_its_player_asks_and_is_never_repeated(tmp_pa
 def test_direction_between_two_squares():
     assert direction_between("B2", "B6") == "north" and direction_between("E4", "A4") == "west"
     assert direction_between("B2", "C3") is None and direction_between("B2", "B2") is None
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_every_action_can_be_said_for_undo(lang):
+    """Undo and redo name the action taken back: each kind must have words (a Fly once had none)."""
+    session = Session(game="jurassic-snack", lang=lang, speaker=TextSpeaker(io.StringIO()),
+                      listener=TextListener(io.StringIO()))
+    table = JurassicSnackTable.__new__(JurassicSnackTable)
+    table.session, table.game = session, Game.new(["Ana", "Ben"], seed=1)
+    said = table.describe_action(Fly(0, "B2", "C5"))
+    assert table.square_words("B2") in said and table.square_words("C5") in said

@@ -33,7 +33,7 @@ EFFECT_STATES = {BIRTH: "place", SCOUTING: "board", AIR_TRANSPORT: "fly", AIR_ST
                  LOOK: "pick"}
 # Events that the next question says anyway.
 _UNSAID_EVENTS = frozenset({"js_effect", "js_turn_token"})
-_SQUARE_PARAMS = ("square", "target", "blocker_square", "stop")
+_SQUARE_PARAMS = ("square", "source", "target", "blocker_square", "stop")
 # The slots that name a square: by its name, or by board and square on that board.
 _SQUARE_SLOTS = {"square": ("square", "board", "local"), "target": ("target", "target_board", "target_local")}
 
