@@ -1,36 +1,24 @@
-"""Noticing a key press while the program speaks, so that a player can cut it off."""
+"""The keyboard beside the microphone: Enter cuts off what the program says, and a typed line is taken as
+said, so that everything stays reachable by keys while the program listens."""
 
 from __future__ import annotations
 
 import sys
-import time
 from typing import IO
 
 
-def line_typed(keys: IO[str], timeout_s: float) -> bool:
-    """Whether a line (Enter) was typed on the terminal `keys` within `timeout_s`; the line is consumed.
+def typed_line(keys: IO[str]) -> str | None:
+    """A line already typed on the terminal `keys` (without its end of line), or None; never waits.
 
-    Only a real terminal is watched (not a pipe or file, whose lines are answers, not interruptions)."""
+    Pipes and files are not watched: their lines are the scripted answers, read by the text listener."""
     try:
         if not keys.isatty():
-            time.sleep(timeout_s)
-            return False
+            return None
         if sys.platform == "win32":
-            import msvcrt
-
-            deadline = time.monotonic() + timeout_s
-            while time.monotonic() < deadline:
-                if msvcrt.kbhit() and msvcrt.getwch() in "\r\n":
-                    return True
-                time.sleep(0.01)
-            return False
+            return None  # msvcrt gives keys one by one; Windows players type between prompts instead
         import select
 
-        ready, _, _ = select.select([keys], [], [], timeout_s)
+        ready, _, _ = select.select([keys], [], [], 0)
     except (OSError, ValueError, AttributeError):
-        time.sleep(timeout_s)
-        return False
-    if ready:
-        keys.readline()
-        return True
-    return False
+        return None
+    return keys.readline().rstrip("\r\n") if ready else None

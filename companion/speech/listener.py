@@ -17,10 +17,18 @@ from companion.speech import activity
 from companion.speech.audio import AudioSource
 from companion.speech.base import Heard, Listener, Speaker, TextListener, Unavailable
 from companion.speech.endpoint import Endpointer, EndpointSettings
-from companion.speech.keyboard import line_typed
+from companion.speech.keyboard import typed_line
 from companion.speech.recogniser import Recogniser
 
 ANY_STATE = "any"
+
+
+class _Typed(Exception):
+    """A line typed on the keyboard while listening: it stands for what the player would have said."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
 
 
 class SpeechListener(Listener):
@@ -58,9 +66,11 @@ class SpeechListener(Listener):
         self._report_unknown_words()
         if self.push_to_talk and not self._wait_for_key():
             return None
-        self._wait_until_quiet(source)
         try:
+            self._wait_until_quiet(source)
             return self.hear(source)
+        except _Typed as typed:
+            return Heard(typed.text, None, "text")
         except Unavailable as problem:
             return self._fall_back(problem, state)
 
@@ -100,8 +110,13 @@ class SpeechListener(Listener):
     def _wait_until_quiet(self, source: AudioSource) -> None:
         """Let the program finish speaking (Enter on the terminal cuts it off), then the guard time."""
         while self.speaker is not None and self.speaker.is_speaking():
-            if line_typed(self.keys, 0.05):
-                self.speaker.stop()
+            line = typed_line(self.keys)
+            if line is None:
+                time.sleep(0.05)
+                continue
+            self.speaker.stop()
+            if line.strip():
+                raise _Typed(line.strip())
         activity.wait_until_quiet()
         if source.live:
             time.sleep(self.guard_s)
@@ -113,7 +128,11 @@ class SpeechListener(Listener):
         for frame in source.frames():
             if not source.live:
                 yield frame
-            elif self._busy():
+                continue
+            line = typed_line(self.keys)
+            if line is not None and line.strip():
+                raise _Typed(line.strip())
+            if self._busy():
                 quiet_since = float("inf")
             elif quiet_since == float("inf"):
                 quiet_since = time.monotonic()
