@@ -258,3 +258,12 @@ def test_virtual_die_is_seeded(tmp_path):
                            "--players", "A,B", "--save", str(tmp_path / f"g{attempt}.json")], [], tmp_path)
         runs.append([line for line in result.stdout.splitlines() if line.startswith("Dé :")])
     assert runs[0] and runs[0] == runs[1]
+
+
+def test_a_save_with_a_malformed_state_is_reported_as_damaged(tmp_path):
+    path = tmp_path / "g.json"
+    write_save(path, "draftosaurus", {"settings": {}, "finished": False, "state": {"game": "draftosaurus"}})
+    result = run_play(["resume", str(path), "--engine", "text"], [], tmp_path)
+    assert result.returncode == 2
+    assert "abîmé" in result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1 and str(path) in result.stderr

@@ -50,9 +50,6 @@ class DraftosaurusTable(Table):
     GAME = GAME
     ENGINE = Game
     MESSAGES = "table."
-    # A save the engine refuses as malformed (a plain BadInput, no rule broken) is reported with the engine's
-    # message rather than as a corrupt save.
-    CORRUPT_SAVE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, RuleViolation)
 
     def __init__(self, session: Session, game: Game, settings: TableSettings, save_path: Path):
         super().__init__(session, game, save_path)

@@ -84,7 +84,9 @@ def run_table(session: Session, make_table: Callable[[], Table], resumed: bool) 
         table.run()
         return EXIT_OK
     except SaveFileError as error:
-        session.say_text(error.explain(session.lang))
+        message = error.explain(session.lang)
+        session.say_text(message)
+        print(f"companion: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (EndOfInput, QuitRequested):
         if table is not None:
