@@ -1,4 +1,18 @@
-"""Adds the top-level voices/ and grammars/ folders to the package list (see pyproject.toml)."""
-from setuptools import find_packages, setup
+"""The package list: the code, and the top-level voices/ and grammars/ folders installed inside it
+(see package-dir in pyproject.toml). Data folders are listed too, so that their files are package data."""
+from pathlib import Path
 
-setup(packages=find_packages(include=["companion", "companion.*"]) + ["companion.voices", "companion.grammars"])
+from setuptools import find_namespace_packages, setup
+
+
+def data_packages(folder: str, package: str) -> list[str]:
+    root = Path(__file__).parent / folder
+    found = [package]
+    for path in sorted(root.rglob("*")):
+        if path.is_dir() and "__pycache__" not in path.parts:
+            found.append(".".join([package, *path.relative_to(root).parts]))
+    return found
+
+
+setup(packages=find_namespace_packages(include=["companion", "companion.*"], exclude=["*__pycache__*"])
+      + data_packages("voices", "companion.voices") + data_packages("grammars", "companion.grammars"))
