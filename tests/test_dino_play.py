@@ -269,3 +269,20 @@ def test_damaged_save_is_refused_without_a_traceback(tmp_path):
     result = run_play(["resume", str(path), "--engine", "text"], [], tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr + result.stdout
     assert "abîmé" in result.stdout + result.stderr
+
+
+def test_the_table_plays_on_its_own_board_file(tmp_path):
+    """--board takes the table's own description of its board, and a faulty one is refused in one line."""
+    board = (Path(__file__).parent.parent / "companion/games/dino/boards/default.yaml").read_text(encoding="utf-8")
+    edited = tmp_path / "our_board.yaml"
+    edited.write_text(board.replace("red", "white"), encoding="utf-8")
+    save = tmp_path / "g.json"
+    result = run_play(["play", "dino", "--engine", "text", "--players", "Ana,Ben", "--board", str(edited),
+                       "--save", str(save)], ["oui"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Ana en blanc" in result.stdout
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(board.replace("pawn_colours: [red", "pawn_colours: [white"), encoding="utf-8")
+    refused = run_play(["play", "dino", "--engine", "text", "--players", "Ana,Ben", "--board", str(broken),
+                        "--save", str(tmp_path / "h.json")], [], tmp_path)
+    assert refused.returncode == 2 and "white" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1

@@ -33,6 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tokens", choices=("physical", "hidden"),
                         help="Jurassic Snack: turn the real tokens and say them, or let the program draw hidden ones")
     parser.add_argument("--layout", type=Path, help="Jurassic Snack: JSON file describing how the four boards lie")
+    parser.add_argument("--board", type=Path,
+                        help="Dino: a YAML board description edited to match your board (default: the one shipped)")
     parser.add_argument("--quiet-turns", type=int, choices=(2, 4),
                         help="Jurassic Snack: turns in a row without eating or chasing that end the game (default 2)")
 

@@ -497,7 +497,8 @@ def new_table(session: Session, args: Any, save_path: Path) -> DinoTable:
     """A new table: set-up questions (players too, unless --players gave them), then the first save."""
     names = listed_names(args.players) if args.players else None
     seed = table_seed(args)
-    setup = TableSetup(session, load_board(), random.Random(seed)).run(names)
+    board = load_board(args.board) if getattr(args, "board", None) else load_board()
+    setup = TableSetup(session, board, random.Random(seed)).run(names)
     try:
         game = Game.new(setup)
     except RuleViolation as refused:
