@@ -1,0 +1,66 @@
+"""The conversation layer: doubtful answers are read back by meaning and need a clear yes; shared
+commands (pause, verbosity, voice) are answered without reaching the game."""
+
+from __future__ import annotations
+
+import io
+
+from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
+from companion.dialogue.session import EndOfInput, Session
+from companion.games.draftosaurus.engine import Game
+from companion.speech.base import Heard, Listener, TextSpeaker
+
+
+class Heard_(Listener):
+    """A listener that hears a fixed list of (text, confidence) utterances."""
+
+    name = "script"
+
+    def __init__(self, utterances):
+        self.utterances = list(utterances)
+
+    def listen(self, state=None):
+        if not self.utterances:
+            return None
+        text, confidence = self.utterances.pop(0)
+        return Heard(text, confidence, "sphinx")
+
+
+def play(utterances, lang="fr"):
+    out = io.StringIO()
+    session = Session(game="draftosaurus", lang=lang, speaker=TextSpeaker(out), listener=Heard_(utterances),
+                      verbosity="short")
+    table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), TableSettings(), save_path=None)
+    table.save = lambda: None
+    try:
+        table.run()
+    except EndOfInput:
+        pass
+    return table.game, out.getvalue()
+
+
+def test_a_doubtful_move_is_read_back_by_meaning_and_needs_a_yes():
+    game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("oui", 0.95)])
+    assert "J'ai compris : Alice, tricératops dans rivière. C'est bien ça ? Oui ou non." in out
+    assert game.zoos[0]["river"] == ["triceratops"]
+
+
+def test_no_or_a_doubtful_yes_applies_nothing():
+    game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("oui", 0.2), ("non", 0.9)])
+    assert "Réponds oui ou non" in out and "D'accord, je n'en tiens pas compte." in out
+    assert game.zoos[0]["river"] == []
+
+
+def test_a_doubtful_die_is_read_back_by_its_face():
+    game, out = play([("the die says cross", 0.1), ("yes", 0.9)], lang="en")
+    assert "I understood: die forest. Is that right? Yes or no." in out
+    assert game.face.value == "forest"
+
+
+def test_shared_commands_do_not_reach_the_game():
+    game, out = play([("pause", None), ("reprendre", None), ("messages complets", None),
+                      ("plus vite", None), ("dé fleur", None)])
+    assert "Pause. Dis reprendre pour continuer, ou quitter." in out and "On reprend." in out
+    assert "Messages complets." in out
+    assert "La voix ne peut pas changer en mode texte." in out
+    assert game.face.value == "grassland" and len(game.actions) == 1
