@@ -64,3 +64,24 @@ def test_shared_commands_do_not_reach_the_game():
     assert "Messages complets." in out
     assert "La voix ne peut pas changer en mode texte." in out
     assert game.face.value == "grassland" and len(game.actions) == 1
+
+
+def test_earcons_mark_each_turn_and_each_refusal():
+    played = []
+
+    class Earcons:
+        def play(self, kind):
+            played.append(kind)
+
+    out = io.StringIO()
+    session = Session(game="draftosaurus", lang="fr", speaker=TextSpeaker(out), earcons=Earcons(),
+                      listener=Heard_([("dé croix", None), ("Bruno : tricératops dans la prairie", None),
+                                       ("blabla", None)]))
+    table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), TableSettings(), save_path=None)
+    table.save = lambda: None
+    try:
+        table.run()
+    except EndOfInput:
+        pass
+    assert played[:5] == ["understood", "your_turn", "understood", "refused", "your_turn"]
+    assert "not_understood" in played

@@ -144,6 +144,7 @@ class DraftosaurusTable(Table):
         player = waiting[0] if self.asked not in waiting else self.asked
         self.asked = player
         name = self.game.players[player]
+        self.session.earcon("your_turn")
         answer = self.session.ask(self.session.text("table.ask_place", player=name), "turn", self.handle_query)
         if answer.intent == "die":
             self.session.say("table.die_already", face=self.face_id())
