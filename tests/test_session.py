@@ -26,10 +26,10 @@ class Heard_(Listener):
         return Heard(text, confidence, "sphinx")
 
 
-def play(utterances, lang="fr"):
+def play(utterances, lang="fr", earcons=None):
     out = io.StringIO()
     session = Session(game="draftosaurus", lang=lang, speaker=TextSpeaker(out), listener=Heard_(utterances),
-                      verbosity="short")
+                      verbosity="short", earcons=earcons)
     table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), TableSettings(), save_path=None)
     table.save = lambda: None
     try:
@@ -73,15 +73,7 @@ def test_earcons_mark_each_turn_and_each_refusal():
         def play(self, kind):
             played.append(kind)
 
-    out = io.StringIO()
-    session = Session(game="draftosaurus", lang="fr", speaker=TextSpeaker(out), earcons=Earcons(),
-                      listener=Heard_([("dé croix", None), ("Bruno : tricératops dans la prairie", None),
-                                       ("blabla", None)]))
-    table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), TableSettings(), save_path=None)
-    table.save = lambda: None
-    try:
-        table.run()
-    except EndOfInput:
-        pass
+    play([("dé croix", None), ("Bruno : tricératops dans la prairie", None), ("blabla", None)],
+         earcons=Earcons())
     assert played[:5] == ["understood", "your_turn", "understood", "refused", "your_turn"]
     assert "not_understood" in played
