@@ -33,15 +33,13 @@ class TableSettings:
 
     die: str = "physical"
     seed: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"die": self.die, "seed": self.seed, **self.extra}
+        return {"die": self.die, "seed": self.seed}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "TableSettings":
-        data = dict(data)
-        return cls(die=data.pop("die", "physical"), seed=int(data.pop("seed", 0)), extra=data)
+        return cls(die=data.get("die", "physical"), seed=int(data.get("seed", 0)))
 
 
 class DraftosaurusTable(Table):
