@@ -25,3 +25,15 @@ def test_the_listen_benchmark_reports_accuracy_speed_and_memory(tmp_path):
 def test_the_count_must_be_positive():
     result = run_companion("bench", "listen", "--count", "0")
     assert result.returncode == 2 and "--count" in result.stderr
+
+
+@pytest.mark.slow
+def test_the_listen_benchmark_can_say_the_players_own_sentences(tmp_path):
+    from companion.language.grammar import examples
+
+    result = run_companion("bench", "listen", "--sentences", "examples", "--count", "4", "--json", "--keep",
+                           str(tmp_path / "wav"), env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    natural = [example.text for example in examples("draftosaurus", "en").understood]
+    assert report["utterances"] == 4 and report["said"] == natural[:4]

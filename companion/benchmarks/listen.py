@@ -1,9 +1,11 @@
 """`companion bench listen`: how well and how fast spoken commands are understood.
 
-English commands are drawn from the game's grammar (die faces, placements, questions, answers and table
-commands), spoken by espeak-ng with several voices and speeds, some with background noise, and heard
-through the same listener as a game (WAV source, endpointer, recogniser). A command counts as understood
-when its intent and slots are those of the sentence that was spoken.
+English commands are either drawn at random from the game's grammar (die faces, placements, questions,
+answers and table commands: every path the grammar allows, odd ones included), or taken from the example
+sentences written as players say them at the table (`--sentences examples`). They are spoken by espeak-ng
+with several voices and speeds, some with background noise, and heard through the same listener as a game
+(WAV source, endpointer, recogniser). A command counts as understood when its intent and slots are those of
+the sentence that was spoken.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from companion.benchmarks import peak_memory_mb, percentile
 from companion.errors import BadInput
-from companion.language.grammar import parse
+from companion.language.grammar import examples, parse
 from companion.speech.audio import WavFileSource
 from companion.speech.listener import SpeechListener
 from companion.speech.synthetic import ENGLISH_VOICES, SPEEDS, Command, sample_commands, speak_to_wav
@@ -41,6 +43,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", default="sphinx", choices=("sphinx", "vosk"), help="recogniser to measure")
     parser.add_argument("--model", type=Path, help="Vosk model folder (for --engine vosk)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random sentences")
+    parser.add_argument("--sentences", default="grammar", choices=("grammar", "examples"),
+                        help="random paths of the grammar (default), or the sentences written as players say them")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated WAV files in DIR")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--verbose", action="store_true", help="list every utterance that was misheard")
@@ -72,21 +76,30 @@ def synthesise(commands: list[Command], folder: Path) -> list[Path]:
     return paths
 
 
+def spoken_commands(args: argparse.Namespace) -> tuple[list[Command], tuple[str, ...]]:
+    """The commands to say, and the player names they may use."""
+    if args.sentences == "grammar":
+        return sample_commands(GAME, "en", COMMANDS, args.count, random.Random(args.seed), PLAYERS), PLAYERS
+    book = examples(GAME, "en")
+    natural = [Command(e.state, e.text, e.intent, dict(e.slots)) for e in book.understood]
+    return [natural[index % len(natural)] for index in range(args.count)], tuple(book.players)
+
+
 def measure(args: argparse.Namespace, folder: Path) -> dict:
-    commands = sample_commands(GAME, "en", COMMANDS, args.count, random.Random(args.seed), PLAYERS)
+    commands, players = spoken_commands(args)
     sources = [WavFileSource(p) for p in synthesise(commands, folder)]
     started = time.perf_counter()
     recogniser = _recogniser(args)
-    listener = SpeechListener(recogniser, iter(sources), lang="en", player_names=PLAYERS, say=lambda _: None)
+    listener = SpeechListener(recogniser, iter(sources), lang="en", player_names=players, say=lambda _: None)
     for state in sorted({c.state for c in commands}):
-        recogniser.use_grammar(state, PLAYERS)
+        recogniser.use_grammar(state, players)
     load_s = time.perf_counter() - started
     rows = []
     for command, source in zip(commands, sources):
         cpu_started = time.thread_time()
         heard = listener.listen(command.state)
         cpu_ms = (time.thread_time() - cpu_started) * 1000
-        meaning = parse(heard.text, game=GAME, lang="en", state=command.state, player_names=PLAYERS)
+        meaning = parse(heard.text, game=GAME, lang="en", state=command.state, player_names=players)
         rows.append({"said": command.text, "heard": heard.text, "seconds": source.seconds,
                      "decode_ms": heard.decode_ms, "cpu_ms": cpu_ms, "final_ms": listener.last_final_ms,
                      "confidence": heard.confidence,
@@ -110,7 +123,8 @@ def _report(rows: list[dict], load_s: float, model: str, engine: str) -> dict:
         "audio_seconds_mean": sum(r["seconds"] for r in rows) / len(rows),
         "misheard_confirmed_share": sum(r["confidence"] < 0.6 for r in wrong) / len(wrong) if wrong else None,
         "understood_without_question_share": len(confident_right) / len(rows),
-        "load_s": load_s, "peak_mb": peak_memory_mb(), "misheard": [r for r in rows if not r["understood"]],
+        "load_s": load_s, "peak_mb": peak_memory_mb(), "said": [r["said"] for r in rows],
+        "misheard": [r for r in rows if not r["understood"]],
     }
 
 
