@@ -66,6 +66,14 @@ def spelling(lang: str) -> Spelling:
 
 
 @lru_cache(maxsize=None)
+def unheard(lang: str) -> frozenset[tuple[str, ...]]:
+    """Alternatives that recognisers are never offered (`recognizer: unheard:` in common.yaml): words that
+    sound too much like their opposite ("no" heard as "o k"). Typed, they are still understood."""
+    phrases = (read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}).get("unheard") or ()
+    return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
+
+
+@lru_cache(maxsize=None)
 def spoken_intents(game: str, lang: str) -> Intents:
     """The grammar of a game with words spelled for recognisers (not folded)."""
     words = spelling(lang).words
@@ -109,7 +117,8 @@ class _Builder:
                                  for order in permutations(expression.items))),)
         if isinstance(expression, Alternative):
             options = [self.build(e) for e in expression.items if not (isinstance(e, TextChunk) and not e.text)]
-            return (Choice(tuple(o for o in options if not _has_digits(o)), expression.is_optional),)
+            kept = (o for o in options if not _has_digits(o) and o not in unheard(self.lang))
+            return (Choice(tuple(kept), expression.is_optional),)
         if isinstance(expression, Seq):
             return sum((self.build(e) for e in expression.items), ())
         if isinstance(expression, RuleReference):

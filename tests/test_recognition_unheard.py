@@ -1,0 +1,42 @@
+"""Words that sound like their opposite are never offered to recognisers, so a spoken no cannot come back
+as a confident yes; typed, those words still count."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from companion.language.grammar import parse
+from companion.language.recognition_grammar import jsgf, vosk_phrases
+
+
+@pytest.mark.parametrize("phrase", ["ok", "o k", "okay", "go for it", "go ahead"])
+def test_unheard_phrases_stay_out_of_recogniser_grammars_but_are_understood_typed(phrase):
+    assert parse(phrase, game="draftosaurus", lang="en", state="confirm").intent == "yes"
+    phrases = vosk_phrases("draftosaurus", "en", "confirm")
+    assert phrase not in phrases and not any(p.startswith(phrase + " ") for p in phrases)
+    alternatives = {part.strip() for part in re.split(r"[()|;=]", jsgf("draftosaurus", "en", "confirm"))}
+    assert phrase not in alternatives and "yeah" in alternatives
+    assert "yes" in phrases
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_a_spoken_no_never_passes_as_a_confident_yes(tmp_path):
+    from companion.speech.audio import WavFileSource
+    from companion.speech.listener import SpeechListener
+    from companion.speech.sphinx import SphinxRecogniser
+    from companion.speech.synthetic import ENGLISH_VOICES, speak_to_wav
+
+    said = [(word, voice, speed) for word in ("no", "nope", "no thanks") for voice in ENGLISH_VOICES
+            for speed in (140, 170)]
+    wavs = [speak_to_wav(word, tmp_path / f"{n}.wav", voice=voice, speed=speed, seed=n)
+            for n, (word, voice, speed) in enumerate(said)]
+    listener = SpeechListener(SphinxRecogniser("en", "draftosaurus"), iter(WavFileSource(w) for w in wavs),
+                              lang="en", say=lambda text: None)
+    for word, voice, speed in said:
+        heard = listener.listen("confirm")
+        meaning = parse(heard.text, game="draftosaurus", lang="en", state="confirm").intent
+        assert not (meaning == "yes" and not heard.needs_confirmation), (word, voice, speed, heard)
