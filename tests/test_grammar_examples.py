@@ -1,9 +1,10 @@
-"""Sentences players say at the table (grammars/<lang>/draftosaurus.examples.yaml) mean what they should."""
+"""Sentences players say at the table (grammars/<lang>/<game>.examples.yaml) mean what they should, in
+every game and language."""
 
 import pytest
 from hassil import Intents, TextSlotList, recognize_all
 
-from companion.language.grammar import examples, fold, load_grammar, parse, state_intents
+from companion.language.grammar import examples, fold, games, load_grammar, parse, state_intents
 from companion.language.messages import LANGUAGES
 
 GAME = "draftosaurus"
@@ -11,8 +12,9 @@ MIN_EXAMPLES = 60
 
 
 def cases(kind: str) -> list:
-    return [pytest.param(lang, example, examples(GAME, lang).players, id=f"{lang}-{example.state}-{example.text}")
-            for lang in LANGUAGES for example in getattr(examples(GAME, lang), kind)]
+    return [pytest.param(game, lang, example, examples(game, lang).players,
+                         id=f"{game}-{lang}-{example.state}-{example.text}")
+            for game in games() for lang in LANGUAGES for example in getattr(examples(game, lang), kind)]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -23,35 +25,36 @@ def test_each_language_has_enough_varied_examples(lang):
     assert len(corpus.not_understood) >= 5
 
 
-@pytest.mark.parametrize("lang, example, players", cases("understood"))
-def test_example_is_understood(lang, example, players):
-    result = parse(example.text, game=GAME, lang=lang, state=example.state, player_names=players)
+@pytest.mark.parametrize("game, lang, example, players", cases("understood"))
+def test_example_is_understood(game, lang, example, players):
+    result = parse(example.text, game=game, lang=lang, state=example.state, player_names=players)
     assert (result.intent, result.slots) == (example.intent, example.slots)
     assert result.text == example.text and result.suggestion is None
 
 
-@pytest.mark.parametrize("lang, example, players", cases("not_understood"))
-def test_unknown_or_garbled_sentence_is_refused_with_a_suggestion_when_close(lang, example, players):
-    result = parse(example.text, game=GAME, lang=lang, state=example.state, player_names=players)
+@pytest.mark.parametrize("game, lang, example, players", cases("not_understood"))
+def test_unknown_or_garbled_sentence_is_refused_with_a_suggestion_when_close(game, lang, example, players):
+    result = parse(example.text, game=game, lang=lang, state=example.state, player_names=players)
     assert result.intent is None and result.slots == {}
     if example.suggestion_words:
         assert result.suggestion is not None
         for word in example.suggestion_words:
             assert word.lower() in result.suggestion.lower()
         # the suggestion itself is understood in the same state: offering it is safe
-        again = parse(result.suggestion, game=GAME, lang=lang, state=example.state, player_names=players)
+        again = parse(result.suggestion, game=game, lang=lang, state=example.state, player_names=players)
         assert again.intent is not None
 
 
+@pytest.mark.parametrize("game", games())
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_compiled_matcher_agrees_with_hassil(lang):
+def test_compiled_matcher_agrees_with_hassil(game, lang):
     """Our word matcher is a faster reading of the same hassil templates: same intent and slots."""
-    grammar = load_grammar(GAME, lang)
-    corpus = examples(GAME, lang)
+    grammar = load_grammar(game, lang)
+    corpus = examples(game, lang)
     players = TextSlotList.from_tuples([(fold(p).text, p) for p in corpus.players], name="player")
     for example in corpus.understood:
         words = fold(example.text).without(grammar.skip_phrases)
-        state = Intents(language=lang, intents={n: grammar.intents.intents[n] for n in state_intents(GAME, example.state)},
+        state = Intents(language=lang, intents={n: grammar.intents.intents[n] for n in state_intents(game, example.state)},
                         slot_lists=grammar.intents.slot_lists, expansion_rules=grammar.intents.expansion_rules)
         found = next(iter(recognize_all(words.text, state, slot_lists={"player": players}, skip_words=[])), None)
         assert found is not None, example.text

@@ -113,17 +113,22 @@ def test_every_english_state_grammar_loads_in_pocketsphinx(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not (shutil.which("espeak-ng") and shutil.which("sox")), reason="needs espeak-ng and sox")
-@pytest.mark.parametrize("state, sentence, intent, slots", [
-    ("turn", "place the triceratops in the heart pen", "place", {"species": "triceratops", "pen": "prairie_of_love"}),
-    ("confirm", "yes", "yes", {}),
+@pytest.mark.parametrize("game, state, sentence, intent, slots", [
+    ("draftosaurus", "turn", "place the triceratops in the heart pen", "place",
+     {"species": "triceratops", "pen": "prairie_of_love"}),
+    ("draftosaurus", "confirm", "yes", "yes", {}),
+    ("dino", "turn", "my red pawn moves three to b four", "pawn_move", {"colour": "red", "steps": 3, "square": "B4"}),
+    ("dino", "turn", "all four to the meteor", "meteor_move", {}),
+    ("dino", "answer", "c three", "square_answer", {"square": "C3"}),
+    ("dino", "turn", "how many stones are left", "meteor_state", {}),
 ])
-def test_spoken_sentence_through_pocketsphinx_and_the_parser(tmp_path, state, sentence, intent, slots):
+def test_spoken_sentence_through_pocketsphinx_and_the_parser(tmp_path, game, state, sentence, intent, slots):
     """Real speech (espeak-ng), real recogniser (pocketsphinx + our JSGF), then our parser."""
     raw, audio = tmp_path / "raw.wav", tmp_path / "utterance.wav"
     subprocess.run(["espeak-ng", "-v", "en-us", "-s", "140", "-w", str(raw), sentence], check=True)
     subprocess.run(["sox", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(audio)], check=True)
     decoder = pocketsphinx_decoder(tmp_path)
-    decoder.add_jsgf_string(state, rg.jsgf(GAME, "en", state))
+    decoder.add_jsgf_string(state, rg.jsgf(game, "en", state))
     decoder.activate_search(state)
     with wave.open(str(audio)) as handle:
         frames = handle.readframes(handle.getnframes())
@@ -131,7 +136,7 @@ def test_spoken_sentence_through_pocketsphinx_and_the_parser(tmp_path, state, se
     decoder.process_raw(frames, full_utt=True)
     decoder.end_utt()
     heard = decoder.hyp().hypstr if decoder.hyp() else ""
-    result = parse(heard, game=GAME, lang="en", state=state)
+    result = parse(heard, game=game, lang="en", state=state)
     assert (result.intent, result.slots) == (intent, slots), heard
 
 

@@ -1,5 +1,6 @@
-"""Jurassic Snack grammars: the example sentences mean what they should in fr, en and es; every square,
-direction and token can be said; `companion parse --game jurassic-snack` answers."""
+"""Jurassic Snack grammars: every square, direction and token can be said, states keep them apart, and
+`companion parse --game jurassic-snack` answers (the example sentences are checked with every game's in
+test_grammar_examples)."""
 
 import json
 import subprocess
@@ -9,28 +10,12 @@ import pytest
 
 from companion.games.jurassic_snack.ids import DIRECTIONS, TOKENS
 from companion.games.jurassic_snack.layout import Layout
-from companion.language.grammar import examples, parse, states
+from companion.language.grammar import parse, states
 from companion.language.messages import LANGUAGES, Catalog
 
 GAME = "jurassic-snack"
 MOVE = {"fr": "diplo en {square} vers le {direction}", "en": "diplo on {square} towards the {direction}",
         "es": "diplo en {square} hacia el {direction}"}
-
-
-def cases(kind):
-    return [pytest.param(lang, example, examples(GAME, lang).players, id=f"{lang}-{example.state}-{example.text}")
-            for lang in LANGUAGES for example in getattr(examples(GAME, lang), kind)]
-
-
-@pytest.mark.parametrize("lang, example, players", cases("understood"))
-def test_example_is_understood(lang, example, players):
-    result = parse(example.text, game=GAME, lang=lang, state=example.state, player_names=players)
-    assert (result.intent, result.slots) == (example.intent, example.slots)
-
-
-@pytest.mark.parametrize("lang, example, players", cases("not_understood"))
-def test_wrong_sentences_are_not_understood(lang, example, players):
-    assert parse(example.text, game=GAME, lang=lang, state=example.state, player_names=players).intent is None
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
