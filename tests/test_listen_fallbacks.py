@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from audio.environments import hidden_module, linux_only, no_sound_devices, run_companion
+from audio.environments import EmptyRecogniser, hidden_module, linux_only, no_sound_devices, run_companion
 from companion.errors import BadInput
 from companion.language.messages import catalog
 from companion.speech.audio import AudioSource, WavFileSource
@@ -16,7 +16,6 @@ from companion.speech.base import TextListener, Unavailable
 from companion.speech.engines import open_listener, terminal_confirm
 from companion.speech.listener import SpeechListener
 from companion.speech.models import RemoteModel
-from companion.speech.recogniser import Recogniser, Recognition
 from companion.speech.synthetic import speak_to_wav
 
 
@@ -100,23 +99,9 @@ class Failing(AudioSource):
         raise Unavailable("microphone_stopped")
 
 
-class Unused(Recogniser):
-    def use_grammar(self, state, player_names=()):
-        pass
-
-    def start(self):
-        pass
-
-    def accept(self, frame):
-        pass
-
-    def finish(self):
-        return Recognition("", 0.0)
-
-
 def test_a_microphone_that_stops_hands_over_to_typed_lines():
     said = []
-    listener = SpeechListener(Unused(), iter([Failing(), Failing()]), lang="fr", guard_s=0,
+    listener = SpeechListener(EmptyRecogniser(), iter([Failing(), Failing()]), lang="fr", guard_s=0,
                               keys=io.StringIO("oui\nnon\n"), say=said.append)
     assert listener.listen("confirm").text == "oui"
     assert listener.listen("confirm").text == "non"

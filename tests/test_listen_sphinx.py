@@ -13,13 +13,12 @@ import time
 import numpy as np
 import pytest
 
-from audio.environments import linux_only, run_companion, sound_home
+from audio.environments import EmptyRecogniser, linux_only, run_companion, sound_home
 from companion.cli import main
 from companion.speech.audio import FRAME_SAMPLES, AudioSource, Resampler, read_wav
 from companion.speech.base import Speaker
 from companion.speech.engines import open_listener
 from companion.speech.listener import SpeechListener
-from companion.speech.recogniser import Recogniser, Recognition
 from companion.speech.synthetic import speak_to_wav
 
 # (state, what is said, voice, speed, noise SNR in dB or None, expected intent, expected slots)
@@ -146,24 +145,10 @@ class BusySpeaker(Speaker):
         return time.monotonic() < self.until
 
 
-class Unused(Recogniser):
-    def use_grammar(self, state, player_names=()):
-        pass
-
-    def start(self):
-        pass
-
-    def accept(self, frame):
-        pass
-
-    def finish(self):
-        return Recognition("", 0.0)
-
-
 def test_the_microphone_is_muted_while_the_program_speaks_and_just_after():
     speaker = BusySpeaker(0.4)
     source = LiveFrames(2.0)
-    listener = SpeechListener(Unused(), iter([source]), lang="en", speaker=speaker, guard_s=0.2,
+    listener = SpeechListener(EmptyRecogniser(), iter([source]), lang="en", speaker=speaker, guard_s=0.2,
                               keys=io.StringIO(), say=lambda _: None)
     kept = [time.monotonic() for _ in listener._unmuted(source)]
     assert kept and min(kept) >= speaker.until + 0.2
@@ -181,7 +166,7 @@ def test_enter_on_the_terminal_cuts_the_program_off_before_listening():
     main_end, player_end = os.openpty()
     keys = os.fdopen(player_end, "r")
     speaker = StoppableSpeaker(30.0)
-    listener = SpeechListener(Unused(), iter([]), lang="en", speaker=speaker, guard_s=0.0, keys=keys,
+    listener = SpeechListener(EmptyRecogniser(), iter([]), lang="en", speaker=speaker, guard_s=0.0, keys=keys,
                               say=lambda _: None)
     os.write(main_end, b"\n")
     started = time.monotonic()

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.speech.recogniser import Recognition, Recogniser
+
 ROOT = Path(__file__).resolve().parents[2]
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ALSA configurations are Linux only")
@@ -66,3 +68,19 @@ def run_companion(*args: str, env: dict[str, str] | None = None, stdin: str = ""
 def run_python(code: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8",
                           env={**os.environ, **(env or {})}, cwd=ROOT, timeout=timeout)
+
+
+class EmptyRecogniser(Recogniser):
+    """A recogniser that hears nothing, for tests of what happens around recognition (muting, fallbacks)."""
+
+    def use_grammar(self, state, player_names=()):
+        pass
+
+    def start(self):
+        pass
+
+    def accept(self, frame):
+        pass
+
+    def finish(self):
+        return Recognition("", 0.0)
