@@ -5,22 +5,18 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
 
 from companion.games.draftosaurus.engine import Discard, Game, Place, Roll
+from companion.games.draftosaurus.simulate import play_random_game
 from companion.language.messages import catalog
 
 
 def random_game(players: list[str], seed: int) -> Game:
-    """A complete legal game: random legal moves in full mode, from a seeded stream."""
-    game = Game.new(players, mode="full", seed=seed)
-    chooser = random.Random(seed)
-    while game.phase != "over":
-        game.apply(chooser.choice(game.legal_actions()))
-    return game
+    """A complete legal game, played at random in full mode from a seeded stream."""
+    return play_random_game(players, seed)
 
 
 # How a player types a die face and a placement, with the spoken names of voices/<lang>/names.yaml.

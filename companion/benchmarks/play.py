@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import subprocess
 import sys
 import tempfile
@@ -27,7 +26,7 @@ from companion.benchmarks import peak_memory_mb, percentile
 from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
 from companion.dialogue.session import EndOfInput, Session
 from companion.games.draftosaurus.engine import Game, Place, Roll
-from companion.games.draftosaurus.simulate import play_random_step
+from companion.games.draftosaurus.simulate import play_random_game
 from companion.language.messages import catalog
 from companion.speech.base import Heard, Listener, Speaker
 
@@ -95,14 +94,6 @@ def _commands(game: Game) -> list[str]:
     return lines
 
 
-def _random_game(seed: int) -> Game:
-    game = Game.new(list(PLAYERS), mode="full", seed=seed)
-    choices = random.Random(seed)
-    while game.phase != "over":
-        play_random_step(game, choices)
-    return game
-
-
 def _value(item: Any) -> str:
     return getattr(item, "value", item)
 
@@ -120,7 +111,7 @@ def measure_responses(games: int, seed: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         lines: list[str] = []
         for number in range(games):
-            lines += _commands(_random_game(seed + number))
+            lines += _commands(play_random_game(PLAYERS, seed + number))
         wavs = _synthesise(lines, Path(folder))
         speaker = _TimedSpeaker()
         inner = open_listener("sphinx", "en", "draftosaurus", audio_files=wavs, say=lambda text: None)

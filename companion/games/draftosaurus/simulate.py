@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import random
+from typing import Sequence
 
 from companion.games.draftosaurus.actions import Discard, Place
 from companion.games.draftosaurus.engine import DISCARD, OVER, PLACE, ROLL, Game
 from companion.games.draftosaurus.options import Options
 
 
-def play_random_game(players_count: int, seed: int, options: Options = Options()) -> Game:
-    """A finished full-mode game; `seed` fixes both the bag and every choice, so the game is reproducible."""
+def play_random_game(players: int | Sequence[str], seed: int, options: Options = Options()) -> Game:
+    """A finished full-mode game of `players` (names, or how many: P1, P2...); `seed` fixes both the bag and
+    every choice, so the game is reproducible."""
     choices = random.Random(seed)
-    game = Game.new([f"P{index + 1}" for index in range(players_count)], options=options, mode="full", seed=seed)
+    names = [f"P{index + 1}" for index in range(players)] if isinstance(players, int) else list(players)
+    game = Game.new(names, options=options, mode="full", seed=seed)
     while game.phase != OVER:
         play_random_step(game, choices)
     return game
