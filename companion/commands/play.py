@@ -7,7 +7,7 @@ from pathlib import Path
 
 from companion.dialogue.games import GAMES
 from companion.dialogue.runner import add_speech_options, open_session, refuse_save, run_table
-from companion.dialogue.savefile import SaveFileError, check_document, default_save_path, read_document
+from companion.dialogue.savefile import SaveFileError, default_save_path, read_save
 from companion.errors import BadInput
 
 NAME = "play"
@@ -39,12 +39,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="Jurassic Snack: turns in a row without eating or chasing that end the game (default 2)")
 
 
-def check_save_target(path: Path, game: str, replace: bool) -> None:
+def check_save_target(path: Path, replace: bool) -> None:
     """Refuse to write over a file that is not a save of ours, or over an unfinished game without --new."""
     if not path.exists():
         return
-    document = read_document(path)
-    content = check_document(path, document)
+    _game, content = read_save(path)
     if replace:
         return
     if not content.get("finished", False):
@@ -54,7 +53,7 @@ def check_save_target(path: Path, game: str, replace: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     save_path = args.save or default_save_path(args.game)
     try:
-        check_save_target(save_path, args.game, args.new)
+        check_save_target(save_path, args.new)
     except SaveFileError as error:
         raise refuse_save(args, error) from None
     if args.players is not None and len([n for n in args.players.split(",") if n.strip()]) < 2:
