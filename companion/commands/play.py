@@ -8,6 +8,7 @@ from pathlib import Path
 from companion.dialogue.games import GAMES
 from companion.dialogue.runner import add_speech_options, open_session, refuse_save, run_table
 from companion.dialogue.savefile import SaveFileError, default_save_path, read_save
+from companion.dialogue.setup import listed_names
 from companion.errors import BadInput
 
 NAME = "play"
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         check_save_target(save_path, args.new)
     except SaveFileError as error:
         raise refuse_save(args, error) from None
-    if args.players is not None and len([n for n in args.players.split(",") if n.strip()]) < 2:
+    if args.players is not None and len(listed_names(args.players)) < 2:
         raise BadInput("--players: give at least two names separated by commas")
     dialogue = GAMES[args.game]
     session = open_session(args, args.game)

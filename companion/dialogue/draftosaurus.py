@@ -15,7 +15,7 @@ from companion.dialogue.session import Answer, Session, StateChanged
 from companion.dialogue.setup import (ask_choice, ask_names, ask_number, ask_player, ask_yes,
                                       label_players, listed_names, names_can_be_typed, player_by_name, table_seed)
 from companion.dialogue.table import Table
-from companion.errors import BadInput, RuleViolation
+from companion.errors import BadInput
 from companion.games.common import Reason
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
 from companion.games.draftosaurus.engine import Discard, Game, Options, Place, Roll
