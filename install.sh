@@ -7,6 +7,7 @@ cd "$(dirname "$0")"
 need=()
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 command -v sox >/dev/null 2>&1 || need+=(sox)
+command -v flite >/dev/null 2>&1 || need+=(flite)  # a second voice maker, for the listening tests and bench
 ldconfig -p 2>/dev/null | grep -q libportaudio.so.2 || need+=(libportaudio2)
 python3 -c "import venv, ensurepip" 2>/dev/null || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then

@@ -101,6 +101,23 @@ def test_players_names_become_words_the_listener_hears(tmp_path):
     assert listener.listen("die") is None  # the files are used up
 
 
+def test_each_player_s_voice_is_remembered_and_used_when_that_player_should_speak(tmp_path):
+    said = [speak_to_wav("the die shows the forest", tmp_path / f"{n}.wav", voice=voice, speed=150)
+            for n, voice in enumerate(["en-us+m3", "en-us+f4", "en-us+m3"])]
+    listener = open_listener("sphinx", "en", "draftosaurus", audio_files=said, say=lambda _: None)
+    decoder = listener.recogniser.decoder
+    listener.expect_speaker("Alice")
+    assert listener.listen("die").text
+    alice = decoder.get_cmn()
+    listener.expect_speaker("Bruno")  # a voice not heard yet starts from the last one
+    assert decoder.get_cmn() == alice
+    assert listener.listen("die").text
+    assert decoder.get_cmn() != alice
+    listener.expect_speaker("Alice")
+    assert decoder.get_cmn() == alice
+    assert listener.listen("die").text
+
+
 @linux_only
 def test_the_microphone_path_hears_a_command(tmp_path):
     """The default microphone is an ALSA device that records a file: sounddevice, resampling, endpointing

@@ -1,5 +1,5 @@
-"""Words that sound like their opposite are never offered to recognisers, so a spoken no cannot come back
-as a confident yes; typed, those words still count."""
+"""Words that sound like their opposite, or like another dinosaur, are never offered to recognisers, so a
+spoken no cannot come back as a confident yes; typed, those words still count."""
 
 from __future__ import annotations
 
@@ -20,6 +20,14 @@ def test_unheard_phrases_stay_out_of_recogniser_grammars_but_are_understood_type
     alternatives = {part.strip() for part in re.split(r"[()|;=]", jsgf("draftosaurus", "en", "confirm"))}
     assert phrase not in alternatives and "yeah" in alternatives
     assert "yes" in phrases
+
+
+@pytest.mark.parametrize("short, species", [("spino", "spinosaurus"), ("stego", "stegosaurus")])
+def test_short_names_heard_as_each_other_are_left_to_the_keyboard(short, species):
+    typed = parse(f"{short} in the river", game="draftosaurus", lang="en", state="turn")
+    assert (typed.intent, typed.slots) == ("place", {"species": species, "pen": "river"})
+    spoken = {word for phrase in vosk_phrases("draftosaurus", "en", "turn") for word in phrase.split()}
+    assert short not in spoken and species in spoken and f"{species[:-2]}" in spoken
 
 
 @pytest.mark.slow

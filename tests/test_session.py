@@ -77,3 +77,21 @@ def test_earcons_mark_each_turn_and_each_refusal():
          earcons=Earcons())
     assert played[:5] == ["understood", "your_turn", "understood", "refused", "your_turn"]
     assert "not_understood" in played
+
+
+def test_the_listener_is_told_which_player_should_answer():
+    expected = []
+
+    class Recording(Heard_):
+        def expect_speaker(self, name):
+            expected.append(name)
+
+    session = Session(game="draftosaurus", lang="fr", speaker=TextSpeaker(io.StringIO()),
+                      listener=Recording([("dé croix", None), ("tricératops rivière", None)]), verbosity="short")
+    table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), TableSettings(), save_path=None)
+    table.save = lambda: None
+    try:
+        table.run()
+    except EndOfInput:
+        pass
+    assert expected[:3] == ["Alice", "Alice", "Bruno"]  # Alice rolls, Alice places, then Bruno's turn

@@ -65,6 +65,9 @@ class _TimedListener(Listener):
         self.handed: list[tuple[float, float, float, float]] = []  # (when, final ms, decode ms, audio s)
         self.confirmations = 0
 
+    def expect_speaker(self, name: str | None) -> None:
+        self.inner.expect_speaker(name)
+
     def listen(self, state: str | None = None) -> Heard | None:
         if state == "confirm":  # the player says yes to a read-back at once; not timed
             self.confirmations += 1

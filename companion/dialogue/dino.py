@@ -82,7 +82,7 @@ class DinoTable(Table):
             self.play(Meteor(player))
             return
         answer = self.session.ask(self.session.text("dino.ask_turn", player=name, colour=colour), "turn",
-                                  self.handle_query)
+                                  self.handle_query, speaker=name)
         if answer.intent == "pawn_move":
             self.move(player, answer.slots)
         elif answer.intent == "meteor_move":

@@ -112,7 +112,8 @@ class DraftosaurusTable(Table):
             face = self.virtual_face()
             self.session.say("table.virtual_roll", roller=roller)
         else:
-            answer = self.session.ask(self.session.text("table.ask_die", roller=roller), "die", self.handle_query)
+            answer = self.session.ask(self.session.text("table.ask_die", roller=roller), "die", self.handle_query,
+                                      speaker=roller)
             if answer.intent != "die" or "face" not in answer.slots:
                 self.refuse_unexpected("table.expected_die")
                 return
@@ -143,7 +144,8 @@ class DraftosaurusTable(Table):
         self.asked = player
         name = self.game.players[player]
         self.session.earcon("your_turn")
-        answer = self.session.ask(self.session.text("table.ask_place", player=name), "turn", self.handle_query)
+        answer = self.session.ask(self.session.text("table.ask_place", player=name), "turn", self.handle_query,
+                                  speaker=name)
         if answer.intent == "die":
             self.session.say("table.die_already", face=self.face_id())
             return

@@ -71,7 +71,8 @@ class JurassicSnackTable(Table):
     # ----- asking
     def ask(self, key: str, state: str, **params: Any) -> Answer | None:
         """The answer to a question of the loop; None after an undo or redo (the loop asks again)."""
-        answer = self.session.ask(self.session.text(key, **params), state, self.handle_query)
+        answer = self.session.ask(self.session.text(key, **params), state, self.handle_query,
+                                  speaker=params.get("player"))
         if answer.intent in ("undo", "redo"):
             self.undo() if answer.intent == "undo" else self.redo()
             return None

@@ -84,14 +84,16 @@ class Session:
             self.listener.set_player_names(self.player_names)
 
     def ask(self, prompt: str | None, state: str,
-            handle_shared: Callable[[Answer], bool] | None = None) -> Answer:
+            handle_shared: Callable[[Answer], bool] | None = None, speaker: str | None = None) -> Answer:
         """Say `prompt` (if any), then listen until an utterance the game must handle is understood.
 
         Shared commands (repeat, review, voice, verbosity, pause, help) are answered here and the
         question is asked again; `handle_shared` lets the game answer its own queries the same way.
+        `speaker` names the player expected to answer, whose voice the recogniser may adapt to.
         """
         if prompt:
             self.last_prompt = self.say_text(prompt)
+        self.listener.expect_speaker(speaker)
         while True:
             heard = self._hear(state)
             if not heard.text.strip():

@@ -90,6 +90,9 @@ class Listener(ABC):
         """The players' names, which may now be heard (in turns, scores...)."""
         self.player_names = tuple(names)
 
+    def expect_speaker(self, name: str | None) -> None:
+        """Who should speak next (None: anyone), for engines that adapt to each voice."""
+
     def close(self) -> None:
         pass
 

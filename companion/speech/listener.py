@@ -163,6 +163,9 @@ class SpeechListener(Listener):
     def set_player_names(self, names: Sequence[str]) -> None:
         self.player_names = tuple(names)
 
+    def expect_speaker(self, name: str | None) -> None:
+        self.recogniser.expect_speaker(name)
+
     def close(self) -> None:
         if self.current is not None:
             self.current.close()

@@ -37,6 +37,9 @@ class Recogniser(ABC):
     def finish(self) -> Recognition:
         """The utterance is over: what was heard."""
 
+    def expect_speaker(self, name: str | None) -> None:
+        """Who should speak next (None: anyone); engines that adapt to each voice use it."""
+
     def describe(self) -> str:
         """The model in use, as the user would name it."""
         return self.name

@@ -28,8 +28,9 @@ from companion.speech.recogniser import Recogniser, Recognition
 from companion.speech.voice import voice_settings
 
 # At most this many sound units are followed per 10 ms frame, which caps the decoding time; pocketsphinx's
-# default (30000) was slower on our grammars and understood no more commands.
-MAX_ACTIVE_HMMS = 3000
+# default (30000) was slower on our grammars and understood no more commands, nor did 3000 (on 800
+# synthesised commands) than this.
+MAX_ACTIVE_HMMS = 2000
 FIT_MIDPOINT = -50.0   # average score per frame (decoder log units) at which the confidence is 0.5
 FIT_SPREAD = 6.0       # how quickly the confidence falls below the midpoint
 _SILENCES = re.compile(r"^(<s>|</s>|<sil>|\(NULL\))$")
@@ -85,6 +86,8 @@ class SphinxRecogniser(Recogniser):
         self._add_pronunciations()
         self.searches: dict[tuple[str, tuple[str, ...]], str] = {}
         self.last_words: list[tuple[str, int, float]] = []
+        self.speaker: str | None = None
+        self.voice_means: dict[str, str] = {}
 
     def describe(self) -> str:
         return self.model_name
@@ -130,6 +133,16 @@ class SphinxRecogniser(Recogniser):
             self.decoder.add_fsg(search, self.decoder.read_fsg(str(compiled_fsg(self.decoder, grammar, search))))
             self.searches[key] = search
         self.decoder.activate_search(self.searches[key])
+
+    def expect_speaker(self, name: str | None) -> None:
+        """Start from the expected player's own cepstral mean (how their voice sounds through this microphone,
+        on average), learnt from what they said before; pocketsphinx otherwise starts from the last voice it
+        heard, another player's. On 400 synthesised commands in ten voices, this understood 2% more."""
+        if self.speaker is not None:
+            self.voice_means[self.speaker] = self.decoder.get_cmn()
+        self.speaker = name
+        if name in self.voice_means:
+            self.decoder.set_cmn(self.voice_means[name])
 
     def start(self) -> None:
         self.decoder.start_utt()

@@ -1,8 +1,9 @@
 """Spoken commands made by machine, to measure and test listening without a microphone.
 
 Sentences are drawn at random from the game's own recognition grammar (so they are exactly what players
-may say), then spoken by espeak-ng with several voices and speeds, with pauses around them and, for some,
-background noise.
+may say), then spoken with several voices and speeds, with pauses around them and, for some, background
+noise. Two synthesisers speak: espeak-ng, whose voices are made by rule (formant synthesis), and flite, whose
+voices are built from recordings of real speakers and sound closer to a person at the table.
 """
 
 from __future__ import annotations
@@ -22,7 +23,29 @@ from companion.speech.audio import read_wav, write_wav
 
 # espeak-ng voices (language+variant) that sound different from one another.
 ENGLISH_VOICES: tuple[str, ...] = ("en-us", "en-us+m3", "en-us+f2", "en-us+m7", "en-us+f4", "en-us+m1")
-SPEEDS: tuple[int, ...] = (135, 150, 165, 180)
+# flite's 16 kHz English voices: US male (diphones), Scottish male, US male, US female.
+FLITE_VOICES: tuple[str, ...] = ("kal16", "awb", "rms", "slt")
+SYNTHESISERS = ("espeak-ng", "flite")
+SPEEDS: tuple[int, ...] = (135, 150, 165, 180)  # words per minute
+FLITE_WORDS_PER_MINUTE = 160  # flite's own pace, about; other speeds stretch its sounds
+
+
+@dataclass(frozen=True)
+class SyntheticVoice:
+    """A synthesiser and one of its voices."""
+
+    synthesiser: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.synthesiser}:{self.name}"
+
+
+def english_voices(synthesisers: Sequence[str] = SYNTHESISERS) -> tuple[SyntheticVoice, ...]:
+    """The English voices of the wanted synthesisers that are installed here."""
+    voices = {"espeak-ng": ENGLISH_VOICES, "flite": FLITE_VOICES}
+    return tuple(SyntheticVoice(name, voice) for name in synthesisers if synthesiser_program(name)
+                 for voice in voices[name])
 
 
 @dataclass(frozen=True)
@@ -90,19 +113,38 @@ def pink_noise(length: int, seed: int = 0) -> np.ndarray:
     return (noise / np.sqrt(np.mean(noise ** 2))).astype(np.float32)
 
 
+def synthesiser_program(synthesiser: str = "espeak-ng") -> str | None:
+    """The program of a synthesiser, or None when it is not installed."""
+    if synthesiser == "flite":
+        return shutil.which("flite")
+    return shutil.which("espeak-ng") or shutil.which("espeak")
+
+
 def espeak_program() -> str:
-    program = shutil.which("espeak-ng") or shutil.which("espeak")
+    program = synthesiser_program("espeak-ng")
     if program is None:
         raise FileNotFoundError("espeak-ng is not installed")
     return program
 
 
-def speak_to_wav(text: str, path: Path, *, voice: str = "en-us", speed: int = 160,
+def _synthesis_command(text: str, path: Path, voice: str | SyntheticVoice, speed: int) -> list[str]:
+    if isinstance(voice, SyntheticVoice) and voice.synthesiser == "flite":
+        program = synthesiser_program("flite")
+        if program is None:
+            raise FileNotFoundError("flite is not installed")
+        stretch = FLITE_WORDS_PER_MINUTE / speed
+        return [program, "-voice", voice.name, "--setf", f"duration_stretch={stretch:.3f}", "-t", text,
+                "-o", str(path)]
+    name = voice.name if isinstance(voice, SyntheticVoice) else voice
+    return [espeak_program(), "-v", name, "-s", str(speed), "-w", str(path), text]
+
+
+def speak_to_wav(text: str, path: Path, *, voice: str | SyntheticVoice = "en-us", speed: int = 160,
                  pause_s: float = 0.4, noise_snr_db: float | None = None, seed: int = 0) -> Path:
-    """`text` spoken by espeak-ng into a WAV file, with `pause_s` of quiet around it and, if
-    `noise_snr_db` is given, room-like (pink) noise that much quieter than the speech."""
-    subprocess.run([espeak_program(), "-v", voice, "-s", str(speed), "-w", str(path), text],
-                   check=True, capture_output=True, timeout=60)
+    """`text` spoken into a WAV file (by espeak-ng, or by the synthesiser of a SyntheticVoice), with
+    `pause_s` of quiet around it and, if `noise_snr_db` is given, room-like (pink) noise that much quieter
+    than the speech."""
+    subprocess.run(_synthesis_command(text, path, voice, speed), check=True, capture_output=True, timeout=60)
     samples, rate = read_wav(path)
     pause = np.zeros(int(pause_s * rate), dtype=np.float32)
     samples = np.concatenate([pause, samples, pause])
