@@ -26,10 +26,10 @@ class Heard_(Listener):
         return Heard(text, confidence, "sphinx")
 
 
-def play(utterances, lang="fr", earcons=None):
+def play(utterances, lang="fr", earcons=None, listener_class=Heard_):
     out = io.StringIO()
-    session = Session(game="draftosaurus", lang=lang, speaker=TextSpeaker(out), listener=Heard_(utterances),
-                      verbosity="short", earcons=earcons)
+    session = Session(game="draftosaurus", lang=lang, speaker=TextSpeaker(out),
+                      listener=listener_class(utterances), verbosity="short", earcons=earcons)
     table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), TableSettings(), save_path=None)
     table.save = lambda: None
     try:
@@ -86,12 +86,5 @@ def test_the_listener_is_told_which_player_should_answer():
         def expect_speaker(self, name):
             expected.append(name)
 
-    session = Session(game="draftosaurus", lang="fr", speaker=TextSpeaker(io.StringIO()),
-                      listener=Recording([("dé croix", None), ("tricératops rivière", None)]), verbosity="short")
-    table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), TableSettings(), save_path=None)
-    table.save = lambda: None
-    try:
-        table.run()
-    except EndOfInput:
-        pass
+    play([("dé croix", None), ("tricératops rivière", None)], listener_class=Recording)
     assert expected[:3] == ["Alice", "Alice", "Bruno"]  # Alice rolls, Alice places, then Bruno's turn
