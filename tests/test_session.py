@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
-from companion.dialogue.session import EndOfInput, Session
+from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.games.draftosaurus.engine import Game
 from companion.speech.base import Heard, Listener, TextSpeaker
 
@@ -88,3 +90,12 @@ def test_the_listener_is_told_which_player_should_answer():
 
     play([("dé croix", None), ("tricératops rivière", None)], listener_class=Recording)
     assert expected[:3] == ["Alice", "Alice", "Bruno"]  # Alice rolls, Alice places, then Bruno's turn
+
+
+def test_quitting_on_a_recogniser_s_word_is_asked_first_but_a_typed_quit_is_not():
+    game, out = play([("dé croix", None), ("au revoir", 0.9), ("non", 0.9), ("dé croix", None)])
+    assert "C'est bien ça ?" in out and "D'accord, je n'en tiens pas compte." in out
+    with pytest.raises(QuitRequested):
+        play([("dé croix", None), ("au revoir", 0.9), ("oui", 0.9)])
+    with pytest.raises(QuitRequested):
+        play([("dé croix", None), ("au revoir", None)])

@@ -102,7 +102,7 @@ class Session:
             if result.intent is None:
                 self._not_understood(result)
                 continue
-            if heard.needs_confirmation and not self._confirm(heard, result):
+            if self._doubtful(heard, result) and not self._confirm(heard, result):
                 continue
             answer = Answer(result.intent, dict(result.slots), heard)
             if answer.intent == "quit":
@@ -132,6 +132,13 @@ class Session:
             self.say("session.not_understood_suggestion", heard=result.text, suggestion=result.suggestion)
         else:
             self.say("session.not_understood", heard=result.text)
+
+    @staticmethod
+    def _doubtful(heard: Heard, result: ParseResult) -> bool:
+        """Read back when the recogniser is unsure, and always before quitting on a recogniser's word: a short
+        word ("die", "huh") was heard as "bye" or "close" with confidence. Typed lines are taken as they are."""
+        spoken = heard.confidence is not None
+        return heard.needs_confirmation or (spoken and result.intent == "quit")
 
     def _confirm(self, heard: Heard, result: ParseResult) -> bool:
         """Ask a yes/no question about a doubtful utterance; only a clear yes lets it through.

@@ -28,8 +28,8 @@ from companion.speech.recogniser import Recogniser, Recognition
 from companion.speech.voice import voice_settings
 
 # At most this many sound units are followed per 10 ms frame, which caps the decoding time; pocketsphinx's
-# default (30000) was slower on our grammars and understood no more commands, nor did 3000 (on 800
-# synthesised commands) than this.
+# default (30000) was slower on our grammars and understood no more commands; neither did 3000 (on 800
+# synthesised commands).
 MAX_ACTIVE_HMMS = 2000
 FIT_MIDPOINT = -50.0   # average score per frame (decoder log units) at which the confidence is 0.5
 FIT_SPREAD = 6.0       # how quickly the confidence falls below the midpoint
