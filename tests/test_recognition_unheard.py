@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from companion.language.grammar import parse
-from companion.language.recognition_grammar import jsgf, vosk_phrases
+from companion.language.recognition_grammar import jsgf, unheard, vosk_phrases
 
 
 @pytest.mark.parametrize("phrase", ["ok", "o k", "okay", "go for it", "go ahead"])
@@ -35,6 +35,21 @@ def test_a_question_about_the_die_cannot_be_heard_as_a_die_face():
     assert parse("what was rolled", game="draftosaurus", lang="en", state="die").intent == "current_die"
     alternatives = {part.strip() for part in re.split(r"[()|;=<>]", jsgf("draftosaurus", "en", "die"))}
     assert "woods" not in alternatives and {"forest", "rolled"} <= alternatives
+
+
+@pytest.mark.parametrize("state", ["turn", "die", "confirm", "any"])
+def test_no_unheard_phrase_is_offered_in_any_state(state):
+    alternatives = {part.strip() for part in re.split(r"[()|;=<>]", jsgf("draftosaurus", "en", state))}
+    assert not {" ".join(words) for words in unheard("en")} & alternatives
+
+
+@pytest.mark.parametrize("typed, intent, slots", [
+    ("rex in the river", "place", {"species": "trex", "pen": "river"}),
+    ("alice drops the trike in the river", "place", {"player": "Alice", "species": "triceratops", "pen": "river"}),
+    ("huh", "repeat", {}), ("another time", "repeat", {})])
+def test_unheard_phrases_are_still_understood_typed(typed, intent, slots):
+    meaning = parse(typed, game="draftosaurus", lang="en", state="turn", player_names=("Alice", "Bob"))
+    assert (meaning.intent, dict(meaning.slots)) == (intent, slots)
 
 
 @pytest.mark.slow
