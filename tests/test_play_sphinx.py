@@ -57,6 +57,7 @@ class TablePlayers(Listener):
         self.attempt = 0
         self.last_heard: Heard | None = None
         self.agreed: bool | None = None  # the answer given to the last read-back
+        self.unasked: Heard | None = None  # heard, and not read back (so far)
         self.read_backs = 0
 
     def _sources(self):
@@ -73,10 +74,18 @@ class TablePlayers(Listener):
 
     def listen(self, state: str | None = None) -> Heard | None:
         if state == "confirm":
+            self.unasked = None
             self.read_backs += 1
             self.agreed = self._means(self.last_heard.text, self.todo[0])
             self.queue.append(self._wav("yes" if self.agreed else "no", "en-us", 150))
             return self.inner.listen(state)
+        if self.unasked is not None:
+            # Taken without a read-back. A misheard question only gets an answer, and the player says the
+            # command again; a misheard move would reach the game, and the zoos checked at the end differ.
+            intent = self._meaning(self.unasked.text)[0]
+            self._next(done=self._means(self.unasked.text, self.todo[0])
+                       or intent is not None and intent not in QUESTIONS)
+            self.unasked = None
         if self.agreed is not None:  # the read-back was answered: move on, or say it again
             self._next(done=self.agreed)
             self.agreed = None
@@ -87,11 +96,9 @@ class TablePlayers(Listener):
         self.queue.append(self._wav(self.todo[0], voice, speed))
         heard = self.inner.listen(state)
         self.last_heard = heard
-        if heard is not None and not heard.needs_confirmation:
-            # Taken without a read-back. A misheard question only gets an answer, and the player says the
-            # command again; a misheard move would reach the game, and the zoos checked at the end differ.
-            meaning = self._meaning(heard.text)
-            self._next(done=self._means(heard.text, self.todo[0]) or meaning[0] not in QUESTIONS)
+        self.unasked = heard if heard is not None and heard.text.strip() else None
+        if heard is not None and not heard.text.strip():
+            self._next(done=False)  # nothing heard: the player says it again
         return heard
 
     def _next(self, done: bool) -> None:

@@ -99,3 +99,11 @@ def test_quitting_on_a_recogniser_s_word_is_asked_first_but_a_typed_quit_is_not(
         play([("dé croix", None), ("au revoir", 0.9), ("oui", 0.9)])
     with pytest.raises(QuitRequested):
         play([("dé croix", None), ("au revoir", None)])
+
+
+def test_a_move_needs_more_certainty_than_a_question():
+    game, out = play([("dé croix", None), ("mon zoo", 0.7), ("tricératops rivière", 0.7), ("oui", 0.9)])
+    assert out.count("C'est bien ça ?") == 1  # the question is answered at once, the move read back
+    assert game.zoos[0]["river"] == ["triceratops"]
+    game, out = play([("dé croix", None), ("tricératops rivière", 0.8)])
+    assert "C'est bien ça ?" not in out and game.zoos[0]["river"] == ["triceratops"]

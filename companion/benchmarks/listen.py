@@ -22,6 +22,7 @@ from companion.benchmarks import peak_memory_mb, percentile
 from companion.errors import BadInput
 from companion.language.grammar import examples, parse
 from companion.speech.audio import WavFileSource
+from companion.speech.base import ACTION_CONFIDENCE, LOW_CONFIDENCE
 from companion.speech.listener import SpeechListener
 from companion.speech.synthetic import (SPEEDS, SYNTHESISERS, Command, SyntheticVoice, english_voices,
                                         sample_commands, speak_to_wav)
@@ -132,7 +133,7 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
 def _report(rows: list[dict], load_s: float, model: str, engine: str) -> dict:
     decode = [r["decode_ms"] for r in rows]
     per_3s = [r["decode_ms"] * 3.0 / r["seconds"] for r in rows]
-    confident_right = [r for r in rows if r["understood"] and r["confidence"] >= 0.6]
+    confident_right = [r for r in rows if r["understood"] and r["confidence"] >= LOW_CONFIDENCE]
     wrong = [r for r in rows if not r["understood"] and r["heard"]]
     return {
         "engine": engine, "model": model, "utterances": len(rows),
@@ -145,7 +146,10 @@ def _report(rows: list[dict], load_s: float, model: str, engine: str) -> dict:
         "after_speech_ms_p95": percentile([r["final_ms"] for r in rows], 0.95),
         "real_time_factor": sum(decode) / 1000 / sum(r["seconds"] for r in rows),
         "audio_seconds_mean": sum(r["seconds"] for r in rows) / len(rows),
-        "misheard_confirmed_share": sum(r["confidence"] < 0.6 for r in wrong) / len(wrong) if wrong else None,
+        "misheard_confirmed_share": (sum(r["confidence"] < LOW_CONFIDENCE for r in wrong) / len(wrong)
+                                     if wrong else None),
+        "misheard_confirmed_share_moves": (sum(r["confidence"] < ACTION_CONFIDENCE for r in wrong) / len(wrong)
+                                           if wrong else None),
         "understood_without_question_share": len(confident_right) / len(rows),
         "load_s": load_s, "peak_mb": peak_memory_mb(), "said": [r["said"] for r in rows],
         "misheard": [r for r in rows if not r["understood"]],
@@ -174,8 +178,10 @@ def _print(report: dict, verbose: bool) -> None:
           f"{verdict('peak_mb', report['peak_mb'], True)}")
     print(f"  model and grammars loaded in {report['load_s']:.2f} s")
     if report["misheard_confirmed_share"] is not None:
-        print(f"  misheard but asked to confirm {report['misheard_confirmed_share']:.0%} "
-              f"(confidence below 0.6); understood at once {report['understood_without_question_share']:.0%}")
+        print(f"  misheard but read back       {report['misheard_confirmed_share']:.0%} of them as questions "
+              f"(confidence below {LOW_CONFIDENCE}), {report['misheard_confirmed_share_moves']:.0%} as moves "
+              f"(below {ACTION_CONFIDENCE})")
+        print(f"  understood at once           {report['understood_without_question_share']:.0%}")
     if verbose:
         for row in report["misheard"]:
             print(f"    said '{row['said']}' ({row['voice']}), heard '{row['heard']}' "

@@ -102,7 +102,8 @@ class Session:
             if result.intent is None:
                 self._not_understood(result)
                 continue
-            if self._doubtful(heard, result) and not self._confirm(heard, result):
+            doubtful = self._doubtful(heard, result)
+            if doubtful and not self._confirm(heard, result):
                 continue
             answer = Answer(result.intent, dict(result.slots), heard)
             if answer.intent == "quit":
@@ -113,6 +114,8 @@ class Session:
                 if prompt and self.verbosity == "full":
                     self.say_text(prompt, remember=False)
                 continue
+            if not doubtful and heard.needs_confirmation_to_act and not self._confirm(heard, result):
+                continue  # what reaches the game changes it: it needs more certainty than a question
             self.earcon("understood")
             return answer
 
