@@ -85,15 +85,18 @@ class _TimedListener(Listener):
         self.inner.close()
 
 
-def _commands(game: Game) -> list[str]:
+def _commands(game: Game) -> list[tuple[str, int]]:
+    """What the table says for each action of `game`, and which player says it."""
     names = catalog("en")
     lines = []
+    replay = Game.from_setup(game.setup_json())
     for action in game.actions:
         if isinstance(action, Roll):
-            lines.append(f"the die says {names.name('faces', _value(action.face), 'sticker')}")
+            lines.append((f"the die says {names.name('faces', _value(action.face), 'sticker')}", replay.roller))
         elif isinstance(action, Place):
-            lines.append(f"{game.players[action.player]} {_value(action.species)} in the "
-                         f"{names.name('pens', _value(action.pen))}")
+            lines.append((f"{game.players[action.player]} {_value(action.species)} in the "
+                          f"{names.name('pens', _value(action.pen))}", action.player))
+        replay.apply(action)
     return lines
 
 
@@ -101,18 +104,19 @@ def _value(item: Any) -> str:
     return getattr(item, "value", item)
 
 
-def _synthesise(lines: list[str], folder: Path) -> list[Path]:
+def _synthesise(lines: list[tuple[str, int]], folder: Path) -> list[Path]:
+    """Each line said in its player's own voice."""
     from companion.speech.synthetic import ENGLISH_VOICES, speak_to_wav
 
-    return [speak_to_wav(line, folder / f"{index:03}.wav", voice=ENGLISH_VOICES[index % 2], speed=160)
-            for index, line in enumerate(lines)]
+    return [speak_to_wav(line, folder / f"{index:03}.wav", voice=ENGLISH_VOICES[player % 2], speed=160)
+            for index, (line, player) in enumerate(lines)]
 
 
 def measure_responses(games: int, seed: int) -> dict[str, Any]:
     from companion.speech.engines import open_listener
 
     with tempfile.TemporaryDirectory() as folder:
-        lines: list[str] = []
+        lines: list[tuple[str, int]] = []
         for number in range(games):
             lines += _commands(play_random_game(PLAYERS, seed + number))
         wavs = _synthesise(lines, Path(folder))
@@ -172,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
           f"p95 {result['response_p95_ms']:.0f} ms (target p95 < {RESPONSE_TARGET_MS:.0f} ms)")
     print(f"  real-time factor of decoding: {result['real_time_factor']:.2f}")
     with tempfile.TemporaryDirectory() as folder:
-        wav = _synthesise(["the die says cross"], Path(folder))[0]
+        wav = _synthesise([("the die says cross", 0)], Path(folder))[0]
         for engine, audio in (("text", None), ("sphinx", wav)):
             times = measure_startup(engine, args.startups, audio)
             if not times:
