@@ -1,0 +1,25 @@
+"""`companion bench play` says a whole game, answers every command and times the answers and start-ups."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from audio.environments import run_companion
+
+
+@pytest.mark.slow
+def test_the_play_benchmark_answers_a_whole_spoken_game_and_times_it(tmp_path):
+    result = run_companion("bench", "play", "--startups", "1", env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.returncode == 0, result.stderr
+    counts = re.search(r"commands (\d+), answered (\d+), actions applied (\d+), read back for confirmation (\d+)",
+                       result.stdout)
+    assert counts, result.stdout
+    commands, answered, applied, read_back = map(int, counts.groups())
+    assert commands == answered == 36 and applied >= 36 and read_back <= commands
+    p50, p95 = map(int, re.search(r"answer: p50 (\d+) ms, p95 (\d+) ms", result.stdout).groups())
+    assert 0 <= p50 <= p95
+    for engine in ("text", "sphinx"):
+        median = float(re.search(rf"with {engine}: median ([\d.]+) s", result.stdout).group(1))
+        assert 0 < median < 30
