@@ -9,7 +9,8 @@ acoustic score per frame of the recognised words says how far the grammar forced
 it sounded most like (0 = a perfect fit). That average fit goes through a logistic curve (FIT_MIDPOINT,
 FIT_SPREAD), then is multiplied by the share of the utterance heard as words rather than as noise. On 320
 synthesised commands, a confidence below 0.6 (which asks the player to confirm) caught half of the misheard
-commands while asking about a quarter of the well-heard ones.
+commands while asking about a quarter of the well-heard ones; moves are read back below 0.75 (see
+companion.speech.base).
 """
 
 from __future__ import annotations
