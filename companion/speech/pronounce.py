@@ -44,10 +44,15 @@ def ipa_to_cmu(ipa: str) -> str:
     return " ".join(phones)
 
 
+def espeak_path() -> str | None:
+    """The espeak-ng program (or the older espeak), or None when neither is installed."""
+    return shutil.which("espeak-ng") or shutil.which("espeak")
+
+
 def guess_pronunciations(words: Sequence[str], voice: str = "en-us") -> dict[str, str]:
     """CMU phones for each word as espeak-ng says it (one espeak-ng run); empty without espeak-ng."""
     words = [w for w in dict.fromkeys(words) if w.strip()]
-    program = shutil.which("espeak-ng") or shutil.which("espeak")
+    program = espeak_path()
     if not words or program is None:
         return {}
     try:
@@ -64,7 +69,7 @@ def guess_pronunciations(words: Sequence[str], voice: str = "en-us") -> dict[str
 @lru_cache(maxsize=256)
 def guess_pronunciation(word: str, voice: str = "en-us") -> str | None:
     """CMU phones for `word` as espeak-ng would say it, or None without espeak-ng."""
-    program = shutil.which("espeak-ng") or shutil.which("espeak")
+    program = espeak_path()
     if program is None:
         return None
     try:

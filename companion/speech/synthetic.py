@@ -20,6 +20,7 @@ import numpy as np
 from companion.language.grammar import parse
 from companion.language.recognition_grammar import WILDCARD, Choice, Ref, state_grammar
 from companion.speech.audio import read_wav, write_wav
+from companion.speech.pronounce import espeak_path
 
 # espeak-ng voices (language+variant) that sound different from one another.
 ENGLISH_VOICES: tuple[str, ...] = ("en-us", "en-us+m3", "en-us+f2", "en-us+m7", "en-us+f4", "en-us+m1")
@@ -115,28 +116,23 @@ def pink_noise(length: int, seed: int = 0) -> np.ndarray:
 
 def synthesiser_program(synthesiser: str = "espeak-ng") -> str | None:
     """The program of a synthesiser, or None when it is not installed."""
-    if synthesiser == "flite":
-        return shutil.which("flite")
-    return shutil.which("espeak-ng") or shutil.which("espeak")
+    return shutil.which("flite") if synthesiser == "flite" else espeak_path()
 
 
-def espeak_program() -> str:
-    program = synthesiser_program("espeak-ng")
+def _installed(synthesiser: str) -> str:
+    program = synthesiser_program(synthesiser)
     if program is None:
-        raise FileNotFoundError("espeak-ng is not installed")
+        raise FileNotFoundError(f"{synthesiser} is not installed")
     return program
 
 
 def _synthesis_command(text: str, path: Path, voice: str | SyntheticVoice, speed: int) -> list[str]:
     if isinstance(voice, SyntheticVoice) and voice.synthesiser == "flite":
-        program = synthesiser_program("flite")
-        if program is None:
-            raise FileNotFoundError("flite is not installed")
         stretch = FLITE_WORDS_PER_MINUTE / speed
-        return [program, "-voice", voice.name, "--setf", f"duration_stretch={stretch:.3f}", "-t", text,
-                "-o", str(path)]
+        return [_installed("flite"), "-voice", voice.name, "--setf", f"duration_stretch={stretch:.3f}", "-t",
+                text, "-o", str(path)]
     name = voice.name if isinstance(voice, SyntheticVoice) else voice
-    return [espeak_program(), "-v", name, "-s", str(speed), "-w", str(path), text]
+    return [_installed("espeak-ng"), "-v", name, "-s", str(speed), "-w", str(path), text]
 
 
 def speak_to_wav(text: str, path: Path, *, voice: str | SyntheticVoice = "en-us", speed: int = 160,
