@@ -38,16 +38,14 @@ def test_counts_must_be_positive(option):
 @pytest.mark.skipif(shutil.which("flite") is None, reason="flite is not installed")
 @pytest.mark.parametrize("voice", FLITE_VOICES)
 def test_flite_voices_say_commands_the_recogniser_understands(tmp_path, voice):
-    from companion.speech.audio import WavFileSource, read_wav
-    from companion.speech.listener import SpeechListener
-    from companion.speech.sphinx import SphinxRecogniser
+    from companion.speech.audio import read_wav
+    from companion.speech.engines import open_listener
 
     path = speak_to_wav("the die shows the forest", tmp_path / "said.wav", voice=SyntheticVoice("flite", voice),
                         speed=150)
     samples, rate = read_wav(path)
     assert 1.5 < len(samples) / rate < 4 and float(np.sqrt(np.mean(samples ** 2))) > 0.01
-    listener = SpeechListener(SphinxRecogniser("en", "draftosaurus"), iter([WavFileSource(path)]), lang="en",
-                              say=lambda _: None)
+    listener = open_listener("sphinx", "en", "draftosaurus", audio_files=[path], say=lambda _: None)
     assert parse(listener.listen("die").text, game="draftosaurus", lang="en", state="die").slots == {
         "face": "forest"}
 

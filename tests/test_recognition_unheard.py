@@ -12,12 +12,17 @@ from companion.language.grammar import parse
 from companion.language.recognition_grammar import jsgf, unheard, vosk_phrases
 
 
+def offered(state: str) -> set[str]:
+    """Every alternative (a word or phrase) of the recognisers' grammar in `state`."""
+    return {part.strip() for part in re.split(r"[()|;=<>]", jsgf("draftosaurus", "en", state))}
+
+
 @pytest.mark.parametrize("phrase", ["ok", "o k", "okay", "go for it", "go ahead"])
 def test_unheard_phrases_stay_out_of_recogniser_grammars_but_are_understood_typed(phrase):
     assert parse(phrase, game="draftosaurus", lang="en", state="confirm").intent == "yes"
     phrases = vosk_phrases("draftosaurus", "en", "confirm")
     assert phrase not in phrases and not any(p.startswith(phrase + " ") for p in phrases)
-    alternatives = {part.strip() for part in re.split(r"[()|;=]", jsgf("draftosaurus", "en", "confirm"))}
+    alternatives = offered("confirm")
     assert phrase not in alternatives and "yeah" in alternatives
     assert "yes" in phrases
 
@@ -26,21 +31,20 @@ def test_unheard_phrases_stay_out_of_recogniser_grammars_but_are_understood_type
 def test_short_names_heard_as_each_other_are_left_to_the_keyboard(short, species):
     typed = parse(f"{short} in the river", game="draftosaurus", lang="en", state="turn")
     assert (typed.intent, typed.slots) == ("place", {"species": species, "pen": "river"})
-    alternatives = {part.strip() for part in re.split(r"[()|;=<>]", jsgf("draftosaurus", "en", "turn"))}
+    alternatives = offered("turn")
     assert short not in alternatives and species in alternatives
 
 
 def test_a_question_about_the_die_cannot_be_heard_as_a_die_face():
     assert parse("woods was rolled", game="draftosaurus", lang="en", state="die").slots == {"face": "forest"}
     assert parse("what was rolled", game="draftosaurus", lang="en", state="die").intent == "current_die"
-    alternatives = {part.strip() for part in re.split(r"[()|;=<>]", jsgf("draftosaurus", "en", "die"))}
+    alternatives = offered("die")
     assert "woods" not in alternatives and {"forest", "rolled"} <= alternatives
 
 
 @pytest.mark.parametrize("state", ["turn", "die", "confirm", "any"])
 def test_no_unheard_phrase_is_offered_in_any_state(state):
-    alternatives = {part.strip() for part in re.split(r"[()|;=<>]", jsgf("draftosaurus", "en", state))}
-    assert not {" ".join(words) for words in unheard("en")} & alternatives
+    assert not {" ".join(words) for words in unheard("en")} & offered(state)
 
 
 @pytest.mark.parametrize("typed, intent, slots", [
