@@ -96,9 +96,10 @@ class TablePlayers(Listener):
         self.queue.append(self._wav(self.todo[0], voice, speed))
         heard = self.inner.listen(state)
         self.last_heard = heard
-        self.unasked = heard if heard is not None and heard.text.strip() else None
         if heard is not None and not heard.text.strip():
             self._next(done=False)  # nothing heard: the player says it again
+        else:
+            self.unasked = heard
         return heard
 
     def _next(self, done: bool) -> None:
