@@ -11,6 +11,13 @@ FIT_SPREAD), then is multiplied by the share of the utterance heard as words rat
 synthesised commands, a confidence below 0.6 (which asks the player to confirm) caught half of the misheard
 commands while asking about a quarter of the well-heard ones; moves are read back below 0.75 (see
 companion.speech.base).
+
+Digital silence. A microphone always hisses a little, but audio files, synthesised speech and systems that
+gate or suppress noise give runs of exact zeros, on which pocketsphinx's noise tracking and mean
+normalisation go wrong. So a fixed, quiet hiss (NOISE_FLOOR_DBFS, about that of a quiet microphone) is
+added to every frame before decoding; it is drawn from the same seed at each utterance, so the same audio is
+always heard the same way. On 920 synthesised commands, 92.4% were understood without it and 93.8% with it;
+on commands already in room noise (20 dB below the speech) it changed nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ import math
 import re
 from pathlib import Path
 from typing import Sequence
+
+import numpy as np
 
 from companion.language.recognition_grammar import MissingWords, jsgf, pronunciations, vocabulary
 from companion.speech.audio import SAMPLE_RATE
@@ -32,6 +41,7 @@ from companion.speech.voice import voice_settings
 # default (30000) was slower on our grammars and understood no more commands; neither did 3000 (on 800
 # synthesised commands).
 MAX_ACTIVE_HMMS = 2000
+NOISE_FLOOR_DBFS = -60.0  # loudness (RMS) of the added hiss, in dB relative to full scale
 FIT_MIDPOINT = -50.0   # average score per frame (decoder log units) at which the confidence is 0.5
 FIT_SPREAD = 6.0       # how quickly the confidence falls below the midpoint
 _SILENCES = re.compile(r"^(<s>|</s>|<sil>|\(NULL\))$")
@@ -64,6 +74,13 @@ def clean_words(text: str) -> str:
     return " ".join(_VARIANT.sub("", w) for w in text.split() if not (_SILENCES.match(w) or _NOISES.match(w)))
 
 
+def with_noise_floor(frame: bytes, hiss: np.random.Generator) -> bytes:
+    """16-bit samples with a quiet white hiss added (see "Digital silence" above)."""
+    samples = np.frombuffer(frame, dtype="<i2").astype(np.float64)
+    samples += hiss.standard_normal(len(samples)) * (10 ** (NOISE_FLOOR_DBFS / 20) * 32768)
+    return np.clip(np.round(samples), -32768, 32767).astype("<i2").tobytes()
+
+
 def word_fit(score_per_frame: float) -> float:
     exponent = max(-50.0, min(50.0, (score_per_frame - FIT_MIDPOINT) / FIT_SPREAD))
     return 1.0 / (1.0 + math.exp(-exponent))
@@ -89,6 +106,7 @@ class SphinxRecogniser(Recogniser):
         self.last_words: list[tuple[str, int, float]] = []
         self.speaker: str | None = None
         self.voice_means: dict[str, str] = {}
+        self.hiss = np.random.default_rng(0)
 
     def describe(self) -> str:
         return self.model_name
@@ -146,10 +164,11 @@ class SphinxRecogniser(Recogniser):
             self.decoder.set_cmn(self.voice_means[name])
 
     def start(self) -> None:
+        self.hiss = np.random.default_rng(0)
         self.decoder.start_utt()
 
     def accept(self, frame: bytes) -> None:
-        self.decoder.process_raw(frame, False, False)
+        self.decoder.process_raw(with_noise_floor(frame, self.hiss), False, False)
 
     def finish(self) -> Recognition:
         self.decoder.end_utt()
