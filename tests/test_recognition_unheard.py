@@ -8,8 +8,10 @@ import shutil
 
 import pytest
 
+from companion.dialogue.session import understand
 from companion.language.grammar import parse
-from companion.language.recognition_grammar import jsgf, unheard, vosk_phrases
+from companion.language.recognition_grammar import jsgf, parse_heard, unheard, vosk_phrases
+from companion.speech.base import Heard
 
 
 def offered(state: str) -> set[str]:
@@ -25,6 +27,23 @@ def test_unheard_phrases_stay_out_of_recogniser_grammars_but_are_understood_type
     alternatives = offered("confirm")
     assert phrase not in alternatives and "yeah" in alternatives
     assert "yes" in phrases
+
+
+def test_a_kept_phrase_made_of_another_intent_s_words_means_that_intent_when_heard():
+    """"go ahead" is no yes for recognisers, but "go" and "ahead" are words of `next` (read on)."""
+    assert "ahead" in offered("confirm")
+    assert parse_heard("go ahead", game="draftosaurus", lang="en", state="confirm").intent == "next"
+    # words no recogniser template gives whole (Vosk may join phrases) are parsed as typed
+    assert parse_heard("yes go ahead", game="draftosaurus", lang="en", state="confirm").intent == "yes"
+    heard, typed = Heard("go ahead", 0.9, "sphinx"), Heard("go ahead", None, "text")
+    assert understand(heard, game="draftosaurus", lang="en", state="confirm").intent == "next"
+    assert understand(typed, game="draftosaurus", lang="en", state="confirm").intent == "yes"
+
+
+def test_heard_words_keep_their_meaning_when_one_intent_produces_them():
+    said = parse_heard("alice put the t rex in the river", game="draftosaurus", lang="en", state="turn",
+                       player_names=("Alice", "Bob"))
+    assert (said.intent, said.slots) == ("place", {"player": "Alice", "species": "trex", "pen": "river"})
 
 
 @pytest.mark.parametrize("short, species", [("spino", "spinosaurus"), ("stego", "stegosaurus")])
@@ -74,5 +93,5 @@ def test_a_spoken_no_never_passes_as_a_confident_yes(tmp_path):
                               lang="en", say=lambda text: None)
     for word, voice, speed in said:
         heard = listener.listen("confirm")
-        meaning = parse(heard.text, game="draftosaurus", lang="en", state="confirm").intent
+        meaning = understand(heard, game="draftosaurus", lang="en", state="confirm").intent
         assert not (meaning == "yes" and not heard.needs_confirmation), (word, voice, speed, heard)

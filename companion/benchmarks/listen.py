@@ -20,7 +20,8 @@ from pathlib import Path
 
 from companion.benchmarks import peak_memory_mb, percentile
 from companion.errors import BadInput
-from companion.language.grammar import examples, parse
+from companion.dialogue.session import understand
+from companion.language.grammar import examples
 from companion.speech.audio import WavFileSource
 from companion.speech.base import ACTION_CONFIDENCE, LOW_CONFIDENCE
 from companion.speech.listener import SpeechListener
@@ -115,7 +116,7 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
     for command, source, (_, voice) in zip(commands, sources, spoken):
         listener.expect_speaker(str(voice))  # as a game expects the player whose turn it is
         heard = listener.listen(command.state)
-        meaning = parse(heard.text, game=GAME, lang="en", state=command.state, player_names=players)
+        meaning = understand(heard, game=GAME, lang="en", state=command.state, player_names=players)
         rows.append({"said": command.text, "heard": heard.text, "seconds": source.seconds,
                      "voice": str(voice), "synthesiser": voice.synthesiser, "decode_ms": [heard.decode_ms],
                      "final_ms": listener.last_final_ms, "confidence": heard.confidence,

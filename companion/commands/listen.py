@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 from companion.errors import EXIT_OK, BadInput
-from companion.language.grammar import check_state, games, parse
+from companion.dialogue.session import understand
+from companion.language.grammar import check_state, games
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from companion.speech.engines import open_listener
 
@@ -42,8 +43,8 @@ def run(args: argparse.Namespace) -> int:
         listener.close()
     if heard is None:
         raise BadInput("listen: the input ended before anything was said")
-    meaning = parse(heard.text, game=args.game, lang=args.lang, state=args.state,
-                    player_names=args.player) if heard.text.strip() else None
+    meaning = understand(heard, game=args.game, lang=args.lang, state=args.state,
+                         player_names=args.player) if heard.text.strip() else None
     result = {"text": heard.text, "intent": meaning.intent if meaning else None,
               "slots": dict(meaning.slots) if meaning else {}, "decode_ms": heard.decode_ms,
               "confidence": heard.confidence, "needs_confirmation": heard.needs_confirmation,

@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 
 from companion.dialogue.history import MessageHistory
 from companion.language.grammar import ParseResult, parse
+from companion.language.recognition_grammar import parse_heard
 from companion.language.messages import Catalog, catalog
 from companion.speech.base import Heard, Listener, Speaker
 
@@ -29,6 +30,13 @@ class QuitRequested(Exception):
 class StateChanged(Exception):
     """The game changed under the open question (undo, redo): the loop must ask afresh."""
 
+
+
+def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> ParseResult:
+    """What an utterance means: a typed line is parsed as it is, a recogniser's words only as the intents
+    whose recogniser grammar produces them (see recognition_grammar.parse_heard)."""
+    read = parse if heard.confidence is None else parse_heard
+    return read(heard.text, game=game, lang=lang, state=state, player_names=player_names)
 
 @dataclass
 class Answer:
@@ -98,7 +106,7 @@ class Session:
             heard = self._hear(state)
             if not heard.text.strip():
                 continue
-            result = self._parse(heard.text, state)
+            result = self._parse(heard, state)
             if result.intent is None:
                 self._not_understood(result)
                 continue
@@ -126,8 +134,8 @@ class Session:
             raise EndOfInput()
         return heard
 
-    def _parse(self, text: str, state: str) -> ParseResult:
-        return parse(text, game=self.game, lang=self.lang, state=state, player_names=self.player_names)
+    def _parse(self, heard: Heard, state: str) -> ParseResult:
+        return understand(heard, game=self.game, lang=self.lang, state=state, player_names=self.player_names)
 
     def _not_understood(self, result: ParseResult) -> None:
         self.earcon("not_understood")
@@ -155,7 +163,7 @@ class Session:
             self.say("session.confirm", heard=heard.text)
         while True:
             reply = self._hear("confirm")
-            answer = self._parse(reply.text, "confirm")
+            answer = self._parse(reply, "confirm")
             intent = None if reply.needs_confirmation else answer.intent  # a doubtful yes is no yes
             if intent == "yes":
                 return True
@@ -191,7 +199,7 @@ class Session:
     def _pause(self, state: str) -> None:
         self.say("session.paused")
         while True:
-            result = self._parse(self._hear("confirm").text, "confirm")
+            result = self._parse(self._hear("confirm"), "confirm")
             if result.intent == "quit":
                 raise QuitRequested()
             if result.intent in ("resume", "yes", "pause"):

@@ -316,9 +316,10 @@ class ParseResult:
 
 
 def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
-          player_names: Sequence[str] = ()) -> ParseResult:
+          player_names: Sequence[str] = (), intents: frozenset[str] | None = None) -> ParseResult:
     """The intent and slots of one sentence in the given dialogue state.
 
+    `intents`, when given, limits the intents considered to those (see recognition_grammar.parse_heard).
     Nothing understood → intent None, and `suggestion` holds the closest sentence the grammar
     accepts when there is one (never applied on its own: the caller asks the player).
     """
@@ -326,7 +327,7 @@ def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
     check_state(game, state)
     players = tuple(player_names)
     folded = fold(text)
-    match = _match(folded, grammar, state, players)
+    match = _match(folded, grammar, state, players, intents)
     if match is not None:
         intent, slots = match
         return ParseResult(intent, slots, text)
@@ -334,23 +335,25 @@ def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
     return ParseResult(None, {}, text, suggest(folded, grammar, state, players))
 
 
-def _match(folded: Folded, grammar: GameGrammar, state: str,
-           players: tuple[str, ...]) -> tuple[str, dict[str, str | int]] | None:
+def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
+           intents: frozenset[str] | None = None) -> tuple[str, dict[str, str | int]] | None:
     """The first intent of the state that accepts the sentence (without fillers, then with them)."""
     cleaned = folded.without(grammar.skip_phrases)
     for candidate in (cleaned, folded) if cleaned.words != folded.words else (cleaned,):
         if not candidate.words:
             continue
-        found = _recognize(candidate, grammar, state, players)
+        found = _recognize(candidate, grammar, state, players, intents)
         if found is not None:
             return found
     return None
 
 
-def _recognize(folded: Folded, grammar: GameGrammar, state: str,
-               players: tuple[str, ...]) -> tuple[str, dict[str, str | int]] | None:
+def _recognize(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
+               intents: frozenset[str] | None = None) -> tuple[str, dict[str, str | int]] | None:
     ctx = Context(folded.words, {PLAYER_LIST: player_list(players)})
     for template in state_templates(grammar.game, grammar.lang, state).candidates(folded.words[0]):
+        if intents is not None and template.intent not in intents:
+            continue
         found = match_first(template.node, ctx)
         if found is None:
             continue

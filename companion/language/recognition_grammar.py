@@ -23,9 +23,9 @@ from typing import Iterable, Sequence
 from hassil import (Alternative, Expression, Intents, ListReference, Permutation, RuleReference,
                     Sequence as Seq, TextChunk, TextSlotList, WildcardSlotList)
 
-from companion.language.grammar import (COMMON_FILE, PLAYER_LIST, check_game, check_state, grammar_source, load_grammar,
-                                        map_template_words, read_grammar_file, rewrite_templates,
-                                        state_intents)
+from companion.language.grammar import (ANY_STATE, COMMON_FILE, PLAYER_LIST, ParseResult, check_game, check_state,
+                                        grammar_source, load_grammar, map_template_words, parse,
+                                        read_grammar_file, rewrite_templates, state_intents)
 from companion.paths import grammars_dir
 
 UNKNOWN_WORD = "[unk]"
@@ -172,6 +172,46 @@ def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...
     per_intent = tuple((name, tuple(t for t in (pruner.sequence(t) for t in templates) if t))
                        for name, templates in built)
     return StateGrammar(per_intent, pruner.kept())
+
+
+def intents_saying(words: Sequence[str], grammar: StateGrammar) -> frozenset[str]:
+    """The intents whose recogniser templates produce exactly these words."""
+    return frozenset(name for name, templates in grammar.intents
+                     if any(len(words) in _ends(t, words, 0, grammar.named) for t in templates))
+
+
+def _ends(sequence: tuple[object, ...], words: Sequence[str], start: int, named: dict[str, Choice]) -> set[int]:
+    """Where a match of `sequence` starting at word `start` may end."""
+    positions = {start}
+    for part in sequence:
+        positions = {end for position in positions for end in _part_ends(part, words, position, named)}
+        if not positions:
+            break
+    return positions
+
+
+def _part_ends(part: object, words: Sequence[str], start: int, named: dict[str, Choice]) -> set[int]:
+    if isinstance(part, str):
+        return {start + 1} if start < len(words) and words[start] == part else set()
+    if part is WILDCARD:
+        return set(range(start + 1, len(words) + 1))
+    if isinstance(part, Ref):
+        part = named[part.name]
+    assert isinstance(part, Choice)
+    ends = {end for option in part.options for end in _ends(option, words, start, named)}
+    return ends | {start} if part.optional else ends
+
+
+def parse_heard(text: str, *, game: str, lang: str, state: str = ANY_STATE,
+                player_names: Sequence[str] = ()) -> ParseResult:
+    """What a recogniser's words mean: like `parse`, but only the intents whose recogniser grammar can
+    produce those words are considered. A phrase kept from recognisers can still come out of another
+    intent's words: in a yes/no question, "go" and "ahead" (to go on reading) must not count as the yes
+    "go ahead", which only typing can give. Words that no template produces whole (Vosk may join pieces of
+    phrases) are parsed as typed."""
+    grammar = state_grammar(game, lang, state, tuple(player_names))
+    saying = intents_saying(spelling(lang).words(text), grammar)
+    return parse(text, game=game, lang=lang, state=state, player_names=player_names, intents=saying or None)
 
 
 class _Pruner:
