@@ -3,9 +3,9 @@
 English commands are either drawn at random from the game's grammar (die faces, placements, questions,
 answers and table commands: every path the grammar allows, odd ones included), or taken from the example
 sentences written as players say them at the table (`--sentences examples`). They are spoken by espeak-ng
-with several voices and speeds, some with background noise, and heard through the same listener as a game
-(WAV source, endpointer, recogniser). A command counts as understood when its intent and slots are those of
-the sentence that was spoken.
+and flite voices at several speeds, some with background noise, then heard and understood as in a game (WAV
+source, endpointer, recogniser, `understand`). A command counts as understood when its intent and slots are
+those of the sentence that was spoken.
 """
 
 from __future__ import annotations
