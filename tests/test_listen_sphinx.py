@@ -103,7 +103,7 @@ def test_digital_silence_gets_a_quiet_hiss_the_same_at_every_utterance():
 
 
 # Short commands whose synthesised audio has runs of exact zeros between words (voice, speed). Without the hiss,
-# the first two were heard as nothing and the last as "whoops", even once the listener knew the voice.
+# the first two were heard as nothing and the last as "whoops" or "undo", even once the listener knew the voice.
 AFTER_DIGITAL_SILENCE = [("who should play", "en-us", 150, "whose_turn"), ("my mistake", "en-us", 165, "undo"),
                          ("the commands", "en-us+m7", 150, "help")]
 
