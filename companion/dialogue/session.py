@@ -31,12 +31,12 @@ class StateChanged(Exception):
     """The game changed under the open question (undo, redo): the loop must ask afresh."""
 
 
-
 def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> ParseResult:
     """What an utterance means: a typed line is parsed as it is, a recogniser's words only as the intents
     whose recogniser grammar produces them (see recognition_grammar.parse_heard)."""
-    read = parse if heard.confidence is None else parse_heard
+    read = parse_heard if heard.spoken else parse
     return read(heard.text, game=game, lang=lang, state=state, player_names=player_names)
+
 
 @dataclass
 class Answer:
@@ -148,8 +148,7 @@ class Session:
     def _doubtful(heard: Heard, result: ParseResult) -> bool:
         """Read back when the recogniser is unsure, and always before quitting on a recogniser's word: a short
         word ("die", "huh") was heard as "bye" or "close" with confidence. Typed lines are taken as they are."""
-        spoken = heard.confidence is not None
-        return heard.needs_confirmation or (spoken and result.intent == "quit")
+        return heard.needs_confirmation or (heard.spoken and result.intent == "quit")
 
     def _confirm(self, heard: Heard, result: ParseResult) -> bool:
         """Ask a yes/no question about a doubtful utterance; only a clear yes lets it through.

@@ -44,14 +44,19 @@ class Heard:
     decode_ms: float | None = None
 
     @property
+    def spoken(self) -> bool:
+        """Heard by a recogniser, not typed."""
+        return self.confidence is not None
+
+    @property
     def needs_confirmation(self) -> bool:
         """Too unsure for anything, even a question: read it back."""
-        return self.confidence is not None and self.confidence < LOW_CONFIDENCE
+        return self.spoken and self.confidence < LOW_CONFIDENCE
 
     @property
     def needs_confirmation_to_act(self) -> bool:
         """Too unsure to change the game (a move, a die face, an undo): read it back."""
-        return self.confidence is not None and self.confidence < ACTION_CONFIDENCE
+        return self.spoken and self.confidence < ACTION_CONFIDENCE
 
 
 LOW_CONFIDENCE = 0.6
