@@ -42,6 +42,7 @@ from companion.speech.voice import voice_settings
 # synthesised commands).
 MAX_ACTIVE_HMMS = 2000
 NOISE_FLOOR_DBFS = -60.0  # loudness (RMS) of the added hiss, in dB relative to full scale
+_HISS_RMS = 10 ** (NOISE_FLOOR_DBFS / 20) * 32768  # the same, in 16-bit sample units
 FIT_MIDPOINT = -50.0   # average score per frame (decoder log units) at which the confidence is 0.5
 FIT_SPREAD = 6.0       # how quickly the confidence falls below the midpoint
 _SILENCES = re.compile(r"^(<s>|</s>|<sil>|\(NULL\))$")
@@ -77,7 +78,7 @@ def clean_words(text: str) -> str:
 def with_noise_floor(frame: bytes, hiss: np.random.Generator) -> bytes:
     """16-bit samples with a quiet white hiss added (see "Digital silence" above)."""
     samples = np.frombuffer(frame, dtype="<i2").astype(np.float64)
-    samples += hiss.standard_normal(len(samples)) * (10 ** (NOISE_FLOOR_DBFS / 20) * 32768)
+    samples += hiss.standard_normal(len(samples)) * _HISS_RMS
     return np.clip(np.round(samples), -32768, 32767).astype("<i2").tobytes()
 
 
