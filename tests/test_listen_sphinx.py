@@ -119,6 +119,19 @@ def test_commands_with_digital_silence_between_words_are_heard(tmp_path, text, v
     assert (heard, parse(heard, game="draftosaurus", lang="en", state="turn").intent) == (text, intent)
 
 
+def test_a_command_far_from_every_sentence_is_still_heard_as_one(tmp_path):
+    """With pocketsphinx's default search beams, every path that ends a sentence was pruned on this command,
+    twice over, so nothing at all was heard; the wider search keeps one."""
+    from companion.language.grammar import parse
+    path = speak_to_wav("alice score", tmp_path / "said.wav", voice="en-us+m7", speed=165)
+    listener = open_listener("sphinx", "en", "draftosaurus", audio_files=[path, path], say=lambda _: None,
+                             player_names=["Alice", "Bob"])
+    listener.listen("turn")
+    heard = listener.listen("turn").text
+    assert heard == "alice score"
+    assert parse(heard, game="draftosaurus", lang="en", state="turn", player_names=["Alice", "Bob"]).intent == "score"
+
+
 def test_players_names_become_words_the_listener_hears(tmp_path):
     said = [speak_to_wav("zoltan rolled the forest", tmp_path / f"{n}.wav", voice="en-us", speed=150)
             for n in range(2)]
