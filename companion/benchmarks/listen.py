@@ -147,14 +147,17 @@ def _report(rows: list[dict], load_s: float, model: str, engine: str) -> dict:
         "after_speech_ms_p95": percentile([r["final_ms"] for r in rows], 0.95),
         "real_time_factor": sum(decode) / 1000 / sum(r["seconds"] for r in rows),
         "audio_seconds_mean": sum(r["seconds"] for r in rows) / len(rows),
-        "misheard_confirmed_share": (sum(r["confidence"] < LOW_CONFIDENCE for r in wrong) / len(wrong)
-                                     if wrong else None),
-        "misheard_confirmed_share_moves": (sum(r["confidence"] < ACTION_CONFIDENCE for r in wrong) / len(wrong)
-                                           if wrong else None),
+        "misheard_confirmed_share": _share_below(wrong, LOW_CONFIDENCE),
+        "misheard_confirmed_share_moves": _share_below(wrong, ACTION_CONFIDENCE),
         "understood_without_question_share": len(confident_right) / len(rows),
         "load_s": load_s, "peak_mb": peak_memory_mb(), "said": [r["said"] for r in rows],
         "misheard": [r for r in rows if not r["understood"]],
     }
+
+
+def _share_below(rows: list[dict], confidence: float) -> float | None:
+    """The share of `rows` heard with less than `confidence` (None when there are none)."""
+    return sum(r["confidence"] < confidence for r in rows) / len(rows) if rows else None
 
 
 def _print(report: dict, verbose: bool) -> None:

@@ -12,16 +12,15 @@ synthesised commands, a confidence below 0.6 (which asks the player to confirm) 
 commands while asking about 58 of the 880 well-heard ones; moves are read back below 0.75 (see
 companion.speech.base).
 
-Search. With pocketsphinx's default beams, an utterance that sounds unlike every sentence of the grammar
-(a short command in a voice not heard before, say) could lose every path that ends a sentence to pruning,
-and then nothing at all was heard; and a word cost much, so short commands came out as longer, wrong
-sentences with small words in them. Wider beams, a tighter cap on the sound units followed per frame (which
-keeps the decoding time close to what it was) and a cheaper word: on 920 synthesised commands, 93.8% understood
-with the defaults, 95.7% with these; on 920 others (400 new commands, 120 as players write them, 400 in
-room noise) 88.2% and 89.3% (the sentences as players write them: 85.8% and 83.3%); on 200 questions about
-the rules, 87.5% and 90.5%. With the wider search
-the fit per frame of well-heard commands came out lower (median -29 before, -35 now), hence a lower
-FIT_MIDPOINT than before (-50).
+Search. With pocketsphinx's default beams, an utterance that sounds unlike every sentence of the grammar (a
+short command in a voice not heard before, say) could lose every path that ends a sentence to pruning, and
+then nothing at all was heard; and a word cost much, so short commands came out as longer, wrong sentences
+with small words in them. Wider beams, a tighter cap on the sound units followed per frame (which keeps the
+decoding time close to what it was) and a cheaper word: on 920 synthesised commands, 93.8% understood with the
+defaults, 95.7% with these; on 920 others (400 new commands, 120 as players write them, 400 in room noise)
+88.2% and 89.3% (the sentences as players write them: 85.8% and 83.3%); on 200 questions about the rules,
+87.5% and 90.5%. With the wider search the fit per frame of well-heard commands came out lower (median -29
+before, -35 now), hence a lower FIT_MIDPOINT than before (-50).
 
 Digital silence. A microphone always hisses a little, but audio files, synthesised speech and systems that
 gate or suppress noise give runs of exact zeros, on which pocketsphinx's noise tracking and mean
