@@ -3,7 +3,9 @@
 pocketsphinx turns a JSGF grammar into a finite-state grammar full of empty (null) transitions, and its
 search spends most of its time following them. The same language as a minimal deterministic automaton (no
 null transitions but those into the final state) decodes about four times faster. Minimisation uses
-Brzozowski's method: determinise the reversed automaton, reverse again, determinise again.
+Brzozowski's method: determinise the reversed automaton, reverse again, determinise again. Even so, the
+search visits every state at every 10 ms frame (about a third of the decoding time of the largest grammar),
+so the grammars avoid needless states (see grammars/README.md).
 """
 
 from __future__ import annotations
