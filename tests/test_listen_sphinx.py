@@ -15,6 +15,7 @@ import pytest
 
 from audio.environments import EmptyRecogniser, linux_only, run_companion, sound_home
 from companion.cli import main
+from companion.language.grammar import parse
 from companion.speech.audio import FRAME_SAMPLES, AudioSource, Resampler, read_wav
 from companion.speech.base import Speaker
 from companion.speech.engines import open_listener
@@ -110,7 +111,6 @@ AFTER_DIGITAL_SILENCE = [("who should play", "en-us", 150, "whose_turn"), ("my m
 
 @pytest.mark.parametrize("text, voice, speed, intent", AFTER_DIGITAL_SILENCE)
 def test_commands_with_digital_silence_between_words_are_heard(tmp_path, text, voice, speed, intent):
-    from companion.language.grammar import parse
     path = speak_to_wav(text, tmp_path / "said.wav", voice=voice, speed=speed)
     assert (read_wav(path)[0] == 0).mean() > 0.2
     listener = open_listener("sphinx", "en", "draftosaurus", audio_files=[path, path], say=lambda _: None)
@@ -122,7 +122,6 @@ def test_commands_with_digital_silence_between_words_are_heard(tmp_path, text, v
 def test_a_command_far_from_every_sentence_is_still_heard_as_one(tmp_path):
     """With pocketsphinx's default search beams, every path that ends a sentence was pruned on this command,
     twice over, so nothing at all was heard; the wider search keeps one."""
-    from companion.language.grammar import parse
     path = speak_to_wav("alice score", tmp_path / "said.wav", voice="en-us+m7", speed=165)
     listener = open_listener("sphinx", "en", "draftosaurus", audio_files=[path, path], say=lambda _: None,
                              player_names=["Alice", "Bob"])
