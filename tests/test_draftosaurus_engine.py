@@ -50,13 +50,13 @@ def zoo_with(game: Game, player: int, contents: dict[str, list[str]]) -> None:
 def test_player_count_outside_two_to_five_is_refused(count):
     with pytest.raises(RuleViolation) as refused:
         Game.new([f"P{i}" for i in range(count)])
-    assert refused.value.reason == Reason("player_count", {"count": count, "least": 2, "most": 5})
+    assert refused.value.reason == Reason("draft_player_count", {"count": count, "least": 2, "most": 5})
 
 
 def test_duplicate_names_and_bad_arguments_are_refused():
     with pytest.raises(RuleViolation) as refused:
         Game.new(["Ana", "Ana"])
-    assert refused.value.reason.code == "duplicate_player"
+    assert refused.value.reason.code == "draft_duplicate_player"
     for kwargs in ({"mode": "solo"}, {"first_roller": 3}, {"seed": -1}, {"seed": "x"}):
         with pytest.raises(BadInput):
             Game.new(["Ana", "Ben", "Cid"], **kwargs)
@@ -104,8 +104,8 @@ def test_die_passes_left_every_turn_across_rounds_and_the_game_ends_after_two_ro
     assert rollers == [turn % 3 for turn in range(12)]
     assert (game.round, game.turn, game.waiting_for()) == (2, 6, [])
     assert all(len(zoo["river"]) == 12 for zoo in game.zoos)
-    assert game.check(Roll("forest")) == Reason("game_over")
-    assert game.check(Place(0, "trex", "river")) == Reason("game_over")
+    assert game.check(Roll("forest")) == Reason("draft_game_over")
+    assert game.check(Place(0, "trex", "river")) == Reason("draft_game_over")
 
 
 def test_round_two_starts_after_six_turns():
@@ -118,14 +118,14 @@ def test_round_two_starts_after_six_turns():
 
 
 @pytest.mark.parametrize("action, phase_actions, code", [
-    (Place(0, "trex", "river"), [], "die_not_rolled"),
-    (Roll("forest"), [Roll("grassland")], "die_already_rolled"),
-    (Place(0, "trex", "river"), [Roll("forest"), Place(0, "diplodocus", "river")], "already_placed"),
-    (Place(5, "trex", "river"), [Roll("forest")], "unknown_player"),
-    (Place(0, "velociraptor", "river"), [Roll("forest")], "unknown_species"),
-    (Place(0, "trex", "lake"), [Roll("forest")], "unknown_pen"),
-    (Roll("cheese"), [], "unknown_face"),
-    (Discard(0, "trex"), [Roll("forest")], "no_discard"),
+    (Place(0, "trex", "river"), [], "draft_die_not_rolled"),
+    (Roll("forest"), [Roll("grassland")], "draft_die_already_rolled"),
+    (Place(0, "trex", "river"), [Roll("forest"), Place(0, "diplodocus", "river")], "draft_already_placed"),
+    (Place(5, "trex", "river"), [Roll("forest")], "draft_unknown_player"),
+    (Place(0, "velociraptor", "river"), [Roll("forest")], "draft_unknown_species"),
+    (Place(0, "trex", "lake"), [Roll("forest")], "draft_unknown_pen"),
+    (Roll("cheese"), [], "draft_unknown_face"),
+    (Discard(0, "trex"), [Roll("forest")], "draft_no_discard"),
 ])
 def test_refusals_are_reasons_and_change_nothing(action, phase_actions, code):
     game = table_game()
@@ -142,9 +142,9 @@ def test_refusals_are_reasons_and_change_nothing(action, phase_actions, code):
 def test_reason_parameters_name_the_player_and_the_face():
     game = table_game()
     game.apply(Roll("toilets"))
-    assert game.check(Roll("forest")) == Reason("die_already_rolled", {"face": "toilets"})
+    assert game.check(Roll("forest")) == Reason("draft_die_already_rolled", {"face": "toilets"})
     game.apply(Place(1, "trex", "river"))
-    assert game.check(Place(1, "trex", "river")) == Reason("already_placed", {"player": "Ben"})
+    assert game.check(Place(1, "trex", "river")) == Reason("draft_already_placed", {"player": "Ben"})
     assert game.check(Place(9, "trex", "river")).params["value"] == "9"
     assert set(game.check(Place(0, "raptor", "river")).params["known"]) == set(SPECIES)
 
@@ -161,13 +161,13 @@ def test_enum_ids_are_accepted_and_logged_as_plain_ids():
 # ---- every pen ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("pen, fill, extra, code", [
-    ("forest_of_sameness", ["trex"] * 6, "trex", "pen_full"),
-    ("woody_trio", ["trex", "diplodocus", "trex"], "stegosaurus", "pen_full"),
+    ("forest_of_sameness", ["trex"] * 6, "trex", "draft_pen_full"),
+    ("woody_trio", ["trex", "diplodocus", "trex"], "stegosaurus", "draft_pen_full"),
     ("prairie_of_love", ["trex", "diplodocus", "trex", "stegosaurus", "triceratops", "spinosaurus"],
-     "trex", "pen_full"),
-    ("king_of_the_jungle", ["trex"], "diplodocus", "pen_full"),
-    ("meadow_of_differences", list(SPECIES), "trex", "pen_full"),
-    ("solitary_island", ["spinosaurus"], "trex", "pen_full"),
+     "trex", "draft_pen_full"),
+    ("king_of_the_jungle", ["trex"], "diplodocus", "draft_pen_full"),
+    ("meadow_of_differences", list(SPECIES), "trex", "draft_pen_full"),
+    ("solitary_island", ["spinosaurus"], "trex", "draft_pen_full"),
 ])
 def test_each_pen_holds_only_its_capacity(pen, fill, extra, code):
     game = Game.new(["Ana", "Ben", "Cid", "Dee", "Eva"], seed=1)
@@ -183,7 +183,7 @@ def test_forest_of_sameness_takes_one_species_left_to_right():
     assert game.zoos[0]["forest_of_sameness"] == ["stegosaurus", "stegosaurus"]
     assert "forest_of_sameness" in game.pen_choices(0, "stegosaurus")[0]
     assert game.pen_choices(0, "trex")[1]["forest_of_sameness"] == Reason(
-        "forest_other_species", {"pen": "forest_of_sameness", "species": "stegosaurus"})
+        "draft_forest_other_species", {"pen": "forest_of_sameness", "species": "stegosaurus"})
 
 
 def test_meadow_of_differences_refuses_a_species_already_there():
@@ -191,7 +191,7 @@ def test_meadow_of_differences_refuses_a_species_already_there():
     zoo_with(game, 0, {"meadow_of_differences": ["trex", "diplodocus"]})
     legal, excluded = game.pen_choices(0, "diplodocus")
     assert excluded["meadow_of_differences"] == Reason(
-        "meadow_same_species", {"pen": "meadow_of_differences", "species": "diplodocus"})
+        "draft_meadow_same_species", {"pen": "meadow_of_differences", "species": "diplodocus"})
     assert "meadow_of_differences" in game.pen_choices(0, "spinosaurus")[0]
 
 
@@ -211,10 +211,10 @@ def test_empty_zoo_without_die_allows_every_pen():
 # ---- every die face ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("face, allowed, code", [
-    ("forest", {"forest_of_sameness", "woody_trio", "king_of_the_jungle"}, "die_forest"),
-    ("grassland", {"prairie_of_love", "meadow_of_differences", "solitary_island"}, "die_grassland"),
-    ("cafeteria", {"forest_of_sameness", "woody_trio", "prairie_of_love"}, "die_cafeteria"),
-    ("toilets", {"king_of_the_jungle", "meadow_of_differences", "solitary_island"}, "die_toilets"),
+    ("forest", {"forest_of_sameness", "woody_trio", "king_of_the_jungle"}, "draft_die_forest"),
+    ("grassland", {"prairie_of_love", "meadow_of_differences", "solitary_island"}, "draft_die_grassland"),
+    ("cafeteria", {"forest_of_sameness", "woody_trio", "prairie_of_love"}, "draft_die_cafeteria"),
+    ("toilets", {"king_of_the_jungle", "meadow_of_differences", "solitary_island"}, "draft_die_toilets"),
 ])
 def test_area_and_side_faces_bind_everyone_but_the_roller(face, allowed, code):
     game = table_game()
@@ -230,7 +230,7 @@ def test_the_example_reason_of_the_forest_face():
     game = table_game()
     game.apply(Roll("forest"))
     assert game.check(Place(2, "triceratops", "prairie_of_love")) == Reason(
-        "die_forest", {"pen": "prairie_of_love", "face": "forest"})
+        "draft_die_forest", {"pen": "prairie_of_love", "face": "forest"})
 
 
 def test_empty_pen_face_allows_only_empty_pens_and_the_river():
@@ -241,7 +241,7 @@ def test_empty_pen_face_allows_only_empty_pens_and_the_river():
     game.apply(Roll("empty_pen"))
     legal, excluded = game.pen_choices(1, "stegosaurus")
     assert set(legal) == ALL_PENS - {"woody_trio", "meadow_of_differences"}
-    assert excluded["woody_trio"] == Reason("pen_not_empty", {"pen": "woody_trio", "face": "empty_pen"})
+    assert excluded["woody_trio"] == Reason("draft_pen_not_empty", {"pen": "woody_trio", "face": "empty_pen"})
 
 
 def test_no_trex_face_keeps_out_of_pens_with_a_trex_but_a_trex_may_still_be_placed():
@@ -251,8 +251,8 @@ def test_no_trex_face_keeps_out_of_pens_with_a_trex_but_a_trex_may_still_be_plac
         play_turn(game, "forest", {p: ("spinosaurus", "river") for p in range(3)})
     game.apply(Roll("no_trex"))
     legal, excluded = game.pen_choices(1, "trex")
-    assert excluded == {"prairie_of_love": Reason("pen_has_trex", {"pen": "prairie_of_love", "face": "no_trex"}),
-                        "forest_of_sameness": Reason("forest_other_species",
+    assert excluded == {"prairie_of_love": Reason("draft_pen_has_trex", {"pen": "prairie_of_love", "face": "no_trex"}),
+                        "forest_of_sameness": Reason("draft_forest_other_species",
                                                      {"pen": "forest_of_sameness", "species": "diplodocus"})}
     assert "woody_trio" in legal
     game.apply(Place(1, "trex", "woody_trio"))
@@ -286,7 +286,7 @@ def test_table_mode_refuses_a_species_the_bag_no_longer_holds():
         play_turn(game, "forest", {p: ("trex", "river") for p in range(3)})
     assert game.bag_remaining()["trex"] == 0
     game.apply(Roll("forest"))
-    assert game.check(Place(0, "trex", "river")) == Reason("bag_exhausted", {"species": "trex", "limit": 6})
+    assert game.check(Place(0, "trex", "river")) == Reason("draft_bag_exhausted", {"species": "trex", "limit": 6})
     assert game.legal_actions(0) and all(action.species != "trex" for action in game.legal_actions(0))
 
 
@@ -297,7 +297,7 @@ def test_full_mode_places_only_from_the_hand_and_passes_hands_left():
     hands = game.hands
     game.apply(game.roll_die())
     missing = next(s for s in SPECIES if s not in hands[0])
-    assert game.check(Place(0, missing, "river")) == Reason("not_in_hand", {"player": "Ana", "species": missing})
+    assert game.check(Place(0, missing, "river")) == Reason("draft_not_in_hand", {"player": "Ana", "species": missing})
     for player in range(4):
         game.apply(Place(player, hands[player][0], "river"))
     for player in range(4):
@@ -316,14 +316,14 @@ def test_two_player_turn_places_then_discards_then_swaps_hands():
     game = Game.new(["Ana", "Ben"], mode="full", seed=3)
     hands = game.hands
     game.apply(Roll("forest"))
-    assert game.check(Discard(0, hands[0][0])) == Reason("place_first", {"player": "Ana"})
+    assert game.check(Discard(0, hands[0][0])) == Reason("draft_place_first", {"player": "Ana"})
     game.apply(Place(0, hands[0][0], "river"))
     game.apply(Place(1, hands[1][0], "river"))
     assert game.phase == "discard" and game.waiting_for() == [0, 1]
-    assert game.check(Place(0, hands[0][1], "river")) == Reason("already_placed", {"player": "Ana"})
-    assert game.check(Discard(0, None)) == Reason("discard_needs_species", {"player": "Ana"})
+    assert game.check(Place(0, hands[0][1], "river")) == Reason("draft_already_placed", {"player": "Ana"})
+    assert game.check(Discard(0, None)) == Reason("draft_discard_needs_species", {"player": "Ana"})
     game.apply(Discard(0, hands[0][1]))
-    assert game.check(Discard(0, hands[0][2])) == Reason("already_discarded", {"player": "Ana"})
+    assert game.check(Discard(0, hands[0][2])) == Reason("draft_already_discarded", {"player": "Ana"})
     game.apply(Discard(1, hands[1][1]))
     assert (game.phase, game.turn, game.roller) == ("roll", 2, 1)
     assert sorted(game.hands[1]) == sorted(hands[0][2:]) and sorted(game.hands[0]) == sorted(hands[1][2:])
@@ -348,7 +348,7 @@ def test_the_die_binds_only_the_player_who_did_not_roll_in_the_two_player_game()
     game = Game.new(["Ana", "Ben"], seed=3)
     game.apply(Roll("forest"))
     assert game.check(Place(0, "trex", "prairie_of_love")) is None
-    assert game.check(Place(1, "trex", "prairie_of_love")).code == "die_forest"
+    assert game.check(Place(1, "trex", "prairie_of_love")).code == "draft_die_forest"
 
 
 # ---- legal actions, copies, undo, saves ----------------------------------------------------------------------
@@ -402,12 +402,12 @@ def test_a_save_with_an_illegal_move_or_a_wrong_snapshot_is_refused():
     tampered["actions"][1]["pen"] = "prairie_of_love"  # the die says forest
     with pytest.raises(ReplayRefused) as refused:
         Game.from_json(tampered)
-    assert refused.value.number == 2 and refused.value.reason.code == "die_forest"
+    assert refused.value.number == 2 and refused.value.reason.code == "draft_die_forest"
     tampered = json.loads(json.dumps(saved))
     tampered["snapshot"]["zoos"][1]["river"] = ["trex"]
     with pytest.raises(RuleViolation) as refused:
         Game.from_json(tampered)
-    assert refused.value.reason == Reason("save_inconsistent")
+    assert refused.value.reason == Reason("draft_save_inconsistent")
     for broken in ({}, {"game": "dino"}, {**saved, "format": 99}, {**saved, "actions": "x"},
                    {**saved, "setup": {"players": ["A", "B"], "colour": "red"}}):
         with pytest.raises(BadInput):
@@ -426,4 +426,4 @@ def test_score_of_a_game_uses_the_scorer():
     play_turn(game, "forest", {0: ("trex", "woody_trio"), 1: ("trex", "woody_trio"), 2: ("diplodocus", "river")})
     sheet = game.score()
     assert [player.total for player in sheet.players] == [1, 1, 1]  # T-Rex bonus 1, 1; river 1
-    assert sheet.winner_names == ["Cid"] and sheet.reason.code == "win_tiebreak_fewer_trex"
+    assert sheet.winner_names == ["Cid"] and sheet.reason.code == "draft_win_tiebreak_fewer_trex"

@@ -12,7 +12,7 @@ from companion.language.messages import LANGUAGES, catalog
 
 SOURCE = Path(__file__).parent.parent / "companion" / "games" / "draftosaurus"
 CODE_PATTERNS = [re.compile(r'Reason\(\s*"(\w+)"'), re.compile(r'unknown_id\(\s*"(\w+)"'),
-                 re.compile(r'code = "(\w+)"'), re.compile(r'"(die_\w+)"')]
+                 re.compile(r'code = "(\w+)"'), re.compile(r'"(draft_die_\w+)"')]
 
 
 def reason_codes() -> set[str]:
@@ -26,7 +26,8 @@ def reason_codes() -> set[str]:
 
 def test_the_source_gives_many_reasons():
     codes = reason_codes()
-    assert {"die_forest", "pen_has_trex", "pen_full", "bag_exhausted", "win_shared", "score_king_lost"} <= codes
+    assert {"draft_die_forest", "draft_pen_has_trex", "draft_pen_full", "draft_bag_exhausted", "draft_win_shared",
+            "draft_score_king_lost"} <= codes
     assert len(codes) > 50
 
 
@@ -46,7 +47,7 @@ def test_every_reason_has_a_sentence(lang):
     ("es", 2, "Río: 2 dinosaurios, 2 puntos."),
 ])
 def test_counted_words_agree_with_the_number(lang, count, expected):
-    sentence = catalog(lang).say("reasons.score_river", pen="river", count=count, points=count)
+    sentence = catalog(lang).say("reasons.draft_score_river", pen="river", count=count, points=count)
     assert sentence[:1].upper() + sentence[1:] == expected
 
 
@@ -56,11 +57,11 @@ def test_counted_words_agree_with_the_number(lang, count, expected):
     ("es", "Ana y Ben comparten la victoria: 30 puntos y 1 T-Rex cada uno."),
 ])
 def test_lists_of_names_are_said_as_a_list(lang, expected):
-    assert catalog(lang).say("reasons.win_shared", winners=["Ana", "Ben"], points=30, trex_count=1) == expected
+    assert catalog(lang).say("reasons.draft_win_shared", winners=["Ana", "Ben"], points=30, trex_count=1) == expected
 
 
 def test_the_example_refusal_is_short_and_names_the_pen_and_the_die():
-    assert catalog("fr").say("reasons.die_forest", pen="prairie_of_love", face="forest") == (
+    assert catalog("fr").say("reasons.draft_die_forest", pen="prairie_of_love", face="forest") == (
         "prairie des amoureux : non, le dé impose un enclos de la forêt.")
-    assert catalog("en").say("reasons.die_forest", pen="prairie_of_love", face="forest") == (
+    assert catalog("en").say("reasons.draft_die_forest", pen="prairie_of_love", face="forest") == (
         "Not the prairie of love: the die calls for a forest pen.")

@@ -29,104 +29,104 @@ EXPECTED = {
     "01_single_full_zoo": ({
         # forest 4 stegosaurus = 12; trio T,D,P = 7; prairie 1 pair = 5; king alone = 7; meadow 1 = 1;
         # island parasaurolophus, but another in the trio = 0; bonus (trio) 1 -> 12+7+5+7+1+1 = 33
-        "Alice": ((12, 7, 5, 7, 1, 0, 0), 1, 1, 33)}, ["Alice"], "win_single_zoo"),
+        "Alice": ((12, 7, 5, 7, 1, 0, 0), 1, 1, 33)}, ["Alice"], "draft_win_single_zoo"),
     "02_shared_victory_kings_tie": ({
         # both kings hold a triceratops, 3 each in pens: both keep 7.
         # Alice: prairie 1 pair 5 + king 7 + river 1 = 13 (T-Rex in the river: no bonus)
         "Alice": ((0, 0, 5, 7, 0, 0, 1), 0, 1, 13),
         # Bruno: forest 2 = 4 + king 7 + meadow 1 + bonus (meadow) 1 = 13; one T-Rex each -> shared
-        "Bruno": ((4, 0, 0, 7, 1, 0, 0), 1, 1, 13)}, ["Alice", "Bruno"], "win_shared"),
+        "Bruno": ((4, 0, 0, 7, 1, 0, 0), 1, 1, 13)}, ["Alice", "Bruno"], "draft_win_shared"),
     "03_tiebreak_fewer_trex": ({
         # forest 2 T-Rex = 4, trio 3 = 7, bonus 1 -> 12, two T-Rex
         "Alice": ((4, 7, 0, 0, 0, 0, 0), 1, 2, 12),
         # forest 3 = 8, river 4 -> 12, no T-Rex: wins the tie
-        "Bruno": ((8, 0, 0, 0, 0, 0, 4), 0, 0, 12)}, ["Bruno"], "win_tiebreak_fewer_trex"),
+        "Bruno": ((8, 0, 0, 0, 0, 0, 4), 0, 0, 12)}, ["Bruno"], "draft_win_tiebreak_fewer_trex"),
     "04_king_beaten_three_players": ({
         # king stegosaurus: 1 in pens (river ignored) < Carla's 2 -> 0; forest 2 = 4; river 1 -> 5
         "Alice": ((4, 0, 0, 0, 0, 0, 1), 0, 0, 5),
         # meadow 2 = 3, bonus 1 -> 4
         "Bruno": ((0, 0, 0, 0, 3, 0, 0), 1, 1, 4),
         # prairie 2 pairs = 10
-        "Carla": ((0, 0, 10, 0, 0, 0, 0), 0, 0, 10)}, ["Carla"], "win_most_points"),
+        "Carla": ((0, 0, 10, 0, 0, 0, 0), 0, 0, 10)}, ["Carla"], "draft_win_most_points"),
     "05_king_river_option": ({
         # river counts for the king: Alice has 2 stegosaurus, Carla 2 -> 7; 4 + 7 + 1 = 12
         "Alice": ((4, 0, 0, 7, 0, 0, 1), 0, 0, 12),
         "Bruno": ((0, 0, 0, 0, 3, 0, 0), 1, 1, 4),
-        "Carla": ((0, 0, 10, 0, 0, 0, 0), 0, 0, 10)}, ["Alice"], "win_most_points"),
+        "Carla": ((0, 0, 10, 0, 0, 0, 0), 0, 0, 10)}, ["Alice"], "draft_win_most_points"),
     "06_island_river_ignored": ({
         # island parasaurolophus alone in the pens = 7; river 1; prairie 1 T-Rex = 0 + bonus 1 -> 9
         "Alice": ((0, 0, 0, 0, 0, 7, 1), 1, 1, 9),
-        "Bruno": ((2, 0, 0, 0, 0, 0, 0), 0, 0, 2)}, ["Alice"], "win_most_points"),
+        "Bruno": ((2, 0, 0, 0, 0, 0, 0), 0, 0, 2)}, ["Alice"], "draft_win_most_points"),
     "07_island_river_option": ({
         # river counts for the island: 2 parasaurolophus -> 0; river 1 + bonus 1 = 2
         "Alice": ((0, 0, 0, 0, 0, 0, 1), 1, 1, 2),
         # forest 1 = 2; tie at 2, Bruno has no T-Rex
-        "Bruno": ((2, 0, 0, 0, 0, 0, 0), 0, 0, 2)}, ["Bruno"], "win_tiebreak_fewer_trex"),
+        "Bruno": ((2, 0, 0, 0, 0, 0, 0), 0, 0, 2)}, ["Bruno"], "draft_win_tiebreak_fewer_trex"),
     "08_trio_six_points": ({
         # trio complete at 6 (option) + bonus 1 = 7
         "Alice": ((0, 6, 0, 0, 0, 0, 0), 1, 1, 7),
         # trio of 2 = 0, river 1
-        "Bruno": ((0, 0, 0, 0, 0, 0, 1), 0, 0, 1)}, ["Alice"], "win_most_points"),
+        "Bruno": ((0, 0, 0, 0, 0, 0, 1), 0, 0, 1)}, ["Alice"], "draft_win_most_points"),
     "09_full_forest_and_meadow": ({
         # forest 6 = 24, meadow 6 = 21, bonus (meadow) 1 -> 46
-        "Solo": ((24, 0, 0, 0, 21, 0, 0), 1, 1, 46)}, ["Solo"], "win_single_zoo"),
+        "Solo": ((24, 0, 0, 0, 21, 0, 0), 1, 1, 46)}, ["Solo"], "draft_win_single_zoo"),
     "10_prairie_two_pairs_one_species": ({
         # 5 diplodocus = 2 pairs, 1 stegosaurus = 0 -> 10; river 1 (T-Rex in the river: no bonus) -> 11
-        "Solo": ((0, 0, 10, 0, 0, 0, 1), 0, 1, 11)}, ["Solo"], "win_single_zoo"),
+        "Solo": ((0, 0, 10, 0, 0, 0, 1), 0, 1, 11)}, ["Solo"], "draft_win_single_zoo"),
     "11_prairie_trex_pair": ({
         # T-Rex pair 5 + 3 spinosaurus = 1 pair 5 -> 10; one bonus for the pen, not per T-Rex -> 11
-        "Solo": ((0, 0, 10, 0, 0, 0, 0), 1, 2, 11)}, ["Solo"], "win_single_zoo"),
+        "Solo": ((0, 0, 10, 0, 0, 0, 0), 1, 2, 11)}, ["Solo"], "draft_win_single_zoo"),
     "12_trex_everywhere": ({
         # forest 1 = 2, trio 1 = 0, prairie 0 pairs = 0, king alone 7, meadow 1 = 1,
         # island T-Rex with 5 others in pens = 0, river 1; bonus 6 pens -> 2+7+1+1+6 = 17
-        "Solo": ((2, 0, 0, 7, 1, 0, 1), 6, 7, 17)}, ["Solo"], "win_single_zoo"),
+        "Solo": ((2, 0, 0, 7, 1, 0, 1), 6, 7, 17)}, ["Solo"], "draft_win_single_zoo"),
     "13_five_players_kings": ({
         # spinosaurus in pens: Ana 1, Ben 3, Cid 1 (its river one does not count), Dee 3, Eva 1
         "Ana": ((0, 0, 0, 0, 0, 0, 0), 0, 0, 0),
         "Ben": ((0, 0, 5, 7, 0, 0, 0), 0, 0, 12),  # 3 >= 3: king 7, prairie 1 pair 5
         "Cid": ((0, 0, 0, 0, 0, 0, 1), 0, 0, 1),
         "Dee": ((4, 0, 0, 7, 0, 0, 0), 0, 0, 11),  # 3 >= 3: king 7, forest 2 = 4
-        "Eva": ((0, 0, 0, 0, 0, 0, 0), 0, 0, 0)}, ["Ben"], "win_most_points"),
+        "Eva": ((0, 0, 0, 0, 0, 0, 0), 0, 0, 0)}, ["Ben"], "draft_win_most_points"),
     "14_four_players_shared_after_tiebreak": ({
         "Ana": ((8, 0, 0, 0, 0, 0, 0), 0, 0, 8),  # forest 3 = 8
         "Ben": ((8, 0, 0, 0, 0, 0, 0), 0, 0, 8),
         "Cid": ((0, 0, 0, 0, 6, 0, 1), 1, 1, 8),  # meadow 3 = 6, river 1, bonus 1; one T-Rex: out of the tie
-        "Dee": ((0, 0, 0, 0, 0, 0, 1), 0, 0, 1)}, ["Ana", "Ben"], "win_shared"),
+        "Dee": ((0, 0, 0, 0, 0, 0, 1), 0, 0, 1)}, ["Ana", "Ben"], "draft_win_shared"),
     "15_three_way_tie_broken": ({
         "Ana": ((4, 0, 0, 0, 0, 0, 4), 1, 2, 9),  # forest 2 = 4, river 4, bonus 1
         "Ben": ((0, 0, 0, 0, 6, 0, 2), 1, 1, 9),  # meadow 3 = 6, river 2, bonus 1
-        "Cid": ((8, 0, 0, 0, 0, 0, 1), 0, 0, 9)}, ["Cid"], "win_tiebreak_fewer_trex"),  # forest 3 = 8, river 1
+        "Cid": ((8, 0, 0, 0, 0, 0, 1), 0, 0, 9)}, ["Cid"], "draft_win_tiebreak_fewer_trex"),  # forest 3 = 8, river 1
     "16_two_players_full_game": ({
         # forest 3 = 8, trio 7, prairie 1 pair 5, king diplodocus 3 vs 2 = 7, meadow 1, island spinosaurus
         # (another in the trio) 0, river 1, bonus (trio) 1 -> 30
         "Alice": ((8, 7, 5, 7, 1, 0, 1), 1, 1, 30),
         # forest 2 = 4, trio of 2 = 0, prairie 2 pairs 10, king stegosaurus 1 vs 3 = 0, meadow 2 = 3,
         # island triceratops (2 more in the trio) 0, bonus prairie + meadow 2 -> 19
-        "Bruno": ((4, 0, 10, 0, 3, 0, 0), 2, 3, 19)}, ["Alice"], "win_most_points"),
+        "Bruno": ((4, 0, 10, 0, 3, 0, 0), 2, 3, 19)}, ["Alice"], "draft_win_most_points"),
     "17_king_and_island_alone": ({
         # king alone 7, island T-Rex alone in pens 7, river 2, bonus (island) 1 -> 17
-        "Solo": ((0, 0, 0, 7, 0, 7, 2), 1, 3, 17)}, ["Solo"], "win_single_zoo"),
+        "Solo": ((0, 0, 0, 7, 0, 7, 2), 1, 3, 17)}, ["Solo"], "draft_win_single_zoo"),
     "18_island_river_option_trio_six": ({
         # the 2 river T-Rex now count for the island: 0; 7 + 2 + 1 = 10
-        "Solo": ((0, 0, 0, 7, 0, 0, 2), 1, 3, 10)}, ["Solo"], "win_single_zoo"),
+        "Solo": ((0, 0, 0, 7, 0, 0, 2), 1, 3, 10)}, ["Solo"], "draft_win_single_zoo"),
     "19_four_players_meadow_wins": ({
         "Ana": ((0, 0, 0, 7, 0, 0, 0), 0, 0, 7),  # nobody else has a parasaurolophus: 7
         "Ben": ((0, 0, 0, 0, 0, 0, 1), 0, 1, 1),
         "Cid": ((0, 7, 0, 0, 0, 0, 0), 0, 0, 7),
-        "Dee": ((0, 0, 0, 0, 10, 0, 0), 0, 0, 10)}, ["Dee"], "win_most_points"),  # meadow 4 = 10
+        "Dee": ((0, 0, 0, 0, 10, 0, 0), 0, 0, 10)}, ["Dee"], "draft_win_most_points"),  # meadow 4 = 10
     "20_king_river_ignored": ({
         "Alice": ((0, 0, 0, 0, 0, 0, 3), 0, 0, 3),  # king: 1 in pens vs Bruno's 2 -> 0; river 3
-        "Bruno": ((4, 0, 0, 0, 0, 0, 0), 0, 0, 4)}, ["Bruno"], "win_most_points"),
+        "Bruno": ((4, 0, 0, 0, 0, 0, 0), 0, 0, 4)}, ["Bruno"], "draft_win_most_points"),
     "21_king_river_counted": ({
         "Alice": ((0, 0, 0, 7, 0, 0, 3), 0, 0, 10),  # king: 4 with the river vs 2 -> 7; river 3
-        "Bruno": ((4, 0, 0, 0, 0, 0, 0), 0, 0, 4)}, ["Alice"], "win_most_points"),
+        "Bruno": ((4, 0, 0, 0, 0, 0, 0), 0, 0, 4)}, ["Alice"], "draft_win_most_points"),
     "22_partial_game_three_players": ({
         "Ana": ((2, 0, 0, 0, 0, 0, 0), 0, 0, 2),  # forest 1 = 2, prairie without a pair 0
         "Ben": ((0, 0, 0, 0, 0, 0, 0), 1, 1, 1),  # trio of 1 = 0, bonus 1
-        "Cid": ((0, 0, 0, 0, 0, 0, 0), 0, 0, 0)}, ["Ana"], "win_most_points"),
+        "Cid": ((0, 0, 0, 0, 0, 0, 0), 0, 0, 0)}, ["Ana"], "draft_win_most_points"),
     "23_river_trex_counts_for_tiebreak": ({
         "Alice": ((4, 0, 0, 0, 0, 0, 1), 0, 1, 5),  # the river T-Rex earns no bonus but counts in the tie
-        "Bruno": ((4, 0, 0, 0, 0, 0, 1), 0, 0, 5)}, ["Bruno"], "win_tiebreak_fewer_trex"),
+        "Bruno": ((4, 0, 0, 0, 0, 0, 1), 0, 0, 5)}, ["Bruno"], "draft_win_tiebreak_fewer_trex"),
 }
 
 
@@ -205,24 +205,24 @@ BAD_ZOOS = {
                   ["Alice", "roi de la jungle", "1 dinosaure au plus"]),
     "meadow_twice": (game([("Zoé", {"meadow_of_differences": ["trex", "diplodocus", "trex"]})]),
                      ["Zoé", "plaine des différences", "déjà un T-Rex"]),
-    "unknown_pen": (game([("Alice", {"lake": ["trex"]})]), ["Alice", "« lake »", "forest_of_sameness"]),
-    "unknown_species": (game([("Alice", {"river": ["velociraptor"]})]), ["Alice", "« velociraptor »"]),
+    "draft_unknown_pen": (game([("Alice", {"lake": ["trex"]})]), ["Alice", "« lake »", "forest_of_sameness"]),
+    "draft_unknown_species": (game([("Alice", {"river": ["velociraptor"]})]), ["Alice", "« velociraptor »"]),
     "too_many_for_three": (game([("Ana", {"river": ["trex"] * 4}), ("Ben", {"river": ["trex"] * 2}),
                                  ("Cid", {"forest_of_sameness": ["trex"]})]),
                            ["Cid", "T-Rex : 7 en jeu", "n'en contient que 6"]),
     "too_many_in_box": (game([("Solo", {"river": ["diplodocus"] * 11})]), ["Solo", "diplodocus : 11 en jeu", "que 10"]),
     "thirteen_dinosaurs": (game([("Alice", {"river": ["trex"] * 7 + ["diplodocus"] * 6})]),
                            ["Alice", "13 dinosaures", "12 au plus"]),
-    "pen_not_a_list": (game([("Alice", {"river": "trex"})]), ["Alice", "rivière doit être une liste"]),
-    "zoo_not_an_object": (game([("Alice", ["trex"])]), ["Alice", "objet JSON"]),
+    "draft_pen_not_a_list": (game([("Alice", {"river": "trex"})]), ["Alice", "rivière doit être une liste"]),
+    "draft_zoo_not_an_object": (game([("Alice", ["trex"])]), ["Alice", "objet JSON"]),
     "six_players": (game([(name, {}) for name in "ABCDEF"]), ["de 2 à 5 joueurs, pas 6"]),
     "duplicate_names": (game([("Alice", {}), ("Alice", {})]), ["Deux joueurs s'appellent Alice"]),
     "winter_board": ({**game([("Alice", {})]), "board": "winter"}, ["« winter »"]),
-    "bad_trio_points": (game([("Alice", {})], options={"trio_points": 5}), ["Options refusées", "pas 5"]),
-    "unknown_option": (game([("Alice", {})], options={"trio": 6}), ["option inconnue « trio »"]),
+    "draft_bad_trio_points": (game([("Alice", {})], options={"trio_points": 5}), ["Options refusées", "pas 5"]),
+    "draft_unknown_option": (game([("Alice", {})], options={"trio": 6}), ["option inconnue « trio »"]),
     "option_not_a_flag": (game([("Alice", {})], options={"river_counts_for_king": "yes"}),
                           ["river_counts_for_king", "true ou false"]),
-    "no_players": ({"board": "summer", "players": []}, ["players"]),
+    "draft_no_players": ({"board": "summer", "players": []}, ["players"]),
     "player_without_name": ({"board": "summer", "players": [{"zoo": {}}]}, ["joueur numéro 1", "pas de nom"]),
     "unknown_field": ({**game([("Alice", {})]), "playrs": []}, ["« playrs »"]),
     "not_an_object": ([1, 2], ["objet JSON"]),

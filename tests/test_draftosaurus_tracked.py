@@ -23,7 +23,7 @@ def test_only_tracked_players_are_waited_for_and_the_die_still_goes_round():
 def test_untracked_player_cannot_place():
     game = Game.new(["Alice", "Bruno", "Chloé"], tracked=[1])
     game.apply(Roll("forest"))
-    assert game.check(Place(0, "trex", "river")).code == "already_placed"
+    assert game.check(Place(0, "trex", "river")).code == "draft_already_placed"
 
 
 def test_king_is_compared_with_reported_counts():

@@ -114,7 +114,7 @@ def _players(players: Any, path: str, words: Catalog) -> tuple[list[str], list[A
         if not isinstance(name, str) or not name.strip():
             raise BadInput(words.say("score.player_name_missing", number=number))
         if name in names:
-            raise BadInput(_sentence(words.say("reasons.duplicate_player", player=name)))
+            raise BadInput(_sentence(words.say("reasons.draft_duplicate_player", player=name)))
         names.append(name)
         zoos.append(player.get("zoo", {}))
     return names, zoos

@@ -24,7 +24,7 @@ from companion.language.rules import RulesBook
 from companion.language.tactile import describe as tactile_words
 
 GAME = "draftosaurus"
-_NO_OTHER_PEN = ("bag_exhausted", "already_placed", "not_waiting")  # refusals another pen would not help
+_NO_OTHER_PEN = ("draft_bag_exhausted", "draft_already_placed", "not_waiting")  # refusals another pen would not help
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Message catalogs: everything the program says comes from voices/<lang>/.
 
 `messages/*.yaml` hold sentences with {placeholders}, one file per concern, merged into one catalog;
-`names.yaml` holds the spoken names of game pieces. Keys are dotted paths ("reasons.die_forest"), and
+`names.yaml` holds the spoken names of game pieces. Keys are dotted paths ("reasons.draft_die_forest"), and
 a key defined in two files is an error. A key missing from a catalog is an error, never a silent blank.
 """
 

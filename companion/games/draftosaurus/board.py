@@ -37,10 +37,10 @@ TOILETS_SIDE = frozenset({KING_OF_THE_JUNGLE, MEADOW_OF_DIFFERENCES, SOLITARY_IS
 
 # The four faces that allow a fixed set of pens, and the reason code for a pen outside it.
 _FACE_AREAS: dict[str, tuple[frozenset[int], str]] = {
-    "forest": (FOREST_AREA, "die_forest"),
-    "grassland": (GRASSLAND_AREA, "die_grassland"),
-    "toilets": (TOILETS_SIDE, "die_toilets"),
-    "cafeteria": (CAFETERIA_SIDE, "die_cafeteria"),
+    "forest": (FOREST_AREA, "draft_die_forest"),
+    "grassland": (GRASSLAND_AREA, "draft_die_grassland"),
+    "toilets": (TOILETS_SIDE, "draft_die_toilets"),
+    "cafeteria": (CAFETERIA_SIDE, "draft_die_cafeteria"),
 }
 # _FACE_BLOCK[face][pen]: the reason code when that face alone rules the pen out (never the river), else None;
 # the last row, _FACE_BLOCK[NO_FACE], rules nothing out.
@@ -79,15 +79,15 @@ def pen_blockers(zoo: list[list[int]], species: int, face: int, pens: Sequence[i
         if code is None and pen != RIVER:
             content = zoo[pen]
             if face == EMPTY_PEN_FACE and content:
-                code = "pen_not_empty"
+                code = "draft_pen_not_empty"
             elif face == NO_TREX_FACE and TREX in content:
-                code = "pen_has_trex"
+                code = "draft_pen_has_trex"
             elif len(content) >= CAPACITY[pen]:
-                code = "pen_full"
+                code = "draft_pen_full"
             elif pen == FOREST_OF_SAMENESS and content and content[0] != species:
-                code = "forest_other_species"
+                code = "draft_forest_other_species"
             elif pen == MEADOW_OF_DIFFERENCES and species in content:
-                code = "meadow_same_species"
+                code = "draft_meadow_same_species"
         codes.append(code)
     return codes
 
@@ -99,9 +99,9 @@ def legal_pens(zoo: list[list[int]], species: int, face: int) -> list[int]:
 
 
 _PARAMS: dict[str, Callable[[list[list[int]], int, int, int], dict[str, Any]]] = {
-    "pen_full": lambda zoo, pen, species, face: {"capacity": CAPACITY[pen]},
-    "forest_other_species": lambda zoo, pen, species, face: {"species": SPECIES[zoo[pen][0]]},
-    "meadow_same_species": lambda zoo, pen, species, face: {"species": SPECIES[species]},
+    "draft_pen_full": lambda zoo, pen, species, face: {"capacity": CAPACITY[pen]},
+    "draft_forest_other_species": lambda zoo, pen, species, face: {"species": SPECIES[zoo[pen][0]]},
+    "draft_meadow_same_species": lambda zoo, pen, species, face: {"species": SPECIES[species]},
 }
 
 

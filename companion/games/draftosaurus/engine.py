@@ -37,7 +37,7 @@ class Game(LoggedGame):
     GAME_ID = "draftosaurus"
     TITLE = "Draftosaurus"
     SAVE_LABELS = {"board": "summer"}
-    SAVE_INCONSISTENT = Reason("save_inconsistent")
+    SAVE_INCONSISTENT = Reason("draft_save_inconsistent")
     SAVE_INCONSISTENT_MESSAGE = "the saved state does not match its actions"
     action_from_json = staticmethod(action_from_json)
 
@@ -82,13 +82,14 @@ class Game(LoggedGame):
         names = list(players)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise RuleViolation(f"Draftosaurus is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
-                                Reason("player_count", {"count": len(names), "least": MIN_PLAYERS,
+                                Reason("draft_player_count", {"count": len(names), "least": MIN_PLAYERS,
                                                         "most": MAX_PLAYERS}))
         for index, name in enumerate(names):
             if not isinstance(name, str) or not name.strip():
                 raise BadInput(f"player {index + 1} needs a name")
             if name in names[:index]:
-                raise RuleViolation(f"two players are called {name}", Reason("duplicate_player", {"player": name}))
+                raise RuleViolation(f"two players are called {name}",
+                                    Reason("draft_duplicate_player", {"player": name}))
         if mode not in MODES:
             raise BadInput(f"unknown mode '{mode}': choose table or full")
         if type(first_roller) is not int or not 0 <= first_roller < len(names):
@@ -181,7 +182,7 @@ class Game(LoggedGame):
             return self._check_roll(action)
         if kind is Discard:
             return self._check_discard(action)
-        return Reason("unknown_action", {"value": repr(action)})
+        return Reason("draft_unknown_action", {"value": repr(action)})
 
     def apply(self, action: Action) -> None:
         """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing.
@@ -300,34 +301,34 @@ class Game(LoggedGame):
     def _phase_refusal(self, player: Any, expected: str) -> Reason | None:
         """Why `player` cannot act in phase `expected` now (wrong phase, unknown, already done), or None."""
         if self._phase == OVER:
-            return Reason("game_over")
+            return Reason("draft_game_over")
         if type(player) is not int or not 0 <= player < len(self.players):
-            return Reason("unknown_player", {"value": str(player)})
+            return Reason("draft_unknown_player", {"value": str(player)})
         name = self.players[player]
         if self._phase == ROLL:
-            return Reason("die_not_rolled", {"player": name})
+            return Reason("draft_die_not_rolled", {"player": name})
         if self._phase != expected and expected == DISCARD:
-            return Reason("place_first", {"player": name})
+            return Reason("draft_place_first", {"player": name})
         if self._phase != expected or self._done[player]:
-            return Reason("already_placed" if expected == PLACE else "already_discarded", {"player": name})
+            return Reason("draft_already_placed" if expected == PLACE else "draft_already_discarded", {"player": name})
         return None
 
     def _check_roll(self, action: Roll) -> Reason | None:
         if action.face not in FACE_INDEX:
-            return unknown_id("unknown_face", action.face, DIE_FACES)
+            return unknown_id("draft_unknown_face", action.face, DIE_FACES)
         if self._phase == OVER:
-            return Reason("game_over")
+            return Reason("draft_game_over")
         if self._phase != ROLL:
-            return Reason("die_already_rolled", {"face": DIE_FACES[self._face]})
+            return Reason("draft_die_already_rolled", {"face": DIE_FACES[self._face]})
         return None
 
     def _check_place(self, action: Place) -> Reason | None:
         species = SPECIES_INDEX.get(action.species)
         pen = PEN_INDEX.get(action.pen)
         if species is None:
-            return unknown_id("unknown_species", action.species, SPECIES)
+            return unknown_id("draft_unknown_species", action.species, SPECIES)
         if pen is None:
-            return unknown_id("unknown_pen", action.pen, PENS)
+            return unknown_id("draft_unknown_pen", action.pen, PENS)
         refusal = self._phase_refusal(action.player, PLACE) or self._supply_refusal(action.player, species)
         if refusal:
             return refusal
@@ -338,16 +339,16 @@ class Game(LoggedGame):
 
     def _check_discard(self, action: Discard) -> Reason | None:
         if not self.two_player:
-            return Reason("no_discard")
+            return Reason("draft_no_discard")
         species = None if action.species is None else SPECIES_INDEX.get(action.species)
         if action.species is not None and species is None:
-            return unknown_id("unknown_species", action.species, SPECIES)
+            return unknown_id("draft_unknown_species", action.species, SPECIES)
         refusal = self._phase_refusal(action.player, DISCARD)
         if refusal:
             return refusal
         if species is None:
             if self._hands is not None:
-                return Reason("discard_needs_species", {"player": self.players[action.player]})
+                return Reason("draft_discard_needs_species", {"player": self.players[action.player]})
             return None
         return self._supply_refusal(action.player, species)
 
@@ -355,18 +356,18 @@ class Game(LoggedGame):
         """Full mode: the species must be in the player's hand. Table mode: the bag must still hold one."""
         if self._hands is not None:
             if species not in self._hands[player]:
-                return Reason("not_in_hand", {"player": self.players[player], "species": SPECIES[species]})
+                return Reason("draft_not_in_hand", {"player": self.players[player], "species": SPECIES[species]})
         elif self._out[species] >= self._bag_size:
-            return Reason("bag_exhausted", {"species": SPECIES[species], "limit": self._bag_size})
+            return Reason("draft_bag_exhausted", {"species": SPECIES[species], "limit": self._bag_size})
         return None
 
     def _choice_inputs(self, player: int, species: str, face: str | None) -> tuple[list[list[int]], int, int]:
         if type(player) is not int or not 0 <= player < len(self.players):
-            raise RuleViolation(f"no player {player}", Reason("unknown_player", {"value": str(player)}))
+            raise RuleViolation(f"no player {player}", Reason("draft_unknown_player", {"value": str(player)}))
         if species not in SPECIES_INDEX:
-            raise RuleViolation(f"unknown species {species}", unknown_id("unknown_species", species, SPECIES))
+            raise RuleViolation(f"unknown species {species}", unknown_id("draft_unknown_species", species, SPECIES))
         if face is not None and face not in FACE_INDEX:
-            raise RuleViolation(f"unknown die face {face}", unknown_id("unknown_face", face, DIE_FACES))
+            raise RuleViolation(f"unknown die face {face}", unknown_id("draft_unknown_face", face, DIE_FACES))
         face_index = self._face if face is None else FACE_INDEX[face]
         return self._zoos[player], SPECIES_INDEX[species], NO_FACE if player == self._roller else face_index
 

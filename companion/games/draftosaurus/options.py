@@ -21,10 +21,10 @@ class Options:
 
     def __post_init__(self) -> None:
         if type(self.trio_points) is not int or self.trio_points not in TRIO_POINTS_CHOICES:
-            refuse(Reason("bad_trio_points", {"value": str(self.trio_points)}))
+            refuse(Reason("draft_bad_trio_points", {"value": str(self.trio_points)}))
         for name in ("river_counts_for_island", "river_counts_for_king"):
             if not isinstance(getattr(self, name), bool):
-                refuse(Reason("bad_option_flag", {"option": name, "value": str(getattr(self, name))}))
+                refuse(Reason("draft_bad_option_flag", {"option": name, "value": str(getattr(self, name))}))
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -36,9 +36,9 @@ class Options:
             return cls()
         known = [field.name for field in fields(cls)]
         if not isinstance(data, dict):
-            refuse(Reason("options_not_an_object", {"known": known}))
+            refuse(Reason("draft_options_not_an_object", {"known": known}))
         unknown = sorted(set(data) - set(known))
         if unknown:
-            refuse(Reason("unknown_option", {"value": str(unknown[0]), "known": known}))
+            refuse(Reason("draft_unknown_option", {"value": str(unknown[0]), "known": known}))
         return cls(**data)
 

@@ -76,7 +76,7 @@ def bag_limit(players_count: int) -> int:
     """How many figures of each species the bag holds for that many players (1: the whole box)."""
     if players_count not in BAG_PER_SPECIES:
         raise RuleViolation(f"{players_count} players: Draftosaurus is for 2 to {MAX_PLAYERS}",
-                            Reason("player_count", {"count": players_count, "least": MIN_PLAYERS,
+                            Reason("draft_player_count", {"count": players_count, "least": MIN_PLAYERS,
                                                     "most": MAX_PLAYERS}))
     return BAG_PER_SPECIES[players_count]
 
@@ -84,7 +84,7 @@ def bag_limit(players_count: int) -> int:
 def validate_zoos(zoos: Sequence[Any], names: Sequence[str], players_count: int | None = None) -> list[IndexedZoo]:
     """Check every zoo and the bag limit over all of them; return the zoos as index lists."""
     if not zoos:
-        raise RuleViolation("no zoo to score", Reason("no_players"))
+        raise RuleViolation("no zoo to score", Reason("draft_no_players"))
     if players_count is not None and players_count < len(zoos):
         raise BadInput(f"{len(zoos)} zoos cannot come from a game of {players_count} players")
     players_count = players_count or len(zoos)
@@ -97,7 +97,7 @@ def validate_zoos(zoos: Sequence[Any], names: Sequence[str], players_count: int 
                 in_play[species] += 1
         for species, count in enumerate(in_play):
             if count > limit:
-                _refuse(name, Reason("too_many_of_species", {
+                _refuse(name, Reason("draft_too_many_of_species", {
                     "species": SPECIES[species], "count": count, "limit": limit, "players_count": players_count}))
     return indexed
 
@@ -108,18 +108,18 @@ def validate_zoo(zoo: Any, *, player: str = "", players_count: int = 1) -> Index
     Returns it as index lists; raises ZooRefused naming the player, with a reason naming the pen and the rule.
     """
     if not isinstance(zoo, Mapping):
-        _refuse(player, Reason("zoo_not_an_object"))
+        _refuse(player, Reason("draft_zoo_not_an_object"))
     indexed = empty_zoo()
     for pen_id, content in zoo.items():
         pen = PEN_INDEX.get(pen_id)
         if pen is None:
-            _refuse(player, unknown_id("unknown_pen", pen_id, PENS))
+            _refuse(player, unknown_id("draft_unknown_pen", pen_id, PENS))
         if not isinstance(content, (list, tuple)):
-            _refuse(player, Reason("pen_not_a_list", {"pen": PENS[pen]}))
+            _refuse(player, Reason("draft_pen_not_a_list", {"pen": PENS[pen]}))
         for species_id in content:
             species = SPECIES_INDEX.get(species_id) if isinstance(species_id, str) else None
             if species is None:
-                _refuse(player, unknown_id("unknown_species", species_id, SPECIES))
+                _refuse(player, unknown_id("draft_unknown_species", species_id, SPECIES))
             blocker = placement_blocker(indexed, pen, species, NO_FACE)
             if blocker:
                 _refuse(player, placement_reason(blocker, indexed, pen, species, NO_FACE))
@@ -132,11 +132,11 @@ def _check_zoo_totals(zoo: IndexedZoo, player: str, players_count: int) -> None:
     limit = bag_limit(players_count)
     total = sum(len(content) for content in zoo)
     if total > DINOSAURS_PER_ZOO:
-        _refuse(player, Reason("too_many_dinosaurs", {"count": total, "limit": DINOSAURS_PER_ZOO}))
+        _refuse(player, Reason("draft_too_many_dinosaurs", {"count": total, "limit": DINOSAURS_PER_ZOO}))
     counts = _species_counts(zoo, with_river=True)
     for species, count in enumerate(counts):
         if count > limit:
-            _refuse(player, Reason("too_many_of_species", {
+            _refuse(player, Reason("draft_too_many_of_species", {
                 "species": SPECIES[species], "count": count, "limit": limit, "players_count": players_count}))
 
 
@@ -187,7 +187,7 @@ def _score_zoo(index: int, zoo: IndexedZoo, names: Sequence[str], options: Optio
         PENS[KING_OF_THE_JUNGLE]: _king(zoo[KING_OF_THE_JUNGLE], index, names, for_king),
         PENS[MEADOW_OF_DIFFERENCES]: _meadow(zoo[MEADOW_OF_DIFFERENCES]),
         PENS[SOLITARY_ISLAND]: _island(zoo[SOLITARY_ISLAND], for_island),
-        PENS[RIVER]: Reason("score_river", {"pen": PENS[RIVER], "count": len(zoo[RIVER]),
+        PENS[RIVER]: Reason("draft_score_river", {"pen": PENS[RIVER], "count": len(zoo[RIVER]),
                                             "points": len(zoo[RIVER])}),
     }
     pens = {pen: detail.params["points"] for pen, detail in details.items()}
@@ -198,20 +198,20 @@ def _score_zoo(index: int, zoo: IndexedZoo, names: Sequence[str], options: Optio
 
 
 def _empty(pen: int) -> Reason:
-    return Reason("score_empty", {"pen": PENS[pen], "points": 0})
+    return Reason("draft_score_empty", {"pen": PENS[pen], "points": 0})
 
 
 def _forest(content: list[int]) -> Reason:
     if not content:
         return _empty(FOREST_OF_SAMENESS)
-    return Reason("score_forest", {"pen": PENS[FOREST_OF_SAMENESS], "species": SPECIES[content[0]],
+    return Reason("draft_score_forest", {"pen": PENS[FOREST_OF_SAMENESS], "species": SPECIES[content[0]],
                                    "count": len(content), "points": FOREST_POINTS[len(content)]})
 
 
 def _meadow(content: list[int]) -> Reason:
     if not content:
         return _empty(MEADOW_OF_DIFFERENCES)
-    return Reason("score_meadow", {"pen": PENS[MEADOW_OF_DIFFERENCES], "count": len(content),
+    return Reason("draft_score_meadow", {"pen": PENS[MEADOW_OF_DIFFERENCES], "count": len(content),
                                    "points": MEADOW_POINTS[len(content)]})
 
 
@@ -219,7 +219,7 @@ def _prairie(content: list[int]) -> Reason:
     if not content:
         return _empty(PRAIRIE_OF_LOVE)
     pairs = sum(content.count(species) // 2 for species in set(content))
-    return Reason("score_prairie", {"pen": PENS[PRAIRIE_OF_LOVE], "count": len(content), "pairs": pairs,
+    return Reason("draft_score_prairie", {"pen": PENS[PRAIRIE_OF_LOVE], "count": len(content), "pairs": pairs,
                                     "points": PAIR_POINTS * pairs})
 
 
@@ -227,8 +227,8 @@ def _trio(content: list[int], trio_points: int) -> Reason:
     if not content:
         return _empty(WOODY_TRIO)
     if len(content) == 3:
-        return Reason("score_trio_full", {"pen": PENS[WOODY_TRIO], "points": trio_points})
-    return Reason("score_trio_short", {"pen": PENS[WOODY_TRIO], "count": len(content), "points": 0})
+        return Reason("draft_score_trio_full", {"pen": PENS[WOODY_TRIO], "points": trio_points})
+    return Reason("draft_score_trio_short", {"pen": PENS[WOODY_TRIO], "count": len(content), "points": 0})
 
 
 def _king(content: list[int], index: int, names: Sequence[str], counts: list[list[int]]) -> Reason:
@@ -239,12 +239,12 @@ def _king(content: list[int], index: int, names: Sequence[str], counts: list[lis
                               "count": counts[index][species]}
     rivals = [other for other in range(len(counts)) if other != index]
     if not rivals:
-        return Reason("score_king_alone", {**params, "points": KING_POINTS})
+        return Reason("draft_score_king_alone", {**params, "points": KING_POINTS})
     best = max(rivals, key=lambda other: counts[other][species])
     params["best"] = counts[best][species]
     if params["count"] >= params["best"]:
-        return Reason("score_king_kept", {**params, "points": KING_POINTS})
-    return Reason("score_king_lost", {**params, "rival": names[best], "points": 0})
+        return Reason("draft_score_king_kept", {**params, "points": KING_POINTS})
+    return Reason("draft_score_king_lost", {**params, "rival": names[best], "points": 0})
 
 
 def _island(content: list[int], counts: list[int]) -> Reason:
@@ -253,8 +253,8 @@ def _island(content: list[int], counts: list[int]) -> Reason:
     species = content[0]
     params = {"pen": PENS[SOLITARY_ISLAND], "species": SPECIES[species], "count": counts[species]}
     if counts[species] == 1:
-        return Reason("score_island_alone", {**params, "points": ISLAND_POINTS})
-    return Reason("score_island_crowded", {**params, "points": 0})
+        return Reason("draft_score_island_alone", {**params, "points": ISLAND_POINTS})
+    return Reason("draft_score_island_crowded", {**params, "points": 0})
 
 
 def _winners(players: list[PlayerScore]) -> tuple[list[int], Reason]:
@@ -262,10 +262,10 @@ def _winners(players: list[PlayerScore]) -> tuple[list[int], Reason]:
     best = max(player.total for player in players)
     leaders = [index for index, player in enumerate(players) if player.total == best]
     if len(players) == 1:
-        return leaders, Reason("win_single_zoo", {"winners": [players[0].name], "points": best})
+        return leaders, Reason("draft_win_single_zoo", {"winners": [players[0].name], "points": best})
     if len(leaders) == 1:
         runner_up = max(player.total for index, player in enumerate(players) if index != leaders[0])
-        return leaders, Reason("win_most_points", {"winners": [players[leaders[0]].name], "points": best,
+        return leaders, Reason("draft_win_most_points", {"winners": [players[leaders[0]].name], "points": best,
                                                    "margin": best - runner_up})
     fewest = min(players[index].trex_count for index in leaders)
     winners = [index for index in leaders if players[index].trex_count == fewest]
@@ -273,7 +273,7 @@ def _winners(players: list[PlayerScore]) -> tuple[list[int], Reason]:
                               "trex_count": fewest}
     if len(winners) == 1:
         others = [index for index in leaders if index not in winners]
-        return winners, Reason("win_tiebreak_fewer_trex", {
+        return winners, Reason("draft_win_tiebreak_fewer_trex", {
             **params, "tied": [players[index].name for index in others],
             "their_trex": min(players[index].trex_count for index in others)})
-    return winners, Reason("win_shared", params)
+    return winners, Reason("draft_win_shared", params)
