@@ -1,4 +1,4 @@
-"""`companion score draftosaurus FILE [--json]`: score zoos from a JSON file, or a saved game.
+"""`companion score GAME FILE [--json]`: score the zoos of a JSON file, or a saved game (Draftosaurus).
 
 The file is either a set of zoos ({"board": "summer", "options": {...}, "players": [{"name", "zoo"}]}) or a
 save file of the game loop (it has a "kind" field; its content holds "state": Game.to_json()). A zoo that
@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion import registry
 from companion.dialogue.savefile import SaveFileError, check_document
 from companion.errors import BadInput, RuleViolation
 from companion.games.draftosaurus.engine import Game, ReplayRefused
@@ -23,13 +24,13 @@ from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, ca
 
 NAME = "score"
 HELP = "Score Draftosaurus zoos (or a saved game) from a JSON file: each pen, the totals, the winner and why."
-GAMES = ("draftosaurus",)
+GAMES = tuple(spec.id for spec in registry.GAMES if spec.scorer)
 _ZOOS_FIELDS = {"board", "options", "players"}
 _PLAYER_FIELDS = {"name", "zoo"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=GAMES, help="the game (only draftosaurus can be scored)")
+    parser.add_argument("game", choices=GAMES, help=f"the game ({', '.join(GAMES)})")
     parser.add_argument("file", help="JSON file of zoos, or a save file; - reads standard input")
     parser.add_argument("--json", action="store_true",
                         help='print {"players": [{"name", "total", "pens", "trex_bonus", "trex_count"}], '
@@ -41,12 +42,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     words = catalog(args.lang)
     data = _read_json(args.file, words)
-    sheet, options = _score_document(data, args.file, words)
-    if args.json:
-        print(json.dumps(sheet.to_json(), ensure_ascii=False))
-    else:
-        print("\n".join(report_lines(sheet, options, words)))
+    print(registry.game(args.game).score_file()(data, args.file, words, args.json))
     return 0
+
+
+def score_draftosaurus(data: Any, path: str, words: Catalog, as_json: bool) -> str:
+    """The report (or its JSON) of a file of Draftosaurus zoos or of a save; a save of a game not yet over is
+    scored as it stands, and says so."""
+    sheet, options = _score_document(data, path, words)
+    finished = not isinstance(data, dict) or "kind" not in data or _save_finished(data)
+    if as_json:
+        return json.dumps({**sheet.to_json(), "finished": finished}, ensure_ascii=False)
+    lines = report_lines(sheet, options, words)
+    return "\n".join(lines if finished else [_sentence(words.say("score.unfinished")), *lines])
+
+
+def _save_finished(data: dict[str, Any]) -> bool:
+    content = data.get("content")
+    return isinstance(content, dict) and content.get("finished") is True
 
 
 def report_lines(sheet: ScoreSheet, options: Options, words: Catalog) -> list[str]:

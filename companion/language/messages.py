@@ -27,20 +27,58 @@ _ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces", 
 
 # Languages where 0 takes the singular ("0 point" in French, "0 points" in English).
 _ZERO_IS_SINGULAR = frozenset({"fr"})
+# Format specs that give a word a grammatical form; voices/<lang>/grammar.yaml says how.
+FORMS = ("the", "de", "a", "in")
 
 
-class _CountingFormatter(string.Formatter):
-    """str.format, plus counted words: "{count:dinosaur|dinosaurs}" gives "1 dinosaur" or "3 dinosaurs"."""
+class Spoken(str):
+    """A piece's spoken name that knows its definite form ("le trio des bois", "l'île du solitaire")."""
 
-    def __init__(self, lang: str):
+    the: str
+
+    def __new__(cls, name: str, the: str | None = None) -> Spoken:
+        word = super().__new__(cls, name)
+        word.the = the or name
+        return word
+
+
+class _Formatter(string.Formatter):
+    """str.format, plus two kinds of format spec:
+    - counted words: "{count:dinosaur|dinosaurs}" gives "1 dinosaur" or "3 dinosaurs", and a third form is
+      said for zero: "{pairs:couple|couples|aucun couple}";
+    - grammatical forms (FORMS): "{pen:the}" "le trio des bois", "{pen:de}" "du trio des bois", "{player:de}"
+      "d'Alice", "{pen:in}" "dans le trio des bois", as voices/<lang>/grammar.yaml writes them."""
+
+    def __init__(self, lang: str, grammar: dict[str, Any]):
         super().__init__()
         self.singular_counts = (0, 1) if lang in _ZERO_IS_SINGULAR else (1,)
+        self.grammar = grammar
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if "|" in format_spec and isinstance(value, int):
-            singular, plural = format_spec.split("|", 1)
+            singular, plural, *zero = format_spec.split("|")
+            if value == 0 and zero:
+                return zero[0]
             return f"{value} {singular if value in self.singular_counts else plural}"
+        if format_spec in FORMS:
+            return self.form(value, format_spec)
         return super().format_field(value, format_spec)
+
+    def form(self, value: Any, form: str) -> str:
+        """`value` in the grammatical form `form`: a piece with its article, a name as it is."""
+        word = value.the if isinstance(value, Spoken) else str(value)
+        if form == "the":
+            return word
+        rule = self.grammar.get("forms", {}).get(form, {})
+        for start, contracted in (rule.get("contract") or {}).items() if isinstance(value, Spoken) else ():
+            if word.startswith(start):  # "de" + "le trio" gives "du trio"; a person's name is never contracted
+                return contracted + word[len(start):]
+        elided = rule.get("elided")
+        folded = word.casefold()
+        if elided and folded[:1] in self.grammar.get("elision_letters", "") and not folded.startswith(
+                tuple(self.grammar.get("no_elision") or ())):
+            return elided + word
+        return rule.get("prefix", "") + word
 
 
 def check_language(lang: str) -> str:
@@ -80,6 +118,7 @@ class Catalog:
                     raise ValueError(f"message '{key}' is defined twice in voices/{lang}/messages/")
                 self.messages[key] = value
         self.names = _load_yaml(folder / "names.yaml")
+        self.grammar = _load_yaml(folder / "grammar.yaml")
 
     def keys(self) -> Iterable[str]:
         return self.messages.keys()
@@ -90,12 +129,15 @@ class Catalog:
             template = self.messages[key]
         except KeyError:
             raise KeyError(f"message '{key}' is missing from voices/{self.lang}/messages/") from None
-        return _CountingFormatter(self.lang).format(str(template), **self._spoken_params(params))
+        return _Formatter(self.lang, self.grammar).format(str(template), **self._spoken_params(params))
 
     def name(self, section: str, item_id: str, field: str = "name") -> str:
-        """The spoken name of a piece: name("pens", "river"), name("faces", "forest", "sticker")."""
+        """The spoken name of a piece: name("pens", "river"), name("faces", "forest", "sticker"); a name that
+        knows its article (Spoken) when the entry gives one ("the")."""
         entry = self.names[section][item_id]
-        return entry if isinstance(entry, str) else entry[field]
+        if isinstance(entry, str):
+            return entry
+        return Spoken(entry[field], entry.get("the")) if field == "name" else entry[field]
 
     def join(self, items: Iterable[str]) -> str:
         """'a, b and c' in this language."""
