@@ -107,3 +107,15 @@ def test_a_move_needs_more_certainty_than_a_question():
     assert game.zoos[0]["river"] == ["triceratops"]
     game, out = play([("dé croix", None), ("tricératops rivière", 0.8)])
     assert "C'est bien ça ?" not in out and game.zoos[0]["river"] == ["triceratops"]
+
+
+def test_undo_said_at_a_read_back_drops_what_was_read_back():
+    game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("annule", 0.9)])
+    assert "D'accord, j'oublie « Alice, tricératops dans la rivière »." in out
+    assert len(game.actions) == 1  # the die only
+
+
+def test_a_query_said_at_a_read_back_is_answered_and_the_read_back_asked_again():
+    game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("les scores", 0.9), ("oui", 0.9)])
+    assert out.count("J'ai compris : Alice, tricératops dans la rivière.") == 2
+    assert "Alice : 0 point pour l'instant." in out and game.zoos[0]["river"] == ["triceratops"]

@@ -153,6 +153,13 @@ def test_dino_a_new_move_answers_a_question_of_the_move(tmp_path):
     assert "La météorite avance : 4 pierres ; encore 24 pierres." in out
 
 
+def test_dino_an_egg_of_a_colour_not_there_asks_again(tmp_path):
+    out = play(tmp_path, "dino", DINO_SETUP + ["mon pion rouge numéro 1 avance de 3 jusqu'en B2",
+                                               "je prends un œuf vert", "oui"], "--players", "Ana,Bruno").stdout
+    assert "Prends-tu un œuf ? Dis oui, non, ou la couleur : rouge." in out
+    assert "Ana prend un œuf rouge" in out
+
+
 @pytest.mark.parametrize("lang, lines, question", [
     ("fr", ["nord", "B5"], "Ana, depuis quelle case ?"),
     ("en", ["north", "B5"], "Ana, from which square?"),

@@ -253,8 +253,8 @@ class Session:
         """The help of this state of the game (with the players' own names), else the general help."""
         names = self.player_names or [self.catalog.say("setup.player_label", number=1)]
         params = {"player": names[0], "other": names[1] if len(names) > 1 else names[0]}
-        key = f"{self.help_key}.{state}"
-        return self.catalog.say(key if key in self.catalog.messages else "help.general", **params)
+        keys = (f"{self.help_key}.{state}", f"help.{state}", "help.general")  # the game's, the shared one
+        return self.catalog.say(next(key for key in keys if key in self.catalog.messages), **params)
 
     def _repeat(self) -> None:
         """The whole last response ("les scores" said several sentences: all of them), else the question."""

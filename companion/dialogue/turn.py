@@ -50,19 +50,26 @@ class Act:
     action: Any
 
 
+ASK_AGAIN = object()  # what a Missing's fill gives for a reply to its question that still lacks something
+
+
 @dataclass(frozen=True)
 class Missing:
     """Half a command: ask `question` for what is missing. `fill` gives the slots a reply adds to `answer`
-    (None: the reply is a command of its own); by default a reply of the same intent adds its slots."""
+    (None: the reply is a command of its own; ASK_AGAIN: an answer to the question that does not settle it,
+    and `again`, else `question`, is asked); by default a reply of the same intent adds its slots."""
 
     question: Question
     answer: Answer
-    fill: Callable[[Answer], dict[str, Any] | None] | None = None
+    fill: Callable[[Answer], Any] | None = None
+    again: Question | None = None
 
-    def complete(self, reply: Answer) -> Answer:
-        """The command `reply` makes of this half: completed, or replaced by a whole new command."""
+    def complete(self, reply: Answer) -> Any:
+        """The command `reply` makes of this half: completed, replaced by a whole new command, or ASK_AGAIN."""
         added = self.fill(reply) if self.fill is not None else (
             reply.slots if reply.intent == self.answer.intent else None)
+        if added is ASK_AGAIN:
+            return ASK_AGAIN
         return reply if added is None else self.answer.merged(added, reply)
 
 
@@ -144,7 +151,8 @@ def rules_query(table: Table[Any], slots: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------- the table
 
-_DROPPED = object()  # what ask() returns when an undo or redo closed the question
+_DROPPED = object()  # what route() gives when an undo or redo closed the question
+_APPLY = object()  # what read_back() gives after a yes
 
 
 class Table(Generic[GameT]):
@@ -240,26 +248,42 @@ class Table(Generic[GameT]):
         if step.player is not None:
             self.asked = step.player
             self.session.earcon("your_turn")
-        asking, half = step, None
-        reply = self.ask(asking)
+        half: Missing | None = None
+        reply = self.ask(step)
         while reply is not None:
             answer = reply if half is None else half.complete(reply)
+            if answer is ASK_AGAIN:
+                assert half is not None
+                reply = self.ask(half.again or half.question, half)
+                continue
             outcome = self.interpret(step, answer)
             if isinstance(outcome, Missing):
-                asking, half = outcome.question, outcome
-                reply = self.ask(asking, half)
+                half = outcome
+                reply = self.ask(outcome.question, half)
                 continue
             if isinstance(outcome, Act) and answer.doubtful:
-                meaning = self.describe(outcome.action)
-                verdict = self.confirm(self.session.text("session.confirm_meaning", meaning=meaning), step.state,
-                                       again=self.session.text("session.meaning_again", meaning=meaning))
-                if verdict is not True:
-                    if verdict is False:
-                        self.session.say("session.confirm_refused")
-                    half, reply = None, verdict if isinstance(verdict, Answer) else None
+                half, reply = None, self.read_back(outcome.action, step.state)
+                if reply is not _APPLY:
                     continue
             self.conclude(outcome)
             return
+
+    def read_back(self, action: Any, state: str) -> Any:
+        """Read a doubtful action back by its meaning: _APPLY after a yes; None after a no or an undo (nothing
+        is applied, and that is said); or a new command said instead, for the question to take."""
+        meaning = self.describe(action)
+        verdict = self.confirm(self.session.text("session.confirm_meaning", meaning=meaning), state,
+                               again=self.session.text("session.meaning_again", meaning=meaning))
+        if verdict is True:
+            return _APPLY
+        if verdict is False:
+            self.session.say("session.confirm_refused")
+            return None
+        if verdict.intent == "undo":  # "annule" at the read-back: the action read back is what it takes back
+            self.say("dropped", what=meaning)
+            return None
+        routed = self.route(verdict, state, None)
+        return routed if isinstance(routed, Answer) else None
 
     def ask(self, question: Question, half: Missing | None = None) -> Answer | None:
         """The answer to `question` that the game must interpret; queries are answered on the way. None when

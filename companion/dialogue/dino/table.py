@@ -15,7 +15,7 @@ from companion import registry
 from companion.dialogue.dino.queries import QUERIES
 from companion.dialogue.dino.setup import start_game
 from companion.dialogue.session import Answer, Session
-from companion.dialogue.turn import Act, Expected, Missing, Outcome, Question, Refused, Table
+from companion.dialogue.turn import ASK_AGAIN, Act, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import Reason
 from companion.games.dino.actions import Action, Meteor, Move, Penalty
 from companion.games.dino.engine import AT_START, HOME, ON_BOARD, PENALTIES, PLAY, Game, PawnView, TableQuestion
@@ -132,16 +132,19 @@ class DinoTable(Table[Game]):
         if not choices:
             return Act(move)
         question = Question(self.key("ask_egg"), "egg", {"colours": choices, "square": move.square}, owner)
-        return Missing(question, answer, lambda reply: self.egg_answer(choices, reply))
+        again = Question(self.key("ask_egg_again"), "egg", {"colours": choices}, owner)
+        return Missing(question, answer, lambda reply: self.egg_answer(choices, reply), again)
 
-    def egg_answer(self, choices: list[str], reply: Answer) -> dict[str, Any] | None:
+    def egg_answer(self, choices: list[str], reply: Answer) -> Any:
+        """What a reply to "do you take an egg?" adds: none, the only one, the colour said; a yes with several
+        nests or a colour of no nest there asks again which colour."""
         colour = reply.slots.get("egg", reply.slots.get("colour"))
         if reply.intent == "no":
             return {"egg": NO_EGG}
         if reply.intent == "yes" and len(choices) == 1:
             return {"egg": choices[0]}
-        if reply.intent in ("egg_take", "colour_choice", "yes") and colour is not None:
-            return {"egg": colour}
+        if reply.intent in ("egg_take", "colour_choice", "yes"):
+            return {"egg": colour} if colour in choices else ASK_AGAIN
         return None
 
     def mover(self, player: int | None, slots: dict[str, Any]) -> int | Reason:
