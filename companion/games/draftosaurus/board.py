@@ -35,12 +35,14 @@ GRASSLAND_AREA = frozenset({PRAIRIE_OF_LOVE, MEADOW_OF_DIFFERENCES, SOLITARY_ISL
 CAFETERIA_SIDE = frozenset({FOREST_OF_SAMENESS, WOODY_TRIO, PRAIRIE_OF_LOVE})  # left of the river
 TOILETS_SIDE = frozenset({KING_OF_THE_JUNGLE, MEADOW_OF_DIFFERENCES, SOLITARY_ISLAND})  # right of it
 
-# The four faces that allow a fixed set of pens, and the reason code for a pen outside it.
+# The four faces that allow a fixed set of pens (an area or a side), and the reason code for a pen outside it.
+DIE_AREA_CODES: dict[str, str] = {"forest": "draft_die_forest", "grassland": "draft_die_grassland",
+                                  "toilets": "draft_die_toilets", "cafeteria": "draft_die_cafeteria"}
 _FACE_AREAS: dict[str, tuple[frozenset[int], str]] = {
-    "forest": (FOREST_AREA, "draft_die_forest"),
-    "grassland": (GRASSLAND_AREA, "draft_die_grassland"),
-    "toilets": (TOILETS_SIDE, "draft_die_toilets"),
-    "cafeteria": (CAFETERIA_SIDE, "draft_die_cafeteria"),
+    "forest": (FOREST_AREA, DIE_AREA_CODES["forest"]),
+    "grassland": (GRASSLAND_AREA, DIE_AREA_CODES["grassland"]),
+    "toilets": (TOILETS_SIDE, DIE_AREA_CODES["toilets"]),
+    "cafeteria": (CAFETERIA_SIDE, DIE_AREA_CODES["cafeteria"]),
 }
 # _FACE_BLOCK[face][pen]: the reason code when that face alone rules the pen out (never the river), else None;
 # the last row, _FACE_BLOCK[NO_FACE], rules nothing out.
