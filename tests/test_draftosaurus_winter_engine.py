@@ -151,3 +151,10 @@ def _step_towards_quarantine(game: Game, choices: random.Random) -> None:
     if game.phase != "over" and game.waiting_for():
         play_random_step(game, choices)
 
+
+def test_bench_engine_measures_winter_beside_summer(capsys):
+    assert main(["bench", "engine", "--seconds", "0.05", "--repeats", "1", "--players", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(r["board"], r["players"]) for r in report["results"]] == [("summer", 3), ("winter", 3)]
+    assert all(r["games"] >= 1 and r["games_per_second"] > 0 for r in report["results"])
+    assert main(["bench", "engine", "--boards", "autumn"]) == 2
