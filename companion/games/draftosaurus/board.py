@@ -73,11 +73,11 @@ def placement_blocker(zoo: list[list[int]], pen: int, species: int, face: int) -
 PenRule = Callable[[list[list[int]], int, int], "str | None"]
 
 
-def blockers(face_blocks: Sequence[str | None], capacity: Sequence[int], own_rules: dict[int, PenRule],
+def blockers(face_blocks: Sequence[str | None], capacity: Sequence[int], own_rules: Sequence[PenRule | None],
              river: int, zoo: list[list[int]], species: int, face: int, pens: Sequence[int]) -> list[str | None]:
     """For each of `pens`, the code of the rule that keeps `species` out of it under die `face`, or None, on
     either side of the board: `face_blocks` (what the face alone rules out, per pen), `capacity` and
-    `own_rules` describe the board.
+    `own_rules` (per pen, None for a pen without one) describe the board.
 
     The die is checked first (its area or side, then an empty pen, then no T-Rex), then the pen's places,
     then its own rule; the river is always allowed."""
@@ -92,8 +92,8 @@ def blockers(face_blocks: Sequence[str | None], capacity: Sequence[int], own_rul
                 code = "draft_pen_has_trex"
             elif len(content) >= capacity[pen]:
                 code = "draft_pen_full"
-            elif pen in own_rules:
-                code = own_rules[pen](zoo, pen, species)
+            elif own_rules[pen] is not None:
+                code = own_rules[pen](zoo, pen, species)  # type: ignore[misc]
         codes.append(code)
     return codes
 
@@ -107,7 +107,8 @@ def _meadow_rule(zoo: list[list[int]], pen: int, species: int) -> str | None:
     return "draft_meadow_same_species" if species in zoo[pen] else None
 
 
-_OWN_RULES: dict[int, PenRule] = {FOREST_OF_SAMENESS: _forest_rule, MEADOW_OF_DIFFERENCES: _meadow_rule}
+_OWN_RULES: tuple[PenRule | None, ...] = tuple({FOREST_OF_SAMENESS: _forest_rule, MEADOW_OF_DIFFERENCES: _meadow_rule}
+                                               .get(pen) for pen in range(len(PENS)))
 
 
 def pen_blockers(zoo: list[list[int]], species: int, face: int, pens: Sequence[int]) -> list[str | None]:

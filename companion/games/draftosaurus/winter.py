@@ -178,7 +178,8 @@ def _pyramid_rule(zoo: list[list[int]], pen: int, species: int) -> str | None:
     return None if WinterRules.legal_positions(zoo, species) else "draft_pyramid_no_place"
 
 
-_OWN_RULES: dict[int, PenRule] = {WOOD: _wood_rule, PYRAMID: _pyramid_rule}
+_OWN_RULES: tuple[PenRule | None, ...] = tuple({WOOD: _wood_rule, PYRAMID: _pyramid_rule}.get(pen)
+                                               for pen in range(len(WINTER_PENS)))
 
 
 _PARAMS: dict[str, Callable[[WinterRules, list[list[int]], int, int], dict[str, Any]]] = {
