@@ -173,3 +173,21 @@ def test_summer_output_keeps_its_shape():
                             input=text, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert set(json.loads(result.stdout)) == {"players", "winners"}
+
+
+def test_a_winter_save_file_is_scored_on_its_own_board_values(tmp_path, capsys):
+    from companion.dialogue.savefile import write_save
+    from companion.games.draftosaurus.simulate import play_random_game
+    from companion.games.draftosaurus.winter_board import load_winter_board
+
+    board = load_winter_board(BOARD)
+    game = play_random_game(3, 12, board="winter", winter_board=board)
+    path = tmp_path / "winter_save.json"
+    write_save(path, "draftosaurus", {"state": game.to_json()})
+    code, out, _ = score([str(path), "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert result["board"] == "winter" and result["unconfirmed"] == [] and result["quarantine"] == {}
+    assert [player["total"] for player in result["players"]] == [player.total for player in game.score().players]
+    code, out, _ = score([str(path), "--lang", "en"], capsys)
+    assert out.startswith("Winter board: the lookout does not count the right-hand neighbour's river.")

@@ -132,7 +132,7 @@ def _score_document(data: Any, path: str, words: Catalog, board_file: str | None
         raise BadInput(words.say("score.not_an_object", path=path))
     if "kind" in data:
         sheet, options = _score_save(data, path, words)
-        return Scored(sheet, options)
+        return Scored(sheet, options, _saved_winter_board(data))
     unknown = sorted(set(data) - _ZOOS_FIELDS)
     if unknown:
         raise BadInput(words.say("score.unknown_field", path=path, value=unknown[0]))
@@ -154,6 +154,12 @@ def _score_document(data: Any, path: str, words: Catalog, board_file: str | None
         return Scored(sheet, options, winter, moves)
     except RuleViolation as violation:
         raise BadInput(_sentence(_explain(violation, words))) from None
+
+
+def _saved_winter_board(save: dict[str, Any]) -> WinterBoard | None:
+    """The winter board values a save file (already read and replayed) was played with; None for summer."""
+    setup = save["content"]["state"]["setup"]
+    return WinterBoard.from_json(setup["winter_board"]) if setup.get("board") == "winter" else None
 
 
 def _winter_board(board_file: str | None, words: Catalog) -> WinterBoard:
