@@ -217,7 +217,7 @@ BAD_ZOOS = {
     "draft_zoo_not_an_object": (game([("Alice", ["trex"])]), ["Alice", "objet JSON"]),
     "six_players": (game([(name, {}) for name in "ABCDEF"]), ["de 2 à 5 joueurs, pas 6"]),
     "duplicate_names": (game([("Alice", {}), ("Alice", {})]), ["Deux joueurs s'appellent Alice"]),
-    "winter_board": ({**game([("Alice", {})]), "board": "winter"}, ["« winter »"]),
+    "unknown_board": ({**game([("Alice", {})]), "board": "autumn"}, ["« autumn »", "winter"]),
     "draft_bad_trio_points": (game([("Alice", {})], options={"trio_points": 5}), ["Options refusées", "pas 5"]),
     "draft_unknown_option": (game([("Alice", {})], options={"trio": 6}), ["option inconnue « trio »"]),
     "option_not_a_flag": (game([("Alice", {})], options={"river_counts_for_king": "yes"}),

@@ -21,8 +21,10 @@ LANGUAGES: tuple[str, ...] = ("fr", "en", "es")
 DEFAULT_LANGUAGE = "fr"
 
 # Parameters holding canonical ids, and the names.yaml section that translates them.
-_ID_PARAMS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours"}
-_ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces", "colours": "colours"}
+_ID_PARAMS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "position": "positions",
+              "beside": "positions", "board_side": "board_sides", "board_value": "board_values"}
+_ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces", "colours": "colours",
+                   "positions": "positions", "board_sides": "board_sides", "board_values": "board_values"}
 
 
 # Languages where 0 takes the singular ("0 point" in French, "0 points" in English).
