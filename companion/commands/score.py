@@ -21,6 +21,7 @@ from typing import Any
 from companion import registry
 from companion.dialogue.savefile import SaveFileError, check_document
 from companion.errors import BadInput, RuleViolation
+from companion.games.common import OVER
 from companion.games.draftosaurus.engine import Game, ReplayRefused
 from companion.games.draftosaurus.ids import BOARDS
 from companion.games.draftosaurus.options import Options
@@ -59,9 +60,12 @@ class Scored:
     options: Options
     winter: WinterBoard | None = None
     moves: list[QuarantineMoveMade] = field(default_factory=list)
+    finished: bool = True  # False for a save of a game not over yet, scored as it stands
 
     def to_json(self) -> dict[str, Any]:
         data = self.sheet.to_json()
+        if not self.finished:
+            data["finished"] = False
         if self.winter is not None:
             data["board"] = "winter"
             data["unconfirmed"] = list(self.winter.unconfirmed())
@@ -81,16 +85,10 @@ def score_draftosaurus(data: Any, args: argparse.Namespace, words: Catalog) -> s
     """The report (or its JSON) of a file of Draftosaurus zoos or of a save; a save of a game not yet over is
     scored as it stands, and says so."""
     scored = _score_document(data, args.file, words, args.board)
-    finished = not isinstance(data, dict) or "kind" not in data or _save_finished(data)
     if args.json:
-        return json.dumps({**scored.to_json(), "finished": finished}, ensure_ascii=False)
+        return json.dumps(scored.to_json(), ensure_ascii=False)
     lines = report_lines(scored, words)
-    return "\n".join(lines if finished else [_sentence(words.say("score.unfinished")), *lines])
-
-
-def _save_finished(data: dict[str, Any]) -> bool:
-    content = data.get("content")
-    return isinstance(content, dict) and content.get("finished") is True
+    return "\n".join(lines if scored.finished else [_sentence(words.say("score.unfinished")), *lines])
 
 
 def report_lines(scored: Scored, words: Catalog) -> list[str]:
@@ -144,8 +142,8 @@ def _score_document(data: Any, path: str, words: Catalog, board_file: str | None
     if not isinstance(data, dict):
         raise BadInput(words.say("score.not_an_object", path=path))
     if "kind" in data:
-        sheet, options = _score_save(data, path, words)
-        return Scored(sheet, options, _saved_winter_board(data))
+        sheet, options, finished = _score_save(data, path, words)
+        return Scored(sheet, options, _saved_winter_board(data), finished=finished)
     unknown = sorted(set(data) - _ZOOS_FIELDS)
     if unknown:
         raise BadInput(words.say("score.unknown_field", path=path, value=unknown[0]))
@@ -204,9 +202,9 @@ def _players(players: Any, path: str, words: Catalog) -> tuple[list[str], list[A
     return names, zoos
 
 
-def _score_save(data: dict[str, Any], path: str, words: Catalog) -> tuple[ScoreSheet, Options]:
+def _score_save(data: dict[str, Any], path: str, words: Catalog) -> tuple[ScoreSheet, Options, bool]:
     """A save file: checked like the game loop checks it, rebuilt from its moves (each one checked again)
-    and scored as it stands."""
+    and scored as it stands; whether the game is over."""
     try:
         content = check_document(Path(path), data, game="draftosaurus")
     except SaveFileError as error:
@@ -220,7 +218,7 @@ def _score_save(data: dict[str, Any], path: str, words: Catalog) -> tuple[ScoreS
         raise BadInput(words.say("score.save_corrupt", path=path, detail=_explain(violation, words))) from None
     except BadInput as error:
         raise BadInput(words.say("score.save_corrupt", path=path, detail=str(error))) from None
-    return game.score(), game.options
+    return game.score(), game.options, game.phase == OVER
 
 
 def _explain(violation: RuleViolation, words: Catalog) -> str:
