@@ -142,11 +142,16 @@ class Catalog:
         return Spoken(entry[field], entry.get("the")) if field == "name" else entry[field]
 
     def join(self, items: Iterable[str]) -> str:
-        """'a, b and c' in this language."""
+        """'a, b and c' in this language (Spanish: "Ana e Isabel", as grammar.yaml's join_before says)."""
         items = list(items)
         if len(items) <= 1:
             return "".join(items)
-        return self.say("list.join", head=self.say("list.separator").join(items[:-1]), last=items[-1])
+        head, last = self.say("list.separator").join(items[:-1]), items[-1]
+        folded = last.casefold()
+        for rule in self.grammar.get("join_before") or ():
+            if folded.startswith(tuple(rule["starts"])) and not folded.startswith(tuple(rule.get("not") or ())):
+                return str(rule["join"]).format(head=head, last=last)
+        return self.say("list.join", head=head, last=last)
 
     def _spoken_params(self, params: dict[str, Any]) -> dict[str, Any]:
         spoken = dict(params)
