@@ -17,6 +17,7 @@ from companion.dialogue.savefile import SaveFileError, default_save_path
 from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.dialogue.turn import Table
 from companion.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from companion.games.common import OVER
 from companion.speech.base import TextListener, TextSpeaker
 
 EXIT_INTERRUPTED = 130
@@ -126,5 +127,7 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
 def _say_where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_key: str) -> None:
     if table is None:
         session.say(unsaved_key)
+    elif table.game.phase == OVER:
+        session.say("session.finished_saved", path=str(table.save_path))
     else:
         session.say(saved_key, path=str(table.save_path), command=resume_command(session.game, table.save_path))
