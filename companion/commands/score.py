@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.dialogue.savefile import SaveFileError, check_document
+from companion.dialogue.savefile import SAVE_LIMIT, SaveFileError, check_document
 from companion.errors import BadInput, RuleViolation
+from companion.files import FileRefused, load_json, parse_json, read_stream
 from companion.games.draftosaurus.engine import Game, ReplayRefused
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import PlayerScore, ScoreSheet, ZooRefused, score_zoos
@@ -26,6 +27,7 @@ HELP = "Score Draftosaurus zoos (or a saved game) from a JSON file: each pen, th
 GAMES = ("draftosaurus",)
 _ZOOS_FIELDS = {"board", "options", "players"}
 _PLAYER_FIELDS = {"name", "zoo"}
+SCORE_LIMIT = SAVE_LIMIT  # a file of zoos is smaller than a save
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -128,7 +130,7 @@ def _score_save(data: dict[str, Any], path: str, words: Catalog) -> tuple[ScoreS
     except SaveFileError as error:
         raise BadInput(error.explain(words.lang)) from None
     try:
-        game = Game.from_json(content.get("state"))
+        game = Game.from_json(content["state"])
     except ReplayRefused as refused:
         raise BadInput(words.say("score.save_refused", number=refused.number,
                                  problem=_explain(refused, words))) from None
@@ -160,17 +162,10 @@ def _sentence(text: str) -> str:
 
 
 def _read_json(path: str, words: Catalog) -> Any:
+    """The checked JSON document of the file (or standard input for "-"), read by companion.files."""
     try:
         if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except FileNotFoundError:
-        raise BadInput(words.say("score.file_missing", path=path)) from None
-    except (OSError, UnicodeDecodeError):
-        raise BadInput(words.say("score.file_unreadable", path=path)) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BadInput(words.say("score.not_json", path=path, line=error.lineno, column=error.colno)) from None
+            return parse_json(read_stream(sys.stdin, path, SCORE_LIMIT), path)
+        return load_json(Path(path), SCORE_LIMIT)
+    except FileRefused as refusal:
+        raise BadInput(refusal.explain(words.lang)) from None

@@ -9,7 +9,6 @@ warning to the other player, and it is never kept in the messages that "repeat" 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +16,13 @@ from companion.dialogue.session import Answer, Session
 from companion.dialogue.setup import ask_name, ask_until, label_players, listed_names, names_can_be_typed, table_seed
 from companion.dialogue.table import Table
 from companion.errors import BadInput, RuleViolation
+from companion.files import load_json
 from companion.games.common import Reason
 from companion.games.jurassic_snack.actions import Action, Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
 from companion.games.jurassic_snack.engine import EFFECT, GRASS, HIDDEN, MODES, OVER, REVEAL, Game, Options
 from companion.games.jurassic_snack.ids import (AIR_STRIKE, AIR_TRANSPORT, BIRTH, COLORS, DIPLO, DIRECTIONS, ERUPTION,
                                                 LOOK, SCOUTING, TOKENS, TREX)
-from companion.games.jurassic_snack.layout import COLUMN_LETTERS, Layout, parse_square_name
+from companion.games.jurassic_snack.layout import COLUMN_LETTERS, LAYOUT_LIMIT, LAYOUT_SCHEMA, Layout, parse_square_name
 from companion.language.rules import RulesBook
 from companion.language.tactile import describe as tactile_words
 
@@ -504,13 +504,12 @@ def new_table(session: Session, args: Any, save_path: Path) -> JurassicSnackTabl
 
 
 def read_layout(path: Path | None, session: Session) -> Layout:
-    """The assembly described in a JSON file (a list of boards), or the default square."""
+    """The assembly described in a JSON file (a list of boards, or {"boards": [...]}), or the default square.
+
+    The file is read by companion.files (FileRefused when it cannot be used as it is)."""
     if path is None:
         return Layout.default()
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BadInput(f"--layout {path}: not a readable JSON file ({error})") from None
+    data = load_json(Path(path), LAYOUT_LIMIT, LAYOUT_SCHEMA)
     try:
         return Layout.build(data.get("boards") if isinstance(data, dict) else data)
     except RuleViolation as error:

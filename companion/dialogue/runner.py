@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.dialogue.savefile import SaveFileError
+from companion.dialogue.savefile import SaveFileError, SaveWriteError
 from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.dialogue.table import Table
-from companion.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from companion.errors import EXIT_BAD_INPUT, EXIT_CANNOT_WRITE, EXIT_OK, BadInput, Stopped
+from companion.files import FileRefused
 from companion.speech.base import TextListener, TextSpeaker
+from companion.text import clean
 
 EXIT_INTERRUPTED = 130
 
@@ -83,19 +85,19 @@ def run_table(session: Session, make_table: Callable[[], Table], resumed: bool) 
         table.announce_start(resumed)
         table.run()
         return EXIT_OK
-    except SaveFileError as error:
+    except (FileRefused, SaveWriteError) as error:  # a file given to start the game, or a save not written
         message = error.explain(session.lang)
         session.say_text(message)
-        print(f"companion: {message}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        print(f"companion: {clean(message)}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE if isinstance(error, SaveWriteError) else EXIT_BAD_INPUT
     except (EndOfInput, QuitRequested):
         if table is not None:
             session.say("session.saved_and_stopped", path=str(table.save_path))
         return EXIT_OK
-    except KeyboardInterrupt:
-        if table is not None:
-            session.say("session.interrupted", path=str(table.save_path))
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM and SIGHUP (errors.Stopped)
+        session.say("session.interrupted" if table is not None else "files.interrupted",
+                    path=str(table.save_path) if table is not None else "")
+        return stop.exit_code if isinstance(stop, Stopped) else EXIT_INTERRUPTED
     finally:
         session.speaker.wait()
         for part in (session.listener, session.speaker):

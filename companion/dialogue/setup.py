@@ -7,6 +7,7 @@ import random
 from typing import Any, Callable, Collection, Sequence
 
 from companion.dialogue.session import Answer, EndOfInput, Session
+from companion.text import clean_name
 
 AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
 
@@ -59,7 +60,7 @@ def ask_name(session: Session, taken: Sequence[str], key: str, **params: Any) ->
         heard = session.listener.listen("setup")
         if heard is None:
             raise EndOfInput()
-        name = " ".join(heard.text.split())
+        name = clean_name(heard.text)
         if name and name.casefold() not in (other.casefold() for other in taken):
             return name
         session.say("setup.bad_name")
@@ -106,8 +107,9 @@ def player_by_name(players: Sequence[str], name: Any) -> int | None:
 
 
 def listed_names(players: str) -> list[str]:
-    """The names of a --players option ("Ana, Bo"): split at commas, trimmed, empty ones left out."""
-    return [name.strip() for name in players.split(",") if name.strip()]
+    """The names of a --players option ("Ana, Bo"): split at commas, cleaned (see text.clean_name), empty ones
+    left out."""
+    return [clean_name(name) for name in players.split(",") if clean_name(name)]
 
 
 def table_seed(args: Any) -> int:
