@@ -237,23 +237,23 @@ _PLAIN = (str, int, float, bool, type(None))
 def check_values(data: Any, path: Path | str) -> None:
     """Refuse what no file of ours holds: nesting deeper than MAX_DEPTH, more than MAX_NODES values, half a
     UTF-16 pair in a text, an infinite number, or a value JSON has no word for (a date, bytes, a set)."""
-    pending = [(data, 1)]
+    pending: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
     nodes = 0
     while pending:
-        value, depth = pending.pop()
+        value, where = pending.pop()
         nodes += 1
-        if depth > MAX_DEPTH:
+        if len(where) >= MAX_DEPTH:
             raise FileRefused("too_deep", path, limit=MAX_DEPTH)
         if nodes > MAX_NODES:
             raise FileRefused("too_many", path, limit=MAX_NODES)
         if isinstance(value, dict):
             for key, item in value.items():
                 if not isinstance(key, (str, int)) or isinstance(key, bool):
-                    raise _at("shape", path, (), {"expected": "kinds.key"})
-                pending.append((key, depth + 1))
-                pending.append((item, depth + 1))
+                    raise _at("shape", path, where, {"expected": "kinds.key"})
+                pending.append((key, (*where, key)))
+                pending.append((item, (*where, key)))
         elif isinstance(value, list):
-            pending.extend((item, depth + 1) for item in value)
+            pending.extend((item, (*where, index)) for index, item in enumerate(value))
         elif isinstance(value, str):
             if _SURROGATE.search(value):
                 raise FileRefused("bad_text", path)
@@ -264,7 +264,7 @@ def check_values(data: Any, path: Path | str) -> None:
             if value.bit_length() > 4 * MAX_DIGITS:
                 raise FileRefused("bad_number", path, value=str(value)[:12] + "…")
         elif not isinstance(value, _PLAIN):
-            raise _at("shape", path, (), {"expected": "kinds.plain"})
+            raise _at("shape", path, where, {"expected": "kinds.plain"})
 
 
 # A schema is a Python value that describes a document:

@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from companion.dialogue.savefile import SAVE_LIMIT, SaveFileError, check_document
+from companion.dialogue.table import Table
 from companion.errors import BadInput, RuleViolation
 from companion.files import FileRefused, load_json, parse_json, read_stream
 from companion.games.draftosaurus.engine import Game, ReplayRefused
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import PlayerScore, ScoreSheet, ZooRefused, score_zoos
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
+from companion.text import clean
 
 NAME = "score"
 HELP = "Score Draftosaurus zoos (or a saved game) from a JSON file: each pen, the totals, the winner and why."
@@ -136,8 +138,8 @@ def _score_save(data: dict[str, Any], path: str, words: Catalog) -> tuple[ScoreS
                                  problem=_explain(refused, words))) from None
     except RuleViolation as violation:
         raise BadInput(words.say("score.save_corrupt", path=path, detail=_explain(violation, words))) from None
-    except BadInput as error:
-        raise BadInput(words.say("score.save_corrupt", path=path, detail=str(error))) from None
+    except Table.CORRUPT_SAVE_ERRORS as error:  # what the game loop takes for a damaged save
+        raise BadInput(words.say("score.save_corrupt", path=path, detail=clean(str(error))[:200])) from None
     return game.score(), game.options
 
 
