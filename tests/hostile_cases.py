@@ -56,17 +56,18 @@ def environment(home: Path, **extra: str) -> dict[str, str]:
 
 def run_companion(args: list[str], home: Path, stdin: str | bytes | None = "", *, bound: float = REFUSAL_BOUND_S,
                   env: dict[str, str] | None = None, limits: Callable[[], None] | None = None,
-                  attempts: int = 2) -> Run:
+                  attempts: int = 2, encoding: str = "utf-8") -> Run:
     """`companion ARGS` with `stdin` (None: closed), killed past `bound` seconds; a run killed that way is tried
-    once more (a loaded machine may stall one start), so a real hang fails both."""
+    once more (a loaded machine may stall one start), so a real hang fails both. The output is decoded
+    strictly from `encoding`."""
     for _ in range(attempts):
-        run = _run_once(args, home, stdin, bound, env or environment(home), limits)
+        run = _run_once(args, home, stdin, bound, env or environment(home), limits, encoding)
         if run.returncode is not None:
             return run
     return run
 
 
-def _run_once(args, home, stdin, bound, env, limits) -> Run:
+def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
     with tempfile.TemporaryDirectory() as scratch:
         out_path, err_path = Path(scratch) / "out", Path(scratch) / "err"
         in_file = None
@@ -90,7 +91,7 @@ def _run_once(args, home, stdin, bound, env, limits) -> Run:
             seconds = time.monotonic() - start
         if in_file is not None:
             in_file.close()
-        return Run(returncode, out_path.read_text("utf-8", "replace"), err_path.read_text("utf-8", "replace"),
+        return Run(returncode, out_path.read_bytes().decode(encoding), err_path.read_bytes().decode(encoding),
                    seconds, usage.ru_maxrss)
 
 
@@ -125,8 +126,9 @@ def file_state(path: Path) -> tuple:
 GAMES = ("draftosaurus", "dino", "jurassic-snack")
 
 
-def saved_content(game: str, finished: bool = False) -> dict:
-    """What the table of `game` saves, at a reachable state: the whole game when `finished`, else part of it."""
+def saved_content(game: str, finished: bool = False, actions: int | None = None) -> dict:
+    """What the table of `game` saves, at a reachable state: the whole game when `finished`, else its first
+    `actions` actions (by default half of them)."""
     if game == "draftosaurus":
         played = draftosaurus_game(["Ana", "Ben"], SEED).to_json()
         extra = {"settings": {"die": "physical", "seed": SEED}}
@@ -135,13 +137,9 @@ def saved_content(game: str, finished: bool = False) -> dict:
     else:
         played, extra = snack_game(SEED).to_json(), {}
     if not finished:
-        played = _replayed_part(game, played)
+        count = len(played["actions"]) // 2 if actions is None else actions
+        played = _engine(game).replay(played["setup"], played["actions"][:count]).to_json()
     return {**extra, "finished": finished, "state": played}
-
-
-def _replayed_part(game: str, state: dict) -> dict:
-    """The state after the first half of the actions (its snapshot recomputed)."""
-    return _engine(game).replay(state["setup"], state["actions"][:len(state["actions"]) // 2]).to_json()
 
 
 def _engine(game: str):
