@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from typing import IO
+from typing import IO, Any
 
 # Escape sequences (CSI, OSC, DCS/SOS/PM/APC strings, two-character escapes) in their 7-bit and 8-bit forms;
 # a string left open runs to the end of the text.
@@ -28,6 +28,17 @@ def clean(text: str) -> str:
     """`text` without escape sequences and control characters (tabs and line feeds kept)."""
     text = _LINE_BREAKS.sub("\n", text)
     return _CONTROL.sub("", _ESCAPE.sub("", text))
+
+
+def cleaned(value: Any) -> Any:
+    """A document read from a file (JSON values) with every text in it cleaned."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, list):
+        return [cleaned(item) for item in value]
+    if isinstance(value, dict):
+        return {cleaned(key): cleaned(item) for key, item in value.items()}
+    return value
 
 
 def clean_name(text: str) -> str:

@@ -52,6 +52,11 @@ def test_a_closed_standard_input_ends_the_input(args, tmp_path):
         assert "Draftosaurus" in run.stdout
 
 
+def test_score_from_a_closed_standard_input_is_refused(tmp_path):
+    run = run_companion(["score", "draftosaurus", "-"], tmp_path, None)
+    assert run.refused_cleanly and "L'entrée standard est fermée" in run.stderr
+
+
 # ---- item 5: a terminal that cannot print every letter
 
 @pytest.mark.parametrize("encoding, shown", [("latin-1", "Zoé"), ("ascii", "Zoe")])
@@ -168,6 +173,15 @@ def test_typed_names_are_kept_without_escapes(tmp_path):
     assert_no_control(run)
     assert "Ce nom est déjà pris ou vide." in run.stdout  # the name made only of an escape sequence
     assert "2 joueurs : Zoé et Max." in run.stdout
+
+
+def test_names_read_from_a_file_of_zoos_are_printed_without_escapes(tmp_path):
+    zoos = write_document(tmp_path / "zoos.json", {"players": [{"name": "Al\x1b]0;x\x07ice", "zoo": {"river": ["trex"]}},
+                                                           {"name": "B\x1b[2Jo", "zoo": {}}]})
+    run = run_companion(["score", "draftosaurus", str(zoos)], tmp_path, "")
+    assert run.returncode == 0, run.stderr
+    assert_no_control(run)
+    assert "Alice" in run.stdout and "Bo" in run.stdout
 
 
 def test_names_read_from_a_forged_save_are_printed_without_escapes(tmp_path):

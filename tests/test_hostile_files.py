@@ -3,6 +3,8 @@ code 2 and one line, within the bound, without running out of memory, and leaves
 
 from __future__ import annotations
 
+import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -144,3 +146,40 @@ def test_yaml_anchors_without_aliases_are_fine_and_aliases_are_refused(tmp_path)
     with pytest.raises(FileRefused) as caught:
         load_yaml(path, 1024)
     assert caught.value.code == "yaml_alias" and caught.value.params["line"] == 2
+
+
+SETTINGS_PROBE = """
+import sys
+from pathlib import Path
+from companion.speech.config import SpeechConfig, load_config, save_config
+path = Path(sys.argv[1])
+print(load_config(path) == SpeechConfig(), save_config(SpeechConfig(rate=2.0), path))
+"""
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "list"])
+def test_a_settings_file_that_cannot_be_read_gives_defaults_and_is_not_written_over(kind, tmp_path):
+    path = tmp_path / "config.json"
+    if kind == "fifo":
+        make_fifo(path)
+    elif kind == "zero":
+        link(path, "/dev/zero")
+    else:
+        path.write_text("[1, 2]")
+    before = file_state(path)
+    probe = subprocess.run([sys.executable, "-c", SETTINGS_PROBE, str(path)], capture_output=True, text=True,
+                           timeout=30)
+    assert probe.stdout.split() == ["True", "None"], probe.stderr
+    assert file_state(path) == before
+
+
+def test_a_socket_is_refused_as_a_special_file(tmp_path):
+    path = tmp_path / "save.json"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    try:
+        with pytest.raises(FileRefused) as caught:
+            load_json(path, 1024)
+        assert caught.value.code == "not_a_file" and "fichier spécial" in caught.value.explain("fr")
+    finally:
+        server.close()

@@ -22,7 +22,7 @@ from companion.games.draftosaurus.engine import Game, ReplayRefused
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import PlayerScore, ScoreSheet, ZooRefused, score_zoos
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
-from companion.text import clean
+from companion.text import clean, cleaned
 
 NAME = "score"
 HELP = "Score Draftosaurus zoos (or a saved game) from a JSON file: each pen, the totals, the winner and why."
@@ -164,10 +164,11 @@ def _sentence(text: str) -> str:
 
 
 def _read_json(path: str, words: Catalog) -> Any:
-    """The checked JSON document of the file (or standard input for "-"), read by companion.files."""
+    """The checked JSON document of the file (or standard input for "-"), read by companion.files; its texts
+    are cleaned of control characters (names are printed)."""
     try:
         if path == "-":
-            return parse_json(read_stream(sys.stdin, path, SCORE_LIMIT), path)
-        return load_json(Path(path), SCORE_LIMIT)
+            return cleaned(parse_json(read_stream(sys.stdin, path, SCORE_LIMIT), path))
+        return cleaned(load_json(Path(path), SCORE_LIMIT))
     except FileRefused as refusal:
         raise BadInput(refusal.explain(words.lang)) from None

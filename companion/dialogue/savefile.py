@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.errors import BadInput
 from companion.files import FileRefused, check_shape, load_json
-from companion.text import clean
+from companion.text import clean, cleaned
 
 try:
     import fcntl
@@ -76,7 +76,7 @@ class SaveFileError(FileRefused):
 
 
 class SaveWriteError(BadInput):
-    """A save could not be written at `path`: the file there is still the last good save, if there was one."""
+    """A save could not be written at `path`; `saved_before`: the file there still holds the last good save."""
 
     def __init__(self, path: Path, error: OSError, saved_before: bool):
         super().__init__(f"{path}: cannot write: {error.strerror or error}")
@@ -119,7 +119,6 @@ def _checksum(content: dict[str, Any]) -> str:
 
 # ---- writing
 
-_written: set[Path] = set()  # saves written by this process: a failed write leaves the last one in place
 _swept: set[Path] = set()  # folders cleaned of leftover temporary files
 _HEAD = ('{\n "kind": ' + json.dumps(KIND)).encode("utf-8")  # how every save written here begins
 _LEFTOVER = re.compile(r"\..+\.json\.[a-z0-9_]{8}\.tmp")  # tempfile's names for .NAME.json.XXXXXXXX.tmp
@@ -139,8 +138,7 @@ def write_save(path: Path, game: str, content: dict[str, Any]) -> None:
             remove_leftovers(target.parent)
         _write_whole(target, document)
     except OSError as error:
-        raise SaveWriteError(path, error, saved_before=target in _written) from None
-    _written.add(target)
+        raise SaveWriteError(path, error, saved_before=is_save_file(target)) from None
     _sync_directory(target.parent)
 
 
@@ -254,17 +252,7 @@ def check_document(path: Path, document: Any, game: str | None = None) -> dict[s
         raise SaveFileError("corrupt", path, "checksum", cause=FileRefused("checksum", path))
     if game is not None and document["game"] != game:
         raise SaveFileError("other_game", path, clean(document["game"])[:40])
-    return _cleaned(content)
-
-
-def _cleaned(value: Any) -> Any:
-    if isinstance(value, str):
-        return clean(value)
-    if isinstance(value, list):
-        return [_cleaned(item) for item in value]
-    if isinstance(value, dict):
-        return {_cleaned(key): _cleaned(item) for key, item in value.items()}
-    return value
+    return cleaned(content)
 
 
 def read_save(path: Path, game: str | None = None) -> tuple[str, dict[str, Any]]:
