@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from hostile_cases import REFUSAL_BOUND_S, run_companion  # noqa: E402
+from hostile_cases import run_companion  # noqa: E402
 
 from companion.dialogue.savefile import read_save  # noqa: E402
 from companion.language.grammar import MAX_LINE, examples, games, parse  # noqa: E402
@@ -30,7 +30,7 @@ LONG_LINES = {
 def test_a_long_line_is_answered_at_once_and_the_game_goes_on(name, tmp_path):
     save = tmp_path / "s.json"
     run = run_companion([*PLAY, "--save", str(save)], tmp_path, LONG_LINES[name] + "\ndé : forêt\n")
-    assert run.returncode == 0 and run.seconds < REFUSAL_BOUND_S, (run.returncode, run.seconds, run.stderr)
+    assert run.returncode == 0 and run.prompt, (run.returncode, run.cpu_seconds, run.stderr)
     assert "Je n'ai pas compris « " in run.stdout and "… »" in run.stdout
     assert max(len(line) for line in run.stdout.splitlines()) < 300, "the line is not read back whole"
     assert read_save(save)[1]["state"]["actions"] == [{"type": "roll", "face": "forest"}]  # the next line played
@@ -38,7 +38,7 @@ def test_a_long_line_is_answered_at_once_and_the_game_goes_on(name, tmp_path):
 
 def test_a_line_without_end_is_the_end_of_the_input(tmp_path):
     run = run_companion([*PLAY, "--save", str(tmp_path / "s.json")], tmp_path, "x" * (LINE_GIVEN_UP + 10))
-    assert run.returncode == 0 and run.seconds < REFUSAL_BOUND_S
+    assert run.returncode == 0 and run.prompt
     assert "Partie enregistrée" in run.stdout
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from hostile_cases import (GAMES, REFUSAL_BOUND_S, document, file_state, forged_saves, link, make_fifo,  # noqa: E402
+from hostile_cases import (GAMES, document, file_state, forged_saves, link, make_fifo,  # noqa: E402
                            run_companion, saved_content, write_document)
 
 from companion.commands.play import check_save_target  # noqa: E402
@@ -64,7 +64,7 @@ def test_the_real_play_new_refuses_them_promptly(game, name, tmp_path):
     before = file_state(path)
     run = run_companion(play_args(game, path, "--new"), tmp_path / "home")
     assert run.refused_cleanly, (run.returncode, run.stderr)
-    assert run.seconds < REFUSAL_BOUND_S
+    assert run.prompt, run.cpu_seconds
     assert file_state(path) == before
     assert f"mv {path} {path}.old" in run.stderr, "say how to move it aside"
 
@@ -74,7 +74,7 @@ def test_resume_refuses_the_forged_saves_too(game, tmp_path):
     path = write_document(tmp_path / "save.json", forged_saves(game)["illegal_move"])
     before = file_state(path)
     run = run_companion(["resume", str(path), "--engine", "text"], tmp_path / "home")
-    assert run.returncode == 2 and run.seconds < REFUSAL_BOUND_S and "abîmé" in run.stdout + run.stderr
+    assert run.returncode == 2 and run.prompt and "abîmé" in run.stdout + run.stderr
     assert file_state(path) == before
 
 
@@ -95,7 +95,7 @@ def test_a_dangling_link_or_a_link_loop_is_not_replaced(kind, new, tmp_path):
     link(path, tmp_path / "gone.json" if kind == "dangling" else path)
     before = file_state(path)
     run = run_companion(play_args("draftosaurus", path, *(["--new"] if new else [])), tmp_path / "home")
-    assert run.refused_cleanly and run.seconds < REFUSAL_BOUND_S, run.stderr
+    assert run.refused_cleanly and run.prompt, run.stderr
     assert ("gone.json" if kind == "dangling" else "boucle") in run.stderr
     assert file_state(path) == before and not (tmp_path / "gone.json").exists()
 
