@@ -17,11 +17,10 @@ from types import ModuleType
 from typing import Iterator
 
 from companion import __version__, commands
-from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, BadInput, Stopped
+from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, BadInput, Stopped
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from companion.text import clean, print_anywhere, read_anything
 
-EXIT_INTERRUPTED = 130
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 

@@ -6,6 +6,7 @@ EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
 EXIT_CANNOT_WRITE = 3  # a save could not be written (disk full, read-only folder): the last save stays good
+EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM and SIGHUP give 128 + their number (Stopped.exit_code)
 
 
 class BadInput(Exception):

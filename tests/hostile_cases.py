@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -45,7 +46,7 @@ class Run:
     stderr: str
     seconds: float  # wall clock
     cpu_seconds: float  # the program's own time, user + system
-    peak_kib: int
+    peak_kib: int | None  # None: not measured (no GNU time here, or standard input closed)
 
     @property
     def prompt(self) -> bool:
@@ -72,9 +73,14 @@ def run_companion(args: list[str], home: Path, stdin: str | bytes | None = "", *
     return _run_once(args, home, stdin, bound, env or environment(home), limits, encoding)
 
 
+# The peak memory of a child forked from pytest would count pytest's own pages (Linux keeps the largest
+# resident size across exec), so GNU time, small itself, starts the command and says the command's peak.
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
 def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
     with tempfile.TemporaryDirectory() as scratch:
-        out_path, err_path = Path(scratch) / "out", Path(scratch) / "err"
+        out_path, err_path, peak_path = Path(scratch) / "out", Path(scratch) / "err", Path(scratch) / "peak"
         in_file = None
         if stdin is not None:
             in_path = Path(scratch) / "in"
@@ -82,33 +88,39 @@ def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
             in_file = open(in_path, "rb")
 
         def prepare() -> None:
+            os.setsid()  # its own group: a kill at the bound reaches the command under GNU time too
             resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
             if stdin is None:
                 os.close(0)
             if limits is not None:
                 limits()
 
+        command = [sys.executable, "-m", "companion", *args]
+        timed = GNU_TIME is not None and stdin is not None  # GNU time would open its report as the closed fd 0
+        if timed:
+            command = [GNU_TIME, "-f", "%M", "-o", str(peak_path), *command]
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             start = time.monotonic()
-            process = subprocess.Popen([sys.executable, "-m", "companion", *args], stdin=in_file, stdout=out,
-                                       stderr=err, env=env, preexec_fn=prepare, close_fds=True)
+            process = subprocess.Popen(command, stdin=in_file, stdout=out, stderr=err, env=env, preexec_fn=prepare,
+                                       close_fds=True)
             returncode, usage = _wait(process, start + bound)
             seconds = time.monotonic() - start
         if in_file is not None:
             in_file.close()
+        peak = int(peak_path.read_text().split()[-1]) if timed and returncode is not None else None
         return Run(returncode, out_path.read_bytes().decode(encoding), err_path.read_bytes().decode(encoding),
-                   seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+                   seconds, usage.ru_utime + usage.ru_stime, peak)
 
 
 def _wait(process: subprocess.Popen, deadline: float):
-    """(exit code or None if killed at the deadline, resource usage of that process)."""
+    """(exit code or None if killed at the deadline, resource usage of that process and its children)."""
     killed = False
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             break
         if time.monotonic() > deadline and not killed:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             killed = True
         time.sleep(0.005)
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -314,7 +326,7 @@ def main() -> int:
                 failures.append((name, run.returncode, round(run.cpu_seconds, 2), unchanged, run.stderr[-200:]))
             slowest = max(slowest, (run.cpu_seconds, name))
             slowest_wall = max(slowest_wall, (run.seconds, name))
-            peak = max(peak, run.peak_kib)
+            peak = max(peak, run.peak_kib or 0)
         print(f"load average at the end: {os.getloadavg()[0]:.1f}")
         print(f"cases tried: {len(cases)}")
         print(f"refused cleanly (exit 2, one line, file unchanged, within {REFUSAL_BOUND_S} s): {refused}")

@@ -3,6 +3,7 @@ every letter, a save that cannot be written, names holding escape sequences, and
 
 from __future__ import annotations
 
+import os
 import re
 import resource
 import shutil
@@ -49,6 +50,21 @@ def test_a_closed_standard_input_ends_the_input(args, tmp_path):
         assert read_save(save)[0] == "draftosaurus" and str(save) in run.stdout
     else:
         assert "Draftosaurus" in run.stdout
+
+
+def _write_only_input() -> None:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 0)  # open, but reading it fails (EBADF)
+
+
+@pytest.mark.parametrize("args, code", [([*PLAY, "--save", "{save}"], 0),
+                                        (["rules", "draftosaurus", "--engine", "text"], 0),
+                                        (["score", "draftosaurus", "-"], 2)], ids=["play", "rules", "score"])
+def test_a_standard_input_that_cannot_be_read_ends_the_input(args, code, tmp_path):
+    save = tmp_path / "save.json"
+    run = run_companion([a.replace("{save}", str(save)) for a in args], tmp_path, "", limits=_write_only_input,
+                        bound=RUN_BOUND_S)
+    assert run.returncode == code and no_crash(run), run.stderr
+    assert code == 0 or run.refused_cleanly
 
 
 def test_score_from_a_closed_standard_input_is_refused(tmp_path):

@@ -116,10 +116,13 @@ def _first_line_if_ready(stream: IO[str]) -> str | None:
     if is_terminal(stream):
         return None
     try:
-        ready, _, _ = select.select([stream], [], [], 0)
-    except (OSError, ValueError):
-        return stream.readline()
-    return stream.readline() if ready else None
+        try:
+            ready, _, _ = select.select([stream], [], [], 0)
+        except (OSError, ValueError):
+            return stream.readline()
+        return stream.readline() if ready else None
+    except (OSError, ValueError):  # open, but not for reading: no input either
+        return ""
 
 
 class _PrefilledListener(Listener):
