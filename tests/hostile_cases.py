@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import io
 import json
 import os
 import resource
@@ -164,6 +165,25 @@ def _engine(game: str):
     from companion.games.draftosaurus.engine import Game as Draftosaurus
     from companion.games.jurassic_snack.engine import Game as Snack
     return {"draftosaurus": Draftosaurus, "dino": Dino, "jurassic-snack": Snack}[game]
+
+
+def resume_outcome(path: Path) -> int:
+    """The exit code `resume` gives this save, found in-process as resume does it: 0 taken back (the table
+    rebuilt), 2 refused (anything else raises)."""
+    from companion import registry
+    from companion.dialogue.savefile import SaveFileError, read_save
+    from companion.dialogue.session import Session
+    from companion.speech.base import TextListener, TextSpeaker
+
+    try:
+        game, content = read_save(path)
+        if game not in registry.ids():
+            return 2
+        quiet = Session(game=game, lang="fr", speaker=TextSpeaker(io.StringIO()), listener=TextListener(io.StringIO()))
+        registry.game(game).table_class().from_save(quiet, content, path)
+    except SaveFileError:
+        return 2
+    return 0
 
 
 def document(game: str, content: dict) -> dict:

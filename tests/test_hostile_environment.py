@@ -193,8 +193,8 @@ def test_typed_names_are_kept_without_escapes(tmp_path):
 
 
 def test_names_read_from_a_file_of_zoos_are_printed_without_escapes(tmp_path):
-    zoos = write_document(tmp_path / "zoos.json", {"players": [{"name": "Al\x1b]0;x\x07ice", "zoo": {"river": ["trex"]}},
-                                                           {"name": "B\x1b[2Jo", "zoo": {}}]})
+    players = [{"name": "Al\x1b]0;x\x07ice", "zoo": {"river": ["trex"]}}, {"name": "B\x1b[2Jo", "zoo": {}}]
+    zoos = write_document(tmp_path / "zoos.json", {"players": players})
     run = run_companion(["score", "draftosaurus", str(zoos)], tmp_path, "")
     assert run.returncode == 0, run.stderr
     assert_no_control(run)

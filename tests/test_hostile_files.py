@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from hostile_cases import (HANG_BOUND_S, board_text, crashing_documents, file_state, link, make_fifo, nested,  # noqa: E402
-                           run_companion, write_document, yaml_bomb)
+from hostile_cases import (HANG_BOUND_S, board_text, crashing_documents, file_state, link,  # noqa: E402
+                           make_fifo, nested, run_companion, write_document, yaml_bomb)
 
 from companion.files import FileRefused, load_json, load_yaml, parse_json  # noqa: E402
 

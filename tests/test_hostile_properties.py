@@ -5,7 +5,6 @@ sample, whose exit codes are 0 or 2 only."""
 from __future__ import annotations
 
 import copy
-import io
 import json
 import random
 import sys
@@ -15,13 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
-from hostile_cases import GAMES, document, file_state, run_companion, saved_content  # noqa: E402
+from hostile_cases import GAMES, document, file_state, resume_outcome, run_companion, saved_content  # noqa: E402
 
 from companion.commands.play import check_save_target  # noqa: E402
-from companion.dialogue.games import GAMES as DIALOGUES  # noqa: E402
-from companion.dialogue.savefile import SaveFileError, read_save  # noqa: E402
-from companion.dialogue.session import Session  # noqa: E402
-from companion.speech.base import TextListener, TextSpeaker  # noqa: E402
+from companion.dialogue.savefile import SaveFileError  # noqa: E402
 
 GOOD = {game: document(game, saved_content(game, actions=8)) for game in GAMES}  # small: quick to generate
 
@@ -85,7 +81,9 @@ class Seeded(Drawn):
     def value(self):
         shape = self.chooser.randrange(3)
         item = copy.deepcopy(self.chooser.choice(ODD))
-        return item if shape == 0 else [item] * self.chooser.randint(0, 3) if shape == 1 else {self.pick(NEW_KEYS): item}
+        if shape == 0:
+            return item
+        return [item] * self.chooser.randint(0, 3) if shape == 1 else {self.pick(NEW_KEYS): item}
 
     def bytes(self, most: int) -> bytes:
         return self.chooser.randbytes(self.chooser.randint(0, most))
@@ -127,19 +125,6 @@ def malformed(game: str, choose: Drawn) -> bytes:
 def malformed_saves(draw) -> tuple[str, bytes]:
     game = draw(st.sampled_from(GAMES))
     return game, malformed(game, Drawn(draw))
-
-
-def resume_outcome(path: Path) -> int:
-    """The exit code resume gives this save: 0 taken back, 2 refused (anything else raises)."""
-    try:
-        game, content = read_save(path)
-        if game not in DIALOGUES:
-            return 2
-        quiet = Session(game=game, lang="fr", speaker=TextSpeaker(io.StringIO()), listener=TextListener(io.StringIO()))
-        DIALOGUES[game].resume_table(quiet, content, path)
-    except SaveFileError:
-        return 2
-    return 0
 
 
 def replace_outcome(path: Path, game: str) -> int:

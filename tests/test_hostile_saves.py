@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import fcntl
-import io
 import json
 import os
 import subprocess
@@ -15,30 +14,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from hostile_cases import (GAMES, document, file_state, forged_saves, link, make_fifo,  # noqa: E402
-                           run_companion, saved_content, write_document)
+                           resume_outcome, run_companion, saved_content, write_document)
 
 from companion.commands.play import check_save_target  # noqa: E402
-from companion.dialogue.games import GAMES as DIALOGUES  # noqa: E402
 from companion.dialogue.savefile import (SaveFileError, is_save_file, newest_save, read_save,  # noqa: E402
                                          remove_leftovers, write_save)
-from companion.dialogue.session import Session  # noqa: E402
-from companion.speech.base import TextListener, TextSpeaker  # noqa: E402
 
 
 def play_args(game: str, path: Path, *extra: str) -> list[str]:
     tokens = ["--tokens", "hidden"] if game == "jurassic-snack" else []
     return ["play", game, "--engine", "text", "--players", "Ana,Ben", *tokens, *extra, "--save", str(path)]
-
-
-def resume_refuses(path: Path) -> bool:
-    """Whether resume, as it rebuilds a table, refuses the save (in-process)."""
-    try:
-        game, content = read_save(path)
-        session = Session(game=game, lang="fr", speaker=TextSpeaker(io.StringIO()), listener=TextListener(io.StringIO()))
-        DIALOGUES[game].resume_table(session, content, path)
-    except SaveFileError:
-        return True
-    return False
 
 
 FORGED = [(game, name) for game in GAMES for name in sorted(forged_saves(game))]
@@ -49,7 +34,7 @@ FORGED = [(game, name) for game in GAMES for name in sorted(forged_saves(game))]
 @pytest.mark.parametrize("game, name", FORGED)
 def test_play_new_never_replaces_a_save_that_resume_refuses(game, name, tmp_path):
     path = write_document(tmp_path / "save.json", forged_saves(game)[name])
-    assert resume_refuses(path), "the forged save must be one resume refuses"
+    assert resume_outcome(path) == 2, "the forged save must be one resume refuses"
     before = file_state(path)
     with pytest.raises(SaveFileError) as caught:
         check_save_target(path, replace=True, game=game)

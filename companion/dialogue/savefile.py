@@ -132,17 +132,22 @@ def write_save(path: Path, game: str, content: dict[str, Any]) -> None:
                 "checksum": _checksum(content), "content": content}
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.parent not in _swept:
+        if target.parent not in _swept and target.parent.is_dir():
             _swept.add(target.parent)
             remove_leftovers(target.parent)
-        _write_whole(target, document)
+        write_json_atomically(target, document)
     except OSError as error:
         raise SaveWriteError(path, error, saved_before=is_save_file(target)) from None
-    _sync_directory(target.parent)
 
 
-def _write_whole(path: Path, document: dict[str, Any]) -> None:
+def write_json_atomically(path: Path, document: Any) -> None:
+    """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes (OSError)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_whole(path, document)
+    _sync_directory(path.parent)
+
+
+def _write_whole(path: Path, document: Any) -> None:
     """Write `document` beside `path` and rename it over `path`, holding a lock on it until renamed (so that
     remove_leftovers never takes a live write for a leftover)."""
     while True:
