@@ -12,6 +12,7 @@ from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Sessi
 from companion.errors import BadInput
 from companion.language.grammar import parse
 from companion.language.messages import catalog
+from companion.text import clean_name
 
 AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
 SETUP_STATE = "setup"
@@ -143,7 +144,7 @@ def _name_line(session: Session, question: str) -> str | None:
         if heard is None:
             raise EndOfInput()
         session.history.new_response()
-        line = " ".join(heard.text.split())
+        line = clean_name(heard.text)
         if not line:
             continue
         result = parse(line, game=session.game, lang=session.lang, state=SETUP_STATE)
@@ -195,9 +196,9 @@ def player_by_name(players: Sequence[str], name: Any) -> int | None:
 
 
 def listed_names(players: str, lang: str = "en") -> list[str]:
-    """The names of a --players option ("Ana, Bo"): split at commas, trimmed, empty ones left out; BadInput
-    for a name no game can hold (a separator in it, the same name twice)."""
-    names = [" ".join(name.split()) for name in players.split(",") if name.strip()]
+    """The names of a --players option ("Ana, Bo"): split at commas, cleaned (text.clean_name), empty ones left
+    out; BadInput for a name no game can hold (a separator in it, the same name twice)."""
+    names = [clean_name(name) for name in players.split(",") if clean_name(name)]
     for index, name in enumerate(names):
         problem = name_problem(name, names[:index], lang)
         if problem is not None:
