@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 import signal
 import sys
 from contextlib import contextmanager
@@ -31,11 +32,35 @@ def command_modules() -> list[ModuleType]:
     return sorted((m for m in found if hasattr(m, "NAME")), key=lambda m: m.NAME)
 
 
+# argparse's usual complaints, said in the user's language (cli.<key> in voices/<lang>/messages/).
+_USAGE_ERRORS = ((re.compile(r"unrecognized arguments: (?P<value>.+)"), "unknown_option"),
+                 (re.compile(r"argument (?P<option>\S+): invalid choice: '(?P<value>[^']*)' \(choose from "
+                             r"(?P<choices>.+)\)"), "bad_choice"),
+                 (re.compile(r"argument (?P<option>\S+): expected one argument"), "needs_value"),
+                 (re.compile(r"the following arguments are required: (?P<value>.+)"), "missing"))
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports bad usage as one line and exit code 2."""
+    """argparse that reports bad usage as one line, in the language asked for, and exit code 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        raise BadInput(f"{self.prog}: {message}")
+        command = self.prog.partition(" ")[2]  # "play dino" of "companion play dino"; main adds "companion:"
+        for pattern, key in _USAGE_ERRORS:
+            found = pattern.fullmatch(message)
+            if found:
+                message = catalog(_language(sys.argv[1:])).say(f"cli.{key}", **found.groupdict())
+                break
+        raise BadInput(f"{command}: {message}" if command else message)
+
+
+def _language(argv: list[str]) -> str:
+    """The --lang of a command line not parsed yet (the default language when none or a bad one is given)."""
+    for index, arg in enumerate(argv):
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else (
+            argv[index + 1] if arg == "--lang" and index + 1 < len(argv) else None)
+        if value in LANGUAGES:
+            return value
+    return DEFAULT_LANGUAGE
 
 
 def build_parser() -> argparse.ArgumentParser:

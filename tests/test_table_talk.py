@@ -425,7 +425,7 @@ def test_the_final_result_ranks_every_player(tmp_path):
 
 def test_an_option_of_another_game_is_refused(tmp_path):
     result = run_play(["play", "dino", "--trio-points", "6", "--engine", "text"], [], tmp_path)
-    assert result.returncode == 2 and "--trio-points" in result.stderr
+    assert result.returncode == 2 and result.stderr.startswith("companion: option inconnue ici : --trio-points 6.")
     result = run_play(["play", "draftosaurus", "--tokens", "hidden", "--engine", "text"], [], tmp_path)
     assert result.returncode == 2 and "--tokens" in result.stderr
 
@@ -468,3 +468,33 @@ def test_help_at_a_set_up_question_says_what_that_question_wants(tmp_path):
     assert "Dis le nom du joueur, ou tous les noms d'un coup" in out
     assert "Réponds oui ou non." in out
     assert "Dis le nom d'un joueur, ou son numéro dans l'ordre de la table : Ana, ou 1." in out
+
+
+def test_a_damaged_save_is_explained_in_the_players_language(tmp_path):
+    game = Game.new(["Alice", "Bruno"], seed=1)
+    game.apply(Roll("forest"))
+    state = game.to_json()
+    state["actions"].append({"type": "place", "player": 1, "species": "trex", "pen": "prairie_of_love"})
+    state.pop("snapshot")
+    write_save(tmp_path / "g.json", "draftosaurus", {"finished": False, "state": state})
+    result = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], [], tmp_path)
+    assert result.returncode == 2
+    assert "le coup numéro 2 est impossible : prairie des amoureux : non, le dé impose un enclos de la forêt" in (
+        result.stderr)
+    assert "Replay" not in result.stderr
+
+
+def test_a_line_too_long_for_any_command_says_so(tmp_path):
+    out = draft(tmp_path, ["dé croix " * 60]).stdout
+    assert "C'est trop long pour une commande" in out
+
+
+@pytest.mark.parametrize("players, lang, said", [
+    ("A", "fr", "--players: il faut au moins deux noms, séparés par des virgules."),
+    ("A,a", "es", "--players: a aparece dos veces."),
+    ("A,B,C,D,E,F", "fr", "Draftosaurus se joue de 2 à 5 joueurs, pas 6."),
+])
+def test_a_bad_player_list_is_said_in_the_players_language(tmp_path, players, lang, said):
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--lang", lang, "--players", players,
+                       "--save", str(tmp_path / "g.json")], [], tmp_path)
+    assert result.returncode == 2 and said in result.stderr

@@ -15,7 +15,6 @@ from companion.dialogue.savefile import SaveFileError, default_save_path, read_s
 from companion.dialogue.session import Session
 from companion.dialogue.setup import listed_names
 from companion.dialogue.turn import Table
-from companion.errors import BadInput
 from companion.games.common import OVER
 from companion.language.messages import DEFAULT_LANGUAGE
 from companion.speech.base import TextListener, TextSpeaker
@@ -68,13 +67,13 @@ def _rebuilt_table(path: Path, game: str, content: dict[str, Any]) -> Table[Any]
 
 def run(args: argparse.Namespace) -> int:
     spec = registry.game(args.game)
+    if args.players is not None:
+        listed_names(args.players, args.lang)  # BadInput, said in the player's language, before anything else
     save_path = args.save or default_save_path(spec.id)
     try:
         check_save_target(save_path, args.new, args.game)
     except SaveFileError as error:
         raise refuse_save(args, error) from None
-    if args.players is not None and len(listed_names(args.players, args.lang)) < 2:
-        raise BadInput("--players: give at least two names separated by commas")
     session = open_session(args, spec.id)
     table_class = spec.table_class()
     return run_table(session, lambda: table_class.new(session, args, save_path), resumed=False)

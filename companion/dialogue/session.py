@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from companion import registry
 from companion.dialogue.history import MessageHistory
-from companion.language.grammar import CONFIRM_STATE, ParseResult, confirming, parse
+from companion.language.grammar import CONFIRM_STATE, MAX_LINE, ParseResult, confirming, parse
 from companion.language.messages import Catalog, catalog
 from companion.language.recognition_grammar import parse_heard
 from companion.speech.base import Heard, Listener, Speaker
@@ -194,6 +194,9 @@ class Session:
         """Say so; when the grammar has a close sentence, offer it: yes takes it, no drops it, a new command
         replaces it."""
         self.earcon("not_understood")
+        if len(heard.text) > MAX_LINE:
+            self.say("session.too_long", heard=result.text)
+            return None
         if not result.suggestion:
             self.say("session.not_understood", heard=result.text)
             return None

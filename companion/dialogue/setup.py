@@ -203,7 +203,10 @@ def listed_names(players: str, lang: str = "en") -> list[str]:
         problem = name_problem(name, names[:index], lang)
         if problem is not None:
             key, params = problem
+            key = "players_option_twice" if key == "name_taken" else key  # no question: the line is the answer
             raise BadInput("--players: " + catalog(lang).say(f"setup.{key}", **params))
+    if len(names) < 2:
+        raise BadInput("--players: " + catalog(lang).say("setup.players_option_count"))
     return names
 
 

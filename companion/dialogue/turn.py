@@ -490,9 +490,20 @@ class Table(Generic[GameT]):
             if asked is not None and not (type(asked) is int and 0 <= asked < len(table.game.players)):
                 raise ValueError(f"asked player {asked!r}")
         except cls.CORRUPT_SAVE_ERRORS as error:
-            raise SaveFileError("corrupt", save_path, type(error).__name__) from None
+            raise SaveFileError("corrupt", save_path, cls.damage(session, error)) from None
         table.asked = asked
         return table
+
+    @staticmethod
+    def damage(session: Session, error: Exception) -> str:
+        """What is wrong with a save that cannot be rebuilt, in the session's words: the move that breaks a
+        rule and why, else that its content is no game."""
+        reason = getattr(error, "reason", None)
+        if not isinstance(reason, Reason):
+            return session.catalog.say("save.bad_content")
+        words = session.catalog.say(f"reasons.{reason.code}", **reason.params)
+        number = getattr(error, "number", None)
+        return words if number is None else session.catalog.say("save.bad_move", number=number, reason=words)
 
     @classmethod
     def saved_parts(cls, content: dict[str, Any]) -> dict[str, Any]:
