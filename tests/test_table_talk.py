@@ -498,3 +498,11 @@ def test_a_bad_player_list_is_said_in_the_players_language(tmp_path, players, la
     result = run_play(["play", "draftosaurus", "--engine", "text", "--lang", lang, "--players", players,
                        "--save", str(tmp_path / "g.json")], [], tmp_path)
     assert result.returncode == 2 and said in result.stderr
+
+
+def test_a_fifo_as_the_list_of_recent_saves_does_not_hang_the_game(tmp_path):
+    os.mkfifo(tmp_path / "recent.json")
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "A,B", "--save",
+                       str(tmp_path / "g.json")], ["dé croix"], tmp_path, timeout=30)
+    assert result.returncode == 0 and (tmp_path / "g.json").exists()
+    assert run_play(["resume"], [], tmp_path, timeout=30).returncode == 0
