@@ -7,6 +7,8 @@ seeded engine games through it and compare every legal set and every score.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from companion.games.draftosaurus.board import (
@@ -15,7 +17,7 @@ from companion.games.draftosaurus.board import (
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.playout import (ALL_PENS, CAPACITY_FOREST, CAPACITY_MEADOW, CAPACITY_PRAIRIE,
                                                   CAPACITY_TRIO, ENCLOSURE_BITS, FACE_COUNT, FACE_MASK, PEN_COUNT,
-                                                  PENS_OF, RIVER_BIT, SPECIES_COUNT)
+                                                  PENS_OF, RIVER_BIT, SPECIES_COUNT, Position)
 from companion.games.draftosaurus.scoring import (FOREST_POINTS, ISLAND_POINTS, KING_POINTS, MEADOW_POINTS,
                                                   PAIR_POINTS, TREX_BONUS_PER_PEN)
 
@@ -32,9 +34,11 @@ _SPECIES = np.arange(SPECIES_COUNT)
 class Batch:
     """`games` games of `players` each, all at the same round and turn, each with its own hands, die and zoos."""
 
-    def __init__(self, games: int, players: int, options: Options = Options(), seed: int = 0):
+    def __init__(self, games: int, players: int, options: Options = Options(), seed: int = 0, copies: int = 1):
+        """`copies` > 1: the games are that many copies of games // copies different ones, and every random
+        draw is the same for all copies of a game (the first games // copies are the first copy)."""
         shape = (games, players)
-        self.games, self.players, self.options = games, players, options
+        self.games, self.players, self.options, self.copies = games, players, options, copies
         self.two_player = players == 2
         self.rounds = 4 if self.two_player else 2
         self.turns = 3 if self.two_player else HAND_SIZE
@@ -52,6 +56,31 @@ class Batch:
             setattr(self, name, np.zeros(shape, dtype=np.int64))
         for name in ("prairie", "in_pens", "in_river"):
             setattr(self, name, np.zeros(shape + (SPECIES_COUNT,), dtype=np.int64))
+
+    @classmethod
+    def from_positions(cls, positions: Sequence[Position], copies: int = 1, seed: int = 0) -> "Batch":
+        """The games of `positions` (all at the same round, turn and roller), each repeated `copies` times:
+        game index copy * len(positions) + position."""
+        first = positions[0]
+        batch = cls(len(positions) * copies, first.players, first.options, seed, copies)
+        batch.round, batch.turn, batch.roller = first.round, first.turn, first.roller
+        batch.face[:] = first.face
+        hands = np.zeros((len(positions), first.players, SPECIES_COUNT), dtype=np.int64)
+        for index, position in enumerate(positions):
+            for player, hand in enumerate(position.hands):
+                for species in hand:
+                    hands[index, player, species] += 1
+        batch.hands = np.tile(hands, (copies, 1, 1))
+        for name in ("bag", "forest_species", "forest", "trio", "prairie_count", "king", "meadow", "meadow_count",
+                     "island", "river", "trex_pens", "filled", "prairie", "in_pens", "in_river"):
+            values = np.array([getattr(position, name) for position in positions], dtype=np.int64)
+            setattr(batch, name, np.tile(values, (copies,) + (1,) * (values.ndim - 1)))
+        return batch
+
+    def uniform(self, *shape: int) -> np.ndarray:
+        """Uniform draws in [0, 1) of shape (games, *shape), the same for every copy of a game."""
+        draws = self.random.random((self.games // self.copies,) + shape)
+        return np.tile(draws, (self.copies,) + (1,) * len(shape)) if self.copies > 1 else draws
 
     # ---- the rules -----------------------------------------------------------------------------------
 
@@ -114,7 +143,7 @@ class Batch:
         """Each player of each game draws six from that game's bag."""
         size = int(self.bag[0].sum())
         cards = (np.arange(size)[None, :, None] >= np.cumsum(self.bag, axis=1)[:, None, :]).sum(axis=2)
-        order = np.argsort(self.random.random((self.games, size)), axis=1)[:, :HAND_SIZE * self.players]
+        order = np.argsort(self.uniform(size), axis=1)[:, :HAND_SIZE * self.players]
         drawn = np.take_along_axis(cards, order, axis=1).reshape(self.games, self.players, HAND_SIZE)
         self.deal((drawn[..., None] == _SPECIES).sum(axis=2))
 
@@ -139,18 +168,28 @@ class Batch:
     def random_cards(self) -> np.ndarray:
         """A random card of each hand (games x players species), every card as likely."""
         size = self.hands[0, 0].sum()
-        picks = (self.random.random((self.games, self.players)) * size).astype(np.int64)
+        picks = (self.uniform(self.players) * size).astype(np.int64)
         return (np.cumsum(self.hands, axis=2) <= picks[..., None]).sum(axis=2)
+
+    def random_pens(self, species: np.ndarray) -> np.ndarray:
+        """A random legal pen for each player's `species` (games x players), every legal pen as likely."""
+        masks = self.legal_masks(species)
+        picks = (self.uniform(self.players) * _POPCOUNT[masks]).astype(np.int64)
+        return _NTH_PEN[masks, picks]
 
     def random_turn(self) -> None:
         """A random die, a random card and legal pen for everyone, the discards, the hands passed on."""
-        self.face = self.random.integers(0, FACE_COUNT, self.games)
+        self.face = (self.uniform() * FACE_COUNT).astype(np.int64)
         species = self.random_cards()
-        masks = self.legal_masks(species)
-        picks = (self.random.random(masks.shape) * _POPCOUNT[masks]).astype(np.int64)
-        self.place(species, _NTH_PEN[masks, picks])
+        self.place(species, self.random_pens(species))
+        self.finish_turn()
+
+    def finish_turn(self, discards: np.ndarray | None = None) -> None:
+        """The end of a turn whose placements are made: the discards (random where `discards` is -1 or not
+        given), the hands passed on, a new deal at a new round."""
         if self.two_player:
-            self.discard(self.random_cards())
+            random_discards = self.random_cards()
+            self.discard(random_discards if discards is None else np.where(discards < 0, random_discards, discards))
         if self.end_turn():
             self.deal_random()
 
