@@ -58,10 +58,6 @@ class DraftObservation:
         """The seat's known cards, species ints in order."""
         return tuple(species for species, count in enumerate(self.known[self.seat]) for _ in range(count))
 
-    @property
-    def bound_by_die(self) -> bool:
-        return self.face >= 0 and self.seat != self.roller
-
     def key(self) -> tuple:
         """Where this decision stands in the game (seeds the bots' randomness)."""
         return (self.round, self.turn, self.phase, self.seat)

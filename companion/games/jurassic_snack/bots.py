@@ -18,8 +18,8 @@ from typing import Sequence
 from companion.games.bots import GREEDY, RANDOM, STRONG, Bot, decision_random
 from companion.games.jurassic_snack.actions import Action
 from companion.games.jurassic_snack.engine import OVER as GAME_OVER, Game
-from companion.games.jurassic_snack.observation import SnackObservation, observe
 from companion.games.jurassic_snack.ids import YUM_YUM
+from companion.games.jurassic_snack.observation import SnackObservation, observe
 from companion.games.jurassic_snack.playout import (BLUE_DIPLO, EFFECT, EMPTY, GRASS, MOVE, OVER, POINTS, TOKEN_INDEX,
                                                     TREX_PIECE, YELLOW_DIPLO, Play, Position)
 
