@@ -12,7 +12,7 @@ from companion.games.draftosaurus.actions import Discard, Place, Roll
 from companion.games.draftosaurus.advice import CLOSE, advise, advise_seat
 from companion.games.draftosaurus.bots import StrongBot
 from companion.games.draftosaurus.engine import Game
-from companion.games.draftosaurus.observation import observe
+from companion.games.draftosaurus.observation import observe, observe_table
 from companion.games.draftosaurus.simulate import play_random_step
 
 WORLDS = 16
@@ -144,3 +144,18 @@ def test_at_a_table_impossible_hands_are_refused_with_a_reason():
     with pytest.raises(RuleViolation) as refused:
         advise_seat(exhausted, 0, ["trex"])
     assert refused.value.reason.code == "draft_bag_exhausted"
+
+
+def test_at_a_table_that_follows_some_players_only_the_others_zoos_are_sampled():
+    game = Game.new(["Ana", "Ben", "Cid", "Dan"], seed=3, tracked=[0, 2])
+    game.apply(Roll("forest"))
+    game.apply(Place(0, "trex", "king_of_the_jungle"))
+    game.apply(Place(2, "trex", "river"))
+    game.apply(Roll("grassland"))
+    observation = observe_table(game, 0, ["trex", "triceratops"])
+    assert observation.hidden_zoo == (0, 1, 0, 1) and observation.unknown == (3, 5, 5, 5)
+    assert sum(observation.unseen) == 48 - 2 - 2  # two placed in the followed zoos, two cards named
+    advice = advise_seat(game, 0, ["trex", "triceratops"])
+    check_true(game, 0, advice.best)
+    with pytest.raises(BadInput):
+        observe_table(game, 1, ["trex"])
