@@ -4,16 +4,19 @@ table (the pen's effect and the points are what the engine scores once the actio
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.draftosaurus.actions import Discard, Place, Roll
-from companion.games.draftosaurus.advice import CLOSE, advise, advise_seat
+from companion.games.draftosaurus.advice import CLOSE, REASONS as DRAFT_REASONS, advise, advise_seat
 from companion.games.draftosaurus.bots import StrongBot
 from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.observation import observe, observe_table
 from companion.games.draftosaurus.simulate import play_random_step
+from companion.games.jurassic_snack.advice import REASONS as SNACK_REASONS
 
 WORLDS = 16
 PEN_CODES = {"prairie_of_love": {"draft_advice_pair", "draft_advice_pair_started"},
@@ -159,3 +162,12 @@ def test_at_a_table_that_follows_some_players_only_the_others_zoos_are_sampled()
     check_true(game, 0, advice.best)
     with pytest.raises(BadInput):
         observe_table(game, 1, ["trex"])
+
+
+@pytest.mark.parametrize("package, reasons", [("draftosaurus", DRAFT_REASONS), ("jurassic_snack", SNACK_REASONS)])
+def test_the_advisors_list_every_code_their_reasons_carry(package, reasons):
+    prefix = "draft_advice_" if package == "draftosaurus" else "js_advice_"
+    found = set()
+    for path in (Path(__file__).parent.parent / "companion" / "games" / package).glob("*.py"):
+        found |= set(re.findall(rf'"({prefix}\w+)"', path.read_text(encoding="utf-8")))
+    assert found == set(reasons)

@@ -27,6 +27,11 @@ from companion.games.jurassic_snack.playout import (BLUE_DIPLO, CONTENTS, ERUPT,
                                                     OVER, PASS, TREX_PIECE, Play, Position)
 
 CLOSE = 0.5  # a runner-up within this much of the best outlook (about a third of a token) is given too
+# Every code the advisor's Reasons carry; data for now: no voice speaks them until advice is said in the
+# conversation.
+REASONS = ("js_advice_win", "js_advice_chase", "js_advice_eat", "js_advice_escape", "js_advice_move",
+           "js_advice_hatch", "js_advice_fly", "js_advice_erupt", "js_advice_scout", "js_advice_look",
+           "js_advice_pass")
 
 
 def advise(observation: SnackObservation, seed: int = 0, worlds: int = STRONG_WORLDS) -> Advice:
