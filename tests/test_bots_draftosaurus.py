@@ -180,3 +180,8 @@ def test_observing_a_seat_that_has_nothing_to_decide_is_refused_with_a_reason():
     assert refused.value.reason.code == "draft_already_placed"
     with pytest.raises(BadInput):
         observe(Game.new(["A", "B", "C"]), 0)
+    winter = Game.new(["A", "B", "C"], mode="full", seed=1, board="winter")
+    winter.apply(winter.roll_die())
+    with pytest.raises(RuleViolation) as refused:
+        observe(winter, 1)
+    assert refused.value.reason.code == "draft_advice_summer_only"

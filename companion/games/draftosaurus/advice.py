@@ -24,13 +24,13 @@ from companion.games.draftosaurus.ids import SPECIES
 from companion.games.draftosaurus.observation import DraftObservation, observe, observe_table
 
 CLOSE = 0.03  # a runner-up within this much of the best value is given too (about 3 % of a win)
-# Every code the advisor's Reasons carry (gains.placement_reason, gains.discard_reason, and the refusal of a
-# hand named at a table that holds more cards than a hand can). They are data for now: no voice speaks them
-# until advice is said in the conversation.
+# Every code the advisor's Reasons carry (gains.placement_reason, gains.discard_reason, and the refusals of a
+# hand named at a table that holds more cards than a hand can, and of a winter game). They are data for now:
+# no voice speaks them until advice is said in the conversation.
 REASONS = ("draft_advice_pair", "draft_advice_pair_started", "draft_advice_forest", "draft_advice_trio_full",
            "draft_advice_trio_part", "draft_advice_king_kept", "draft_advice_king_behind", "draft_advice_meadow",
            "draft_advice_island_alone", "draft_advice_island_crowded", "draft_advice_river", "draft_advice_discard",
-           "draft_advice_hand_too_big")
+           "draft_advice_hand_too_big", "draft_advice_summer_only")
 
 
 def advise(observation: DraftObservation, seed: int = 0, worlds: int = WORLDS,

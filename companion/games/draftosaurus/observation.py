@@ -107,7 +107,11 @@ def observe_table(game: Game, seat: int, cards: Sequence[str]) -> DraftObservati
 
 
 def _check_waiting(game: Game, seat: int) -> None:
-    """RuleViolation with the engine's Reason unless `seat` must place or discard now."""
+    """RuleViolation with the engine's Reason unless `seat` must place or discard now (on the summer board:
+    the bots and the advisor know its pens only)."""
+    if game.board != "summer":
+        raise RuleViolation("the bots and the advisor play the summer board only",
+                            Reason("draft_advice_summer_only", {"board": game.board}))
     if type(seat) is not int or not 0 <= seat < len(game.players):
         raise RuleViolation(f"no player {seat}", Reason("draft_unknown_player", {"value": str(seat)}))
     name = game.players[seat]
