@@ -62,6 +62,6 @@ def test_lists_of_names_are_said_as_a_list(lang, expected):
 
 def test_the_example_refusal_is_short_and_names_the_pen_and_the_die():
     assert catalog("fr").say("reasons.draft_die_forest", pen="prairie_of_love", face="forest") == (
-        "prairie des amoureux : non, le dé impose un enclos de la forêt.")
+        "Pas dans la prairie des amoureux : le dé impose un enclos de la forêt.")
     assert catalog("en").say("reasons.draft_die_forest", pen="prairie_of_love", face="forest") == (
         "Not the prairie of love: the die calls for a forest pen.")

@@ -43,7 +43,7 @@ def play(utterances, lang="fr", earcons=None, listener_class=Heard_):
 
 def test_a_doubtful_move_is_read_back_by_meaning_and_needs_a_yes():
     game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("oui", 0.95)])
-    assert "J'ai compris : Alice, tricératops dans la rivière. C'est bien ça ? Oui ou non." in out
+    assert "J'ai compris : le tricératops d'Alice dans la rivière. C'est bien ça ? Oui ou non." in out
     assert game.zoos[0]["river"] == ["triceratops"]
 
 
@@ -55,7 +55,7 @@ def test_no_or_a_doubtful_yes_applies_nothing():
 
 def test_a_doubtful_die_is_read_back_by_its_face():
     game, out = play([("the die says cross", 0.1), ("yes", 0.9)], lang="en")
-    assert "I understood: the die on forest. Is that right? Yes or no." in out
+    assert "I understood: the die showing forest. Is that right? Yes or no." in out
     assert game.face.value == "forest"
 
 
