@@ -167,7 +167,7 @@ def test_readable_report_in_french_names_each_pen_the_total_and_why(capsys):
     out = capsys.readouterr().out
     assert "Forêt des similaires : 2 dinosaures, espèce T-Rex, 4 points." in out
     assert "Trio des bois : trois dinosaures, 7 points." in out
-    assert "Total d'Alice : 12 points, avec 2 T-Rex dans le zoo." in out
+    assert "Total d'Alice : 12 points, 2 T-Rex dans le zoo." in out
     assert "Égalité à 12 points avec Alice ; Bruno gagne avec moins de T-Rex, 0 contre 2." in out
     assert "le trio des bois vaut 7 points" in out
 
