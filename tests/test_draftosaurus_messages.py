@@ -38,10 +38,10 @@ def test_every_reason_has_a_sentence(lang):
 
 
 @pytest.mark.parametrize("lang, count, expected", [
-    ("fr", 0, "Rivière : 0 dinosaure, 0 point."),
+    ("fr", 0, "Rivière : aucun dinosaure, 0 point."),
     ("fr", 1, "Rivière : 1 dinosaure, 1 point."),
     ("fr", 3, "Rivière : 3 dinosaures, 3 points."),
-    ("en", 0, "River: 0 dinosaurs, 0 points."),
+    ("en", 0, "River: no dinosaur, 0 points."),
     ("en", 1, "River: 1 dinosaur, 1 point."),
     ("es", 1, "Río: 1 dinosaurio, 1 punto."),
     ("es", 2, "Río: 2 dinosaurios, 2 puntos."),
