@@ -143,17 +143,17 @@ def test_questions_refusals_and_eggs_by_hand(tmp_path):
     assert ("Quel pion rouge : le premier, qui attend à la machine de A1, ou le second, qui attend à la machine de F6 ?"
             in out)
     assert "Refusé. C1 est à 3 emplacements au moins : 2 ne suffit pas." in out
-    assert "Combien d'emplacements jusqu'en B2 ? Au moins 3. Je vous fais confiance pour le chemin." in out
-    assert "Il y a le nid rouge en B2. Prends-tu un œuf ?" in out
+    assert "Combien d'emplacements jusqu'en B2 ? Au moins 3. Je te fais confiance pour le chemin." in out
+    assert "Œufs à prendre en B2 : rouge. En prends-tu un ?" in out
     assert "Ana : pion rouge en B2, 3 emplacements." in out
-    assert "Ana prend un œuf rouge : gardez-le visible devant vous. Il en reste 2 dans ce nid." in out
-    assert "La météorite avance : 1 pierre ; encore 27 pierres." in out
-    assert "Refusé. B2 est occupé par le pion rouge (Ana)" in out
+    assert "Ana prend un œuf rouge, à garder en vue. 2 œufs restent dans ce nid." in out
+    assert "La météorite avance : 1 pierre ; 27 pierres avant sa chute." in out
+    assert "Refusé. B2 est déjà occupé par le pion rouge d'Ana" in out
     assert "Refusé. Ce pion a déjà pris un œuf au nid rouge : il doit quitter B2 avant d'en reprendre un." in out
     assert "Ana a 1 œuf : 1 rouge. Œuf visible : rouge." in out
     assert "Nid rouge en B2 : 2 œufs." in out
     assert "Bruno, pion jaune numéro 1 : en B3." in out
-    assert "La météorite a parcouru 1 pierre sur 28 : encore 27 pierres avant sa chute." in out
+    assert "Course de la météorite : 1 pierre parcourue sur 28, encore 27 pierres avant sa chute." in out
     assert "Pion rouge en B2 : au moins 3 emplacements jusqu'en D3." in out  # B2|C2 is closed: by B3, C3
     assert "3 dinosaures en barrage : entre C3 et C4, entre D4 et D5 et entre B2 et C2." in out
     game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
@@ -165,7 +165,7 @@ def test_going_home_asked_piece_by_piece(tmp_path):
                      "mon pion rouge numéro 1 rentre", "A1", "2",
                      "tout pour la météorite", "où est mon pion rouge"]
     out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
-    assert "Le pion rouge rentre par la machine de quel carré ?" in out
+    assert "Par la machine de quel carré rentre le pion rouge ?" in out
     assert "Combien d'emplacements jusqu'en A1 ? Au moins 2." in out
     assert "Ana : pion rouge rentré dans le présent par la machine de A1, 2 emplacements. Il quitte le plateau." in out
     assert "Ana, pion rouge numéro 1 : rentré par A1. Ana, pion rouge numéro 2 : à sa machine, au bord de F6." in out
@@ -185,8 +185,8 @@ def test_out_of_turn_and_undo_during_a_question(tmp_path):
     out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
     assert "Refusé. Bruno : ce n'est pas ton tour. C'est à Ana." in out
     assert "D'accord, j'oublie « mon pion rouge va en B1 »." in out
-    assert "Annulé : quatre points à la météorite (Ana)." in out
-    assert "Rétabli : quatre points à la météorite (Ana)." in out
+    assert "Annulé : les quatre points d'Ana à la météorite." in out
+    assert "Rétabli : les quatre points d'Ana à la météorite." in out
     game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
     assert game.actions == [Meteor(0)]
 
@@ -202,13 +202,14 @@ def test_fall_penalties_and_final_scores(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "La météorite est tombée : la partie s'arrête." in out
     assert "1 pion est resté sur le plateau" in out
-    assert "Ana : le pion rouge est resté en B3. Combien de points lui faudrait-il pour rejoindre une machine ? Au moins 2." in out
+    assert ("Le pion rouge d'Ana est resté en B3. Combien de points lui faudrait-il pour rejoindre une machine ? "
+            "Au moins 2.") in out
     assert "Refusé. Depuis B3, il faut au moins 2 points pour rejoindre une machine, pas 1." in out
-    assert "Ana : 4 points. 1 œuf : 1 ; 1 couleur : 5 ; pénalité : 2." in out
-    assert "Bruno : 0 point. 0 œuf : 0 ; 0 couleur : 0 ; pénalité : 0." in out
+    assert "Ana : 4 points. 1 œuf, 1 point ; 1 couleur, 5 points ; 2 points de pénalité." in out
+    assert "Bruno : 0 point. Aucun œuf, 0 point ; aucune couleur, 0 point ; aucune pénalité." in out
     lines = out.strip().splitlines()
     end = lines.index("Ana gagne avec 4 points.")
-    assert lines[end + 1] == "Classement : 1. Ana, 4 points et 2. Bruno, 0 point."
+    assert lines[end + 1] == "Classement : 1. Ana avec 4 points et 2. Bruno avec 0 point."
     assert saved_state(tmp_path / "g.json")["finished"] is True
 
 
@@ -223,7 +224,7 @@ def test_set_up_by_voice_refuses_what_the_rules_forbid(tmp_path):
                       lines, tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
-    assert "Dino se joue de deux à six." in out
+    assert "Dino se joue de deux à six joueurs." in out
     assert "Refusé. Le rouge est déjà pris par Bruno." in out
     assert "Choisis parmi 4, 3 ou 2." in out
     assert "Refusé. La course de la météorite compte de 1 à 38 pierres sur ce plateau, pas 69." in out

@@ -41,10 +41,10 @@ def test_every_reason_has_a_sentence(lang):
 
 
 @pytest.mark.parametrize("lang, count, expected", [
-    ("fr", 0, "Rivière : 0 dinosaure, 0 point."),
+    ("fr", 0, "Rivière : aucun dinosaure, 0 point."),
     ("fr", 1, "Rivière : 1 dinosaure, 1 point."),
     ("fr", 3, "Rivière : 3 dinosaures, 3 points."),
-    ("en", 0, "River: 0 dinosaurs, 0 points."),
+    ("en", 0, "River: no dinosaur, 0 points."),
     ("en", 1, "River: 1 dinosaur, 1 point."),
     ("es", 1, "Río: 1 dinosaurio, 1 punto."),
     ("es", 2, "Río: 2 dinosaurios, 2 puntos."),
@@ -65,6 +65,6 @@ def test_lists_of_names_are_said_as_a_list(lang, expected):
 
 def test_the_example_refusal_is_short_and_names_the_pen_and_the_die():
     assert catalog("fr").say("reasons.draft_die_forest", pen="prairie_of_love", face="forest") == (
-        "prairie des amoureux : non, le dé impose un enclos de la forêt.")
+        "Pas dans la prairie des amoureux : le dé impose un enclos de la forêt.")
     assert catalog("en").say("reasons.draft_die_forest", pen="prairie_of_love", face="forest") == (
         "Not the prairie of love: the die calls for a forest pen.")

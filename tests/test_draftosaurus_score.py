@@ -167,9 +167,9 @@ def test_readable_report_in_french_names_each_pen_the_total_and_why(capsys):
     out = capsys.readouterr().out
     assert "Forêt des similaires : 2 dinosaures, espèce T-Rex, 4 points." in out
     assert "Trio des bois : trois dinosaures, 7 points." in out
-    assert "Total pour Alice : 12 points, avec 2 T-Rex dans le zoo." in out
+    assert "Total d'Alice : 12 points, 2 T-Rex dans le zoo." in out
     assert "Égalité à 12 points avec Alice ; Bruno gagne avec moins de T-Rex, 0 contre 2." in out
-    assert "trio des bois à 7 points" in out
+    assert "le trio des bois vaut 7 points" in out
 
 
 @pytest.mark.parametrize("lang, words", [
@@ -198,9 +198,9 @@ def game(players: list[tuple[str, dict]], **extra) -> dict:
 
 BAD_ZOOS = {
     "forest_two_species": (game([("Alice", {}), ("Bruno", {"forest_of_sameness": ["trex", "triceratops"]})]),
-                           ["Bruno", "forêt des similaires", "une seule espèce", "T-Rex"]),
+                           ["Bruno", "forêt des similaires", "Une seule espèce", "T-Rex"]),
     "fourth_in_trio": (game([("Alice", {"woody_trio": ["trex", "trex", "diplodocus", "diplodocus"]})]),
-                       ["Alice", "trio des bois", "plus de place", "3 dinosaures au plus"]),
+                       ["Alice", "trio des bois", "Plus de place", "3 dinosaures au plus"]),
     "two_kings": (game([("Alice", {"king_of_the_jungle": ["trex", "diplodocus"]})]),
                   ["Alice", "roi de la jungle", "1 dinosaure au plus"]),
     "meadow_twice": (game([("Zoé", {"meadow_of_differences": ["trex", "diplodocus", "trex"]})]),
@@ -213,7 +213,7 @@ BAD_ZOOS = {
     "too_many_in_box": (game([("Solo", {"river": ["diplodocus"] * 11})]), ["Solo", "diplodocus : 11 en jeu", "que 10"]),
     "thirteen_dinosaurs": (game([("Alice", {"river": ["trex"] * 7 + ["diplodocus"] * 6})]),
                            ["Alice", "13 dinosaures", "12 au plus"]),
-    "draft_pen_not_a_list": (game([("Alice", {"river": "trex"})]), ["Alice", "rivière doit être une liste"]),
+    "draft_pen_not_a_list": (game([("Alice", {"river": "trex"})]), ["Alice", "une liste d'espèces pour la rivière"]),
     "draft_zoo_not_an_object": (game([("Alice", ["trex"])]), ["Alice", "objet JSON"]),
     "six_players": (game([(name, {}) for name in "ABCDEF"]), ["de 2 à 5 joueurs, pas 6"]),
     "duplicate_names": (game([("Alice", {}), ("Alice", {})]), ["Deux joueurs s'appellent Alice"]),
@@ -248,7 +248,7 @@ def test_bad_zoo_message_in_english(tmp_path, capsys):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(game([("Bruno", {"forest_of_sameness": ["trex", "triceratops"]})])))
     assert main(["score", "draftosaurus", str(path), "--lang", "en"]) == 2
-    assert ("Bruno's zoo is refused: The forest of sameness takes a single species, and here it is T-Rex."
+    assert ("Bruno's zoo is refused. The forest of sameness takes a single species, and here it is T-Rex."
             in capsys.readouterr().err)
 
 
@@ -311,7 +311,7 @@ def test_a_save_with_an_illegal_move_is_refused_naming_the_move(tmp_path, capsys
     state.pop("snapshot")
     assert main(["score", "draftosaurus", str(saved_game(tmp_path, state))]) == 2
     err = capsys.readouterr().err
-    assert "coup numéro 6" in err and "trio des bois : non, le dé impose un enclos de la plaine" in err
+    assert "coup numéro 6" in err and "Pas dans le trio des bois : le dé impose un enclos de la plaine" in err
 
 
 def test_a_damaged_save_is_refused(tmp_path, capsys):

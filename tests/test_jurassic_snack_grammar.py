@@ -14,8 +14,8 @@ from companion.language.grammar import parse, states
 from companion.language.messages import LANGUAGES, Catalog
 
 GAME = "jurassic-snack"
-MOVE = {"fr": "diplo en {square} vers le {direction}", "en": "diplo on {square} towards the {direction}",
-        "es": "diplo en {square} hacia el {direction}"}
+MOVE = {"fr": "diplo en {square} vers {direction}", "en": "diplo on {square} towards the {direction}",
+        "es": "diplo en {square} hacia {direction}"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -17,13 +17,13 @@ from companion.speech.base import TextListener, TextSpeaker
 from tests.play_scripts import run_play, saved_state
 
 LINES = {
-    "fr": {"diplo": "diplo en {square} vers le {direction}", "trex": "T-Rex en {square} vers le {direction}",
+    "fr": {"diplo": "diplo en {square} vers {direction}", "trex": "T-Rex en {square} vers {direction}",
            "one": "en {square}", "board": "plateau {board}", "fly": "{source} en {target}", "two": "{first} et {second}",
            "done": "c'est fait", "pass": "je passe"},
     "en": {"diplo": "diplo on {square} towards the {direction}", "trex": "T-Rex on {square} towards the {direction}",
            "one": "on {square}", "board": "board {board}", "fly": "{source} to {target}", "two": "{first} and {second}",
            "done": "done", "pass": "i pass"},
-    "es": {"diplo": "diplo en {square} hacia el {direction}", "trex": "T-Rex en {square} hacia el {direction}",
+    "es": {"diplo": "diplo en {square} hacia {direction}", "trex": "T-Rex en {square} hacia {direction}",
            "one": "en {square}", "board": "tablero {board}", "fly": "{source} a {target}", "two": "{first} y {second}",
            "done": "hecho", "pass": "paso"},
 }
@@ -110,7 +110,7 @@ def test_refusals_say_why_and_change_nothing(tmp_path):
     result = run_play(play_args(save, "fr", HIDDEN, 5), lines, tmp_path)
     assert result.returncode == 0
     out = result.stdout
-    assert "Refusé. Le diplo de B5 ne peut pas aller vers le sud : un diplo jaune juste à côté." in out
+    assert "Refusé. Le diplo de B5 ne peut pas aller vers le sud : juste à côté, il y a un diplo jaune." in out
     assert "C'est à Ana de jouer, pas à Ben." in out
     assert "De B5 à C6, ce n'est pas une ligne droite." in out
     assert "Pas de T-Rex en C3. En C3 : de l'herbe." in out

@@ -80,8 +80,8 @@ def test_refusals_say_why_and_the_choices_left(tmp_path):
     result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
                        "--save", str(tmp_path / "g.json")], lines, tmp_path)
     out = result.stdout
-    assert "Refusé. Prairie des amoureux : non, le dé impose un enclos de la forêt." in out
-    assert ("Bruno peut mettre le tricératops : forêt des similaires, trio des bois, roi de la jungle "
+    assert "Refusé. Pas dans la prairie des amoureux : le dé impose un enclos de la forêt." in out
+    assert ("Pour le tricératops, Bruno peut choisir : forêt des similaires, trio des bois, roi de la jungle "
             "ou rivière.") in out
     assert "Bruno met le tricératops dans le trio des bois." in out
 
@@ -95,7 +95,7 @@ def test_bag_limit_is_refused_as_probably_misheard(tmp_path):
     lines[-1] = "Chloé : T-Rex dans la rivière"
     result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé",
                        "--save", str(tmp_path / "g.json")], lines, tmp_path)
-    assert "le sac n'en a que 6, et tous sont déjà joués. Est-ce bien cette espèce ?" in result.stdout
+    assert "le sac n'en contient que 6, et tous sont déjà en jeu. Est-ce bien cette espèce ?" in result.stdout
 
 
 def test_undo_and_redo(tmp_path):
@@ -105,8 +105,8 @@ def test_undo_and_redo(tmp_path):
     result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
                        "--save", str(save)], lines, tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "Annulé : Alice, T-Rex dans le roi de la jungle." in result.stdout
-    assert "Rétabli : Alice, T-Rex dans le roi de la jungle." in result.stdout
+    assert "Annulé : le T-Rex d'Alice dans le roi de la jungle." in result.stdout
+    assert "Rétabli : le T-Rex d'Alice dans le roi de la jungle." in result.stdout
     zoo = Game.from_json(saved_state(save)["state"]).zoos[0]
     assert zoo["king_of_the_jungle"] == [] and zoo["river"] == ["stegosaurus"]
 
@@ -119,7 +119,7 @@ def test_queries_answer_without_changing_the_game(tmp_path):
                        "--save", str(save)], lines, tmp_path)
     out = result.stdout
     assert "Zoo de Bruno, 1 dinosaure. Forêt des similaires : stégosaure." in out
-    assert "Alice peut mettre le tricératops" in out  # Alice rolled: every pen is open to her
+    assert "Pour le tricératops, Alice peut choisir" in out  # Alice rolled: every pen is open to her
     assert "Côté toilettes, autocollant fenêtre." in out
     assert "Dis le dinosaure et l'enclos" in out
     game = Game.from_json(saved_state(save)["state"])
@@ -136,8 +136,8 @@ def test_only_my_zoo_asks_the_others_for_the_king_species(tmp_path):
                        "--only-mine", "Chloé", "--save", str(tmp_path / "g.json")], lines, tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
-    assert "Alice, combien de T-Rex as-tu dans ton zoo, sans compter la rivière ?" in out
-    assert "Bruno, combien de T-Rex as-tu dans ton zoo, sans compter la rivière ?" in out
+    assert "Alice, combien de dinosaures de l'espèce T-Rex as-tu dans ton zoo, sans compter la rivière ?" in out
+    assert "Bruno, combien de dinosaures de l'espèce T-Rex as-tu dans ton zoo, sans compter la rivière ?" in out
     # Chloé: 1 T-Rex in the King, Alice says 2: the King scores 0; 11 river dinosaurs; T-Rex bonus 1.
     assert "Chloé : 12 points." in out
     assert "Roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice, 0 point." in out
@@ -239,7 +239,8 @@ def test_set_up_by_questions(tmp_path):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Nouvelle partie de Draftosaurus à 3 joueurs : Zoé, Max et Léa." in out
-    assert "trio des bois à 6 points ; rivière comptée pour l'île : oui ; pour le roi : non." in out
+    assert ("le trio des bois vaut 6 points. Rivière comptée pour l'île du solitaire : oui. "
+            "Pour le roi de la jungle : non.") in out
     assert "Max, lance le dé : quelle face ?" in out
     setup = saved_state(save)["state"]["setup"]
     assert setup["players"] == ["Zoé", "Max", "Léa"] and setup["first_roller"] == 1

@@ -43,20 +43,20 @@ def play(utterances, lang="fr", earcons=None, listener_class=Heard_):
 
 def test_a_doubtful_move_is_read_back_by_meaning_and_needs_a_yes():
     game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("oui", 0.95)])
-    assert "J'ai compris : Alice, tricératops dans la rivière. C'est bien ça ? Oui ou non." in out
+    assert "J'ai compris : le tricératops d'Alice dans la rivière. C'est bien ça ? Oui ou non." in out
     assert game.zoos[0]["river"] == ["triceratops"]
 
 
 def test_no_or_a_doubtful_yes_applies_nothing():
     game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("oui", 0.2), ("non", 0.9)])
-    assert "Je n'ai pas compris « oui ». Alice, tricératops dans la rivière : c'est bien ça ? Oui ou non." in out
+    assert "Je n'ai pas compris « oui ». Le tricératops d'Alice dans la rivière : c'est bien ça ? Oui ou non." in out
     assert "D'accord, je n'en tiens pas compte." in out
     assert game.zoos[0]["river"] == []
 
 
 def test_a_doubtful_die_is_read_back_by_its_face():
     game, out = play([("the die says cross", 0.1), ("yes", 0.9)], lang="en")
-    assert "I understood: the die on forest. Is that right? Yes or no." in out
+    assert "I understood: the die showing forest. Is that right? Yes or no." in out
     assert game.face.value == "forest"
 
 
@@ -112,11 +112,11 @@ def test_a_move_needs_more_certainty_than_a_question():
 
 def test_undo_said_at_a_read_back_drops_what_was_read_back():
     game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("annule", 0.9)])
-    assert "D'accord, j'oublie « Alice, tricératops dans la rivière »." in out
+    assert "D'accord, j'oublie « le tricératops d'Alice dans la rivière »." in out
     assert len(game.actions) == 1  # the die only
 
 
 def test_a_query_said_at_a_read_back_is_answered_and_the_read_back_asked_again():
     game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("les scores", 0.9), ("oui", 0.9)])
-    assert out.count("J'ai compris : Alice, tricératops dans la rivière.") == 2
+    assert out.count("J'ai compris : le tricératops d'Alice dans la rivière.") == 2
     assert "Alice : 0 point pour l'instant." in out and game.zoos[0]["river"] == ["triceratops"]

@@ -106,8 +106,8 @@ def test_a_guess_takes_help_and_repeat_and_asks_again_shortly(tmp_path):
 
 @pytest.mark.parametrize("lang, lines, asked", [
     ("fr", ["dé croix", "tricératops", "dans le trio", "forêt des similaires", "stégosaure"],
-     ["Alice, dans quel enclos mets-tu le tricératops ? Possible :", "Bruno, quel dinosaure mets-tu dans la forêt des "
-                                                                    "similaires ?"]),
+     ["Alice, dans quel enclos mets-tu le tricératops ? Tu peux choisir :",
+      "Bruno, quel dinosaure mets-tu dans la forêt des similaires ?"]),
     ("en", ["the die says cross", "triceratops", "in the trio", "forest of sameness", "stegosaurus"],
      ["Alice, which pen for the triceratops? You can choose:", "Bruno, which dinosaur goes in the forest of sameness?"]),
     ("es", ["dado cruz", "tricerátops", "en el trío", "bosque de la igualdad", "estegosaurio"],
@@ -126,7 +126,7 @@ def test_a_whole_new_command_answers_the_question_for_the_missing_part(tmp_path)
     out = draft(tmp_path, ["dé croix", "tricératops", "Bruno : stégosaure dans la rivière"]).stdout
     alice, bruno, _ = zoos(tmp_path)
     assert bruno["river"] == ["stegosaurus"] and not any(alice.values())
-    assert out.rstrip().splitlines()[-2] == "Alice, quel dinosaure, et dans quel enclos ?"  # Alice's turn again
+    assert out.rstrip().splitlines()[-2] == "Alice, quel dinosaure mets-tu, et dans quel enclos ?"  # Alice's turn again
 
 
 def test_undo_during_half_a_command_drops_it(tmp_path):
@@ -143,14 +143,14 @@ def test_dino_steps_without_a_pawn_ask_which_pawn_then_where(tmp_path):
     result = play(tmp_path, "dino", DINO_SETUP + ["avance de trois", "le premier", "B2", "non"], "--players", "Ana,Bruno")
     out = result.stdout
     assert "Quel pion rouge : le premier, qui attend à la machine de A1, ou le second, qui attend à la machine de F6 ?" in out
-    assert "Le pion rouge s'arrête sur quel carré ?" in out
+    assert "Sur quel carré s'arrête le pion rouge ?" in out
     assert "Ana : pion rouge en B2, 3 emplacements." in out
 
 
 def test_dino_a_new_move_answers_a_question_of_the_move(tmp_path):
     out = play(tmp_path, "dino", DINO_SETUP + ["avance de trois", "tout pour la météorite"],
                "--players", "Ana,Bruno").stdout
-    assert "La météorite avance : 4 pierres ; encore 24 pierres." in out
+    assert "La météorite avance : 4 pierres ; 24 pierres avant sa chute." in out
 
 
 def test_dino_an_egg_of_a_colour_not_there_asks_again(tmp_path):
@@ -221,7 +221,7 @@ def test_the_player_being_asked_is_saved_and_asked_again_after_resume(tmp_path):
                      "annule"])
     assert saved_state(tmp_path / "g.json")["dialogue"]["asked"] == 2  # David's move was taken back
     resumed = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], [], tmp_path)
-    assert "David, quel dinosaure, et dans quel enclos ?" in resumed.stdout
+    assert "David, quel dinosaure mets-tu, et dans quel enclos ?" in resumed.stdout
 
 
 # ---------------------------------------------------------------- 5. a pen of a named player
@@ -242,15 +242,15 @@ def test_a_pen_of_a_named_player_is_answered_naming_the_player(tmp_path, lang, p
 # ---------------------------------------------------------------- 6. refusals say what is allowed
 
 @pytest.mark.parametrize("lang, line, faces", [
-    ("fr", "dé cœur", "Prairie des amoureux est un enclos, pas une face du dé. Les faces : croix pour forêt, fleur pour "
-                      "plaine, fenêtre pour côté toilettes, rond pour côté cafétéria, carré pour enclos vide et "
-                      "triangle pour attention au T-Rex."),
+    ("fr", "dé cœur", "La prairie des amoureux est un enclos, pas une face du dé. Les faces sont : croix pour "
+                      "forêt, fleur pour plaine, fenêtre pour côté toilettes, rond pour côté cafétéria, carré pour "
+                      "enclos vide et triangle pour attention au T-Rex."),
     ("en", "die heart", "Prairie of love is a pen, not a die face. The faces are: cross for forest, flower for "
                         "grassland, window for toilets side, circle for cafeteria side, square for empty pen and "
                         "triangle for watch out for the T-Rex."),
-    ("es", "dado corazón", "Pradera del amor es un corral, no una cara del dado. Las caras son: cruz para bosque, flor "
-                           "para pastizal, ventana para lado de los baños, círculo para lado de la cafetería, cuadrado "
-                           "para corral vacío y triángulo para cuidado con el T-Rex."),
+    ("es", "dado corazón", "La pradera del amor es un corral, no una cara del dado. Las caras son: cruz para bosque, "
+                           "flor para pastizal, ventana para lado de los baños, círculo para lado de la cafetería, "
+                           "cuadrado para corral vacío y triángulo para cuidado con el T-Rex."),
 ])
 def test_a_pen_sticker_said_for_the_die_lists_the_six_faces(tmp_path, lang, line, faces):
     assert faces in draft(tmp_path, [line], lang=lang).stdout
@@ -258,9 +258,9 @@ def test_a_pen_sticker_said_for_the_die_lists_the_six_faces(tmp_path, lang, line
 
 def test_an_unknown_name_lists_the_players(tmp_path):
     out = draft(tmp_path, ["dé croix", "le zoo de Xavier"]).stdout
-    assert "Je ne connais personne qui s'appelle Xavier. Les joueurs : Alice, Bruno et David." in out
+    assert "Je ne connais personne qui s'appelle Xavier. Les joueurs sont Alice, Bruno et David." in out
     setup = play(tmp_path / "s", "draftosaurus", ["deux", "Alice, Bruno", "oui", "Xavier", "Bruno"]).stdout
-    assert "Je ne connais personne qui s'appelle Xavier. Les joueurs : Alice et Bruno." in setup
+    assert "Je ne connais personne qui s'appelle Xavier. Les joueurs sont Alice et Bruno." in setup
 
 
 def test_a_command_during_the_pause_says_how_to_go_on(tmp_path):
@@ -274,7 +274,7 @@ def test_ctrl_c_during_the_set_up_says_nothing_is_saved_yet(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "companion", "play", "draftosaurus", "--engine", "text",
                                 "--save", str(tmp_path / "g.json")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                text=True, env=env)
-    assert process.stdout.readline().startswith("Combien de joueurs")
+    assert process.stdout.readline().startswith("Combien êtes-vous")
     process.send_signal(signal.SIGINT)
     out, _ = process.communicate(timeout=30)
     assert "Interruption pendant la préparation : rien n'est encore enregistré." in out
@@ -296,11 +296,12 @@ def _hidden_token_game() -> tuple[int, list]:
 
 def test_undoing_a_revealed_token_needs_the_other_player_and_it_stays_known(tmp_path):
     seed, (move,) = _hidden_token_game()
-    line = f"diplo en {move.square} vers le {dict(north='nord', south='sud', east='est', west='ouest')[move.direction]}"
+    direction = {"north": "le nord", "south": "le sud", "east": "l'est", "west": "l'ouest"}[move.direction]
+    line = f"diplo en {move.square} vers {direction}"
     result = play(tmp_path, "jurassic-snack", [line, "annule", "non", "annule", "oui"], "--players", "Ana,Ben",
                   "--tokens", "hidden", "--seed", str(seed))
     out = result.stdout
-    assert out.count("Ben, on veut annuler diplo") == 2
+    assert out.count("Ben, on demande d'annuler le coup du diplo") == 2
     assert "D'accord, je n'en tiens pas compte." in out
     assert re.search(r"Le jeton [\w ]+ reste connu de vous deux\.", out)
     assert SnackGame.from_json(saved_state(tmp_path / "g.json")["state"]).actions == []
@@ -416,7 +417,7 @@ def test_the_final_result_ranks_every_player(tmp_path):
     ranking = next(line for line in out.splitlines() if line.startswith("Classement : "))
     totals = {entry.name: entry.total for entry in expected.score().players}
     for name, total in totals.items():
-        assert f"{name}, {total} point" in ranking
+        assert f"{name} avec {total} point" in ranking
     order = [name for name in sorted(totals, key=lambda n: -totals[n])]
     assert ranking.index(order[0]) < ranking.index(order[-1])
 
@@ -479,8 +480,8 @@ def test_a_damaged_save_is_explained_in_the_players_language(tmp_path):
     write_save(tmp_path / "g.json", "draftosaurus", {"finished": False, "state": state})
     result = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], [], tmp_path)
     assert result.returncode == 2
-    assert "le coup numéro 2 est impossible : prairie des amoureux : non, le dé impose un enclos de la forêt" in (
-        result.stderr)
+    assert ("est abîmé : le coup numéro 2 est impossible : Pas dans la prairie des amoureux : le dé impose un enclos "
+            "de la forêt. Je n'y touche pas.") in result.stderr
     assert "Replay" not in result.stderr
 
 

@@ -501,7 +501,7 @@ class Table(Generic[GameT]):
         reason = getattr(error, "reason", None)
         if not isinstance(reason, Reason):
             return session.catalog.say("save.bad_content")
-        words = session.catalog.say(f"reasons.{reason.code}", **reason.params)
+        words = session.catalog.say(f"reasons.{reason.code}", **reason.params).rstrip(".")  # inside a sentence
         number = getattr(error, "number", None)
         return words if number is None else session.catalog.say("save.bad_move", number=number, reason=words)
 
