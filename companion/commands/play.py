@@ -36,7 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         spec.add_options(game)
 
 
-def check_save_target(path: Path, replace: bool, game: str | None = None) -> None:
+def check_save_target(path: Path, replace: bool, game: str | None = None, lang: str = DEFAULT_LANGUAGE) -> None:
     """Refuse to write over anything but a save that `companion resume` takes back (of `game`, when given),
     and over an unfinished game without --new (`replace`). A link to nowhere, a file that is not a save, a
     damaged save (even one whose checksum holds) or another game's save is refused with how to move it aside."""
@@ -46,23 +46,23 @@ def check_save_target(path: Path, replace: bool, game: str | None = None) -> Non
         saved_game, content = read_save(path)
         if saved_game not in registry.ids() or (game is not None and saved_game != game):
             raise SaveFileError("other_game", path, saved_game[:40])
-        table = _rebuilt_table(path, saved_game, content)
+        table = _rebuilt_table(path, saved_game, content, lang)
     except SaveFileError as error:
         raise error.with_advice("move_aside") from None
     if not replace and not (content.get("finished") is True and table.game.phase == OVER):
         raise SaveFileError("in_progress", path)
 
 
-def _rebuilt_table(path: Path, game: str, content: dict[str, Any]) -> Table[Any]:
-    """The table `resume` would rebuild from this save, without a word said; SaveFileError if it cannot be."""
-    quiet = Session(game=game, lang=DEFAULT_LANGUAGE, speaker=TextSpeaker(io.StringIO()),
-                    listener=TextListener(io.StringIO()))
+def _rebuilt_table(path: Path, game: str, content: dict[str, Any], lang: str) -> Table[Any]:
+    """The table `resume` would rebuild from this save, without a word said; SaveFileError if it cannot be
+    (said in `lang`)."""
+    quiet = Session(game=game, lang=lang, speaker=TextSpeaker(io.StringIO()), listener=TextListener(io.StringIO()))
     try:
         return registry.game(game).table_class().from_save(quiet, content, path)
     except SaveFileError:
         raise
     except Exception as error:  # noqa: BLE001 - a save that resume cannot rebuild is never written over
-        raise SaveFileError("corrupt", path, type(error).__name__) from None
+        raise SaveFileError("corrupt", path, Table.damage(quiet, error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         listed_names(args.players, args.lang)  # BadInput, said in the player's language, before anything else
     save_path = args.save or default_save_path(spec.id)
     try:
-        check_save_target(save_path, args.new, args.game)
+        check_save_target(save_path, args.new, args.game, args.lang)
     except SaveFileError as error:
         raise refuse_save(args, error) from None
     session = open_session(args, spec.id)

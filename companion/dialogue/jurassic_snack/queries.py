@@ -48,7 +48,7 @@ def what_row(table: JurassicSnackTable, slots: dict[str, Any]) -> None:
         squares.sort(key=lambda s: -layout.coords[s][1])
     occupied = [table.text("row_item", square=table.square_words(s), content=table.content_words(s))
                 for s in squares if table.game.content(s) != "empty"]
-    content = "; ".join(occupied) if occupied else table.text("row_empty")
+    content = table.session.catalog.say("list.clauses").join(occupied) if occupied else table.text("row_empty")
     if "row" in slots:
         table.say("row", line=slots["row"], content=content)
     else:
@@ -137,7 +137,7 @@ def say_moves(table: JurassicSnackTable, only: str | None) -> None:
     items = [table.text("move_item", square=table.square_words(square), piece=table.content_words(square),
                         directions=catalog.join((table.text(f"directions.{d}") for d in directions), "or"))
              for square, directions in by_square.items()]
-    table.say("moves", moves="; ".join(items))
+    table.say("moves", moves=table.session.catalog.say("list.clauses").join(items))
 
 
 @QUERIES.answers("reserve")
