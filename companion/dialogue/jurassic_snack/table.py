@@ -30,8 +30,9 @@ SPEC = registry.game("jurassic-snack")
 EFFECT_STATES = {BIRTH: "place", SCOUTING: "board", AIR_TRANSPORT: "fly", AIR_STRIKE: "fly", ERUPTION: "pick",
                  LOOK: "pick"}
 _EFFECT_QUESTIONS = {"place": "ask_place", "board": "ask_scout", "fly": "ask_fly", "pick": "ask_pick"}
-# Events that the next question says anyway.
-_UNSAID_EVENTS = frozenset({"js_effect", "js_turn_token"})
+# Events that the next question says anyway, and the result that the final scores say.
+_UNSAID_EVENTS = frozenset({"js_effect", "js_turn_token", "js_win_points", "js_win_fewer_tokens", "js_win_shared",
+                            "js_win_elimination"})
 # Refusals of a move that say nothing more to try.
 _FINAL_REFUSALS = frozenset({"js_game_over", "js_not_your_turn", "js_reveal_first", "js_effect_first"})
 
