@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import registry
+from companion.dialogue.draftosaurus.board_values import board_from_file
 from companion.dialogue.savefile import SaveFileError, check_document
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import OVER
@@ -27,7 +28,7 @@ from companion.games.draftosaurus.ids import BOARDS
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import PlayerScore, ScoreSheet, ZooRefused, score_zoos
 from companion.games.draftosaurus.winter import WinterRules
-from companion.games.draftosaurus.winter_board import WinterBoard, load_winter_board
+from companion.games.draftosaurus.winter_board import WinterBoard
 from companion.games.draftosaurus.winter_scoring import QuarantineMoveMade, score_winter_zoos
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 
@@ -157,7 +158,7 @@ def _score_document(data: Any, path: str, words: Catalog, board_file: str | None
     except RuleViolation as violation:
         raise BadInput(words.say("score.bad_options", problem=_explain(violation, words))) from None
     names, zoos = _players(data.get("players"), path, words)
-    winter = _winter_board(board_file, words) if board == "winter" else None
+    winter = board_from_file(board_file, words) if board == "winter" else None
     try:
         if winter is None:
             return Scored(score_zoos(zoos, options, names=names), options)
@@ -171,14 +172,6 @@ def _saved_winter_board(save: dict[str, Any]) -> WinterBoard | None:
     """The winter board values a save file (already read and replayed) was played with; None for summer."""
     setup = save["content"]["state"]["setup"]
     return WinterBoard.from_json(setup["winter_board"]) if setup.get("board") == "winter" else None
-
-
-def _winter_board(board_file: str | None, words: Catalog) -> WinterBoard:
-    """The shipped winter board, or the table's own file; a bad file is refused with its reason."""
-    try:
-        return load_winter_board() if board_file is None else load_winter_board(board_file)
-    except RuleViolation as violation:
-        raise BadInput(words.say("score.board_file_refused", problem=_explain(violation, words))) from None
 
 
 def _players(players: Any, path: str, words: Catalog) -> tuple[list[str], list[Any]]:

@@ -10,7 +10,7 @@ from typing import Any, Callable, Collection, Sequence
 
 from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Session
 from companion.errors import BadInput
-from companion.language.grammar import parse
+from companion.language.grammar import ParseResult, parse
 from companion.language.messages import catalog
 
 AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
@@ -122,24 +122,32 @@ def _names_confirmed(session: Session, found: list[str]) -> bool:
 def _name_line(session: Session, question: str) -> str:
     """A typed name as written (the raw line); shared commands said instead are answered, and "my name is X"
     gives X."""
+    line, result = ask_line(session, question, SETUP_STATE)
+    if result.intent == "player" and isinstance(result.slots.get("player"), str):
+        return str(result.slots["player"])
+    return line
+
+
+def ask_line(session: Session, question: str, state: str) -> tuple[str, ParseResult]:
+    """The words said in answer to `question` as they were said (spaces made single), with what they mean in
+    `state`: for answers the grammar cannot hold whole (any name, a list of numbers). Shared commands said
+    instead are answered, and the question stays open."""
     session.last_prompt = session.say_text(question)
     while True:
-        heard = session.listener.listen(SETUP_STATE)
+        heard = session.listener.listen(state)
         if heard is None:
             raise EndOfInput()
         session.history.new_response()
         line = " ".join(heard.text.split())
         if not line:
             continue
-        result = parse(line, game=session.game, lang=session.lang, state=SETUP_STATE)
+        result = parse(line, game=session.game, lang=session.lang, state=state)
         if result.intent in SHARED_INTENTS or result.intent == "quit":
-            answer = session.take(heard, result, SETUP_STATE)
+            answer = session.take(heard, result, state)
             if answer is not None:
-                session.handle_shared(answer, SETUP_STATE)
+                session.handle_shared(answer, state)
             continue
-        if result.intent == "player" and isinstance(result.slots.get("player"), str):
-            return str(result.slots["player"])
-        return line
+        return line, result
 
 
 def label_players(session: Session, count: int) -> list[str]:
