@@ -227,15 +227,16 @@ class DraftosaurusTable(Table[Game]):
     def allowed(self, action: Any, reason: Reason) -> None:
         if reason.code in _NO_OTHER_PEN:
             return
-        if isinstance(action, Place):
-            self.say_legal(action.player, action.species)
+        if isinstance(action, Place):  # a refused pyramid place has said the places already
+            self.say_legal(action.player, action.species, places="positions" not in reason.params)
         elif isinstance(action, QuarantineMove) and action.player in self.game.waiting_for():
             winter.say_quarantine_choices(self, action.player)
 
-    def say_legal(self, player: int, species: str) -> None:
+    def say_legal(self, player: int, species: str, places: bool = True) -> None:
+        """The pens `species` may go into for `player` now, and (winter) the pyramid's places."""
         pens = self.legal(player, species)
         self.say("legal", player=self.game.players[player], species=species, pens=pens)
-        if self.winter and "pyramid" in pens:
+        if places and self.winter and "pyramid" in pens:
             self.say("legal_pyramid", positions=self.game.pyramid_positions(player, species))
 
     def automatic(self, action: Any) -> bool:
