@@ -66,6 +66,17 @@ def _value(item) -> str:
     return getattr(item, "value", item)
 
 
+def final_lines(output: str, names: list[str], lang: str) -> dict[str, str]:
+    """Each player's final score line (the one that ends with the tactile code)."""
+    marker = {"fr": "code tactile", "en": "tactile code", "es": "código táctil"}[lang]
+    lines = {}
+    for line in output.splitlines():
+        for name in names:
+            if line.startswith(name) and marker in line:
+                lines[name] = line
+    return lines
+
+
 def run_play(args: list[str], lines: list[str], home: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     """`companion play ...` with the lines on standard input, saves kept under `home`."""
     env = dict(os.environ, COMPANION_HOME=str(home), COMPANION_CONFIG=str(home / "config.json"))

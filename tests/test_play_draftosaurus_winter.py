@@ -15,7 +15,7 @@ from companion.games.draftosaurus.engine import Game, QuarantineMove
 from companion.games.draftosaurus.winter_board import VALUE_KEYS, load_winter_board
 
 sys.path.insert(0, str(Path(__file__).parent))
-from play_scripts import random_game, run_play, saved_state, script_lines  # noqa: E402
+from play_scripts import final_lines, random_game, run_play, saved_state, script_lines  # noqa: E402
 
 SHIPPED = load_winter_board()
 SETTINGS_SECTION = "draftosaurus_winter_board"
@@ -37,13 +37,9 @@ def play(home: Path, lines: list[str], *options: str, players: str = "Alice,Brun
 
 
 def final_totals(output: str, names: list[str], lang: str) -> dict[str, int]:
-    marker = {"fr": "code tactile", "en": "tactile code", "es": "código táctil"}[lang]
-    totals = {}
-    for line in output.splitlines():
-        for name in names:
-            if line.startswith(name) and marker in line:
-                totals[name] = int(line[len(name):].lstrip(" :").split()[0])
-    return totals
+    """The total said at the start of each player's final score line."""
+    return {name: int(line[len(name):].lstrip(" :").split()[0])
+            for name, line in final_lines(output, names, lang).items()}
 
 
 # ---------------------------------------------------------------- a whole winter game in each language
@@ -357,3 +353,48 @@ def test_the_match_adds_the_scores_of_both_games_and_resumes_across_them(tmp_pat
 def test_the_match_plays_summer_first_so_board_summer_is_refused(tmp_path):
     result = play(tmp_path, [], "--match", "summer-winter", "--board", "summer")
     assert result.returncode == 2 and "--match summer-winter plays summer then winter" in result.stderr
+
+
+# ---------------------------------------------------------------- read-backs by meaning
+
+class Recognised:
+    """A listener that hears a fixed list of (text, confidence) utterances, as a recogniser would."""
+
+    name = "script"
+
+    def __init__(self, utterances):
+        self.utterances = list(utterances)
+
+    def listen(self, state=None):
+        from companion.speech.base import Heard
+
+        return Heard(*self.utterances.pop(0), "sphinx") if self.utterances else None
+
+    def expect_speaker(self, speaker):
+        pass
+
+
+@pytest.mark.parametrize("lang, utterances, read_back", [
+    ("fr", [("dé croix", None), ("tricératops en bas à gauche de la pyramide", 0.3), ("oui", 0.95)],
+     "J'ai compris : Alice, tricératops en bas à gauche de la pyramide. C'est bien ça ? Oui ou non."),
+    ("en", [("the die says cross", None), ("triceratops bottom left of the pyramid", 0.3), ("yes", 0.95)],
+     "I understood: Alice, triceratops at the bottom left of the pyramid. Is that right? Yes or no."),
+    ("es", [("dado cruz", None), ("tricerátops abajo a la izquierda de la pirámide", 0.3), ("sí", 0.95)],
+     "He entendido: Alice, tricerátops abajo a la izquierda de la pirámide. ¿Es correcto? Sí o no."),
+])
+def test_a_doubtful_winter_move_is_read_back_by_its_meaning(lang, utterances, read_back):
+    import io
+
+    from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
+    from companion.dialogue.session import EndOfInput, Session
+    from companion.speech.base import TextSpeaker
+
+    out = io.StringIO()
+    session = Session(game="draftosaurus", lang=lang, speaker=TextSpeaker(out), listener=Recognised(utterances),
+                      verbosity="short")
+    table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1, board="winter"), None, TableSettings())
+    table.save = lambda: None
+    with pytest.raises(EndOfInput):
+        table.run()
+    assert read_back in out.getvalue()
+    assert table.game.zoos[0]["pyramid"] == ["triceratops"]

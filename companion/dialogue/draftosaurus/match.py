@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.dialogue.draftosaurus.setup import MATCHES
+from companion.games.common import OVER
 from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.winter_board import WinterBoard
 
@@ -33,7 +34,7 @@ class Played:
         if any(not isinstance(name, str) or type(total) is not int for name, total in totals.items()):
             raise ValueError("the totals of a played game are whole numbers by player")
         game = Game.from_json(data.get("state"))
-        if game.phase != "over" or not set(totals) <= set(game.players):
+        if game.phase != OVER or not set(totals) <= set(game.players):
             raise ValueError("a played game of the match is over, and its totals are its players'")
         return cls(game, dict(totals))
 

@@ -318,7 +318,7 @@ class DraftosaurusTable(Table[Game]):
     def final_sheet(self) -> ScoreSheet:
         return self.game.score(self.reported_counts())
 
-    def ranking(self, totals: list[tuple[str, int, int]], key: str = "rank_item") -> list[str]:
+    def ranking(self, totals: list[tuple[str, int, int]]) -> list[str]:
         """Every player (name, total, tie-break: fewer T-Rex) from first to last ("1. Alice, 34 points"); tied
         players share a place."""
         ordered = sorted(totals, key=lambda entry: (-entry[1], entry[2]))
@@ -326,7 +326,7 @@ class DraftosaurusTable(Table[Game]):
         for index, (name, total, trex) in enumerate(ordered):
             tied = index and (total, trex) == ordered[index - 1][1:]
             places.append(places[-1] if tied else index + 1)
-            items.append(self.text(key, place=places[-1], player=name, total=total))
+            items.append(self.text("rank_item", place=places[-1], player=name, total=total))
         return items
 
     def reported_counts(self) -> dict[int, dict[str, int]]:
@@ -395,7 +395,7 @@ class DraftosaurusTable(Table[Game]):
             games = [played.totals.get(name, 0) for played in match.played] + [entry.total]
             self.say("match_player", player=name, **dict(zip(match.sides, games)), sum=sums[name])
         if self.game.tracks_everyone:
-            self.say("match_ranking", ranking=self.ranking([(name, sums[name], 0) for name in last], "rank_item"))
+            self.say("match_ranking", ranking=self.ranking([(name, sums[name], 0) for name in last]))
         else:
             self.say("compare_totals")
 
