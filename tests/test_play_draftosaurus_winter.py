@@ -104,6 +104,30 @@ def test_unconfirmed_values_are_said_asked_once_each_and_remembered(tmp_path):
     assert "Plateau d'hiver : ces valeurs" not in third.stdout and "pas encore confirmées" not in third.stdout
 
 
+@pytest.mark.parametrize("lang, answers, said, areas", [
+    ("en", ["keep", "one, one, one, three, three, seven", "three", "I don't know",
+            "the wood, the pyramid and the lookout", "keep", "the die says cross"],
+     ["Winter board: these values are printed only on the board, and I do not know them yet:",
+      "Noted, the points of each place of the pyramid: bottom left: 1, bottom centre: 1, bottom right: 1, middle "
+      "left: 3, middle right: 3 and top: 7.", "I keep the provisional value for the number of places on the right "
+      "bank of the bridge; it is still to be confirmed."], ["well_ordered_wood", "pyramid", "lookout"]),
+    ("es", ["mantén", "uno, uno, uno, tres, tres, siete", "tres", "no lo sé", "el bosque, la pirámide y el mirador",
+            "ninguno", "mantén", "dado cruz"],
+     ["Tablero de invierno: estos valores solo vienen impresos en el tablero y todavía no los conozco:",
+      "Anotado, el número de plazas de la orilla izquierda del puente: 3.",
+      "las dos orillas del puente de los enamorados no pueden estar del mismo lado del río"],
+     ["well_ordered_wood", "pyramid", "lookout"]),
+])
+def test_the_board_values_are_asked_in_english_and_spanish(tmp_path, lang, answers, said, areas):
+    result = play(tmp_path, answers, "--board", "winter", lang=lang)
+    assert result.returncode == 0, result.stderr
+    for sentence in said:
+        assert sentence.lower() in result.stdout.lower()
+    board = Game.from_json(saved_state(tmp_path / "g.json")["state"]).winter_board
+    assert [pen for pen in ("well_ordered_wood", "pyramid", "lookout", "quarantine") if board.area(pen) == "forest"
+            ] == areas and board.pyramid_points == (1, 1, 1, 3, 3, 7)
+
+
 def test_a_settings_file_that_cannot_be_read_is_never_written_over(tmp_path):
     config = tmp_path / "config.json"
     config.write_text("{broken", encoding="utf-8")

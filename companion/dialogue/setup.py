@@ -17,7 +17,7 @@ AGAIN = "setup.expected_answer"  # said with the question when the answer is not
 SETUP_STATE = "setup"
 WHO_STATE = "who"  # "which player?": a name, a number, or any other name (which is nobody's)
 # Between names: commas always; the language's "and" when several names are said in one line.
-_AND_WORDS = {"fr": ("et",), "en": ("and",), "es": ("y", "e")}
+AND_WORDS = {"fr": ("et",), "en": ("and",), "es": ("y", "e")}
 # Characters no name may hold (they separate names, or a player's name from a command: "Bruno : ...").
 NAME_SEPARATORS = (",", ";", ":", "/", "&", "+", "|")
 
@@ -81,7 +81,7 @@ def name_problem(name: str, taken: Sequence[str]) -> tuple[str, dict[str, Any]] 
 def split_names(line: str, lang: str) -> list[str]:
     """The names said in one line: "Alice, Bruno, Chloé et David" gives four names (a name keeps any
     character that is not a comma, and an "and" between names separates them)."""
-    words = "|".join(_AND_WORDS.get(lang, ()))
+    words = "|".join(AND_WORDS.get(lang, ()))
     parts = re.split(rf",|\s+(?:{words})\s+", line, flags=re.IGNORECASE) if words else line.split(",")
     return [" ".join(part.split()) for part in parts if part.strip()]
 

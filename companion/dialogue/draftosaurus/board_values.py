@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.dialogue.session import Session
-from companion.dialogue.setup import ask_line, split_names
+from companion.dialogue.setup import AND_WORDS, ask_line, split_names
 from companion.errors import BadInput, RuleViolation
 from companion.games.draftosaurus.ids import PYRAMID_POSITIONS
 from companion.games.draftosaurus.winter_board import (
@@ -27,8 +27,6 @@ from companion.settings import SettingsUnreadable, read_section, write_section
 SECTION = "draftosaurus_winter_board"  # of the settings file: value key -> the value a table told
 STATE = "board_value"
 REMEMBERED = "told by this table"
-# The words that may stand between two numbers said in a row ("2, 4 et 8").
-_JOINING_WORDS = frozenset({"et", "and", "y", "e"})
 # What each area or side question names: the pens in the first choice; the others are in the second.
 _LISTED = {AREAS: AREA_CHOICES, SIDES: SIDE_CHOICES}
 
@@ -163,7 +161,7 @@ def read_numbers(line: str, lang: str) -> list[int] | None:
             if number is not None:
                 found.append(number[0])
                 index = number[1]
-            elif tokens[index] in _JOINING_WORDS and found:
+            elif tokens[index] in AND_WORDS.get(lang, ()) and found:  # "2, 4 et 8"
                 index += 1
             else:
                 return None
