@@ -207,6 +207,7 @@ class DraftosaurusTable(Table[Game]):
             say("game_over")
         elif game.phase == QUARANTINE_MOVES and before.phase != QUARANTINE_MOVES:
             say("quarantine_start", names=[game.players[player] for player in game.waiting_for()])
+            self.asked = game.waiting_for()[0]  # the Quarantine's questions go round in seating order
         elif (game.round, game.turn) != (before.round, before.turn):
             if game.round != before.round:
                 say("round_end", round=before.round)
