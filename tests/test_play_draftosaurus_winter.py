@@ -159,6 +159,7 @@ def test_a_tables_own_board_file_is_used_as_it_is(tmp_path):
     refused = play(tmp_path, [], "--board", str(bad), save="other.json")
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
     assert "Fichier du plateau d'hiver refusé" in refused.stderr and not (tmp_path / "other.json").exists()
+    assert "Fichier du plateau d'hiver refusé" in refused.stdout  # said too, not only printed
 
 
 # ---------------------------------------------------------------- placements, refusals and queries

@@ -103,8 +103,8 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
         table.announce_start(resumed)
         table.run()
         return EXIT_OK
-    except SaveFileError as error:
-        message = error.explain(session.lang)
+    except BadInput as error:  # a corrupt save, a table's own board file refused...: said, and printed on one line
+        message = error.explain(session.lang) if isinstance(error, SaveFileError) else str(error)
         session.say_text(message)
         print(f"companion: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
