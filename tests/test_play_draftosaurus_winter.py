@@ -423,3 +423,24 @@ def test_a_doubtful_winter_move_is_read_back_by_its_meaning(lang, utterances, re
         table.run()
     assert read_back in out.getvalue()
     assert table.game.zoos[0]["pyramid"] == ["triceratops"]
+
+
+@pytest.mark.parametrize("lang, players", [("fr", "Alice,Ève,Bruno"), ("es", "Ana,Ester,Beto")])
+def test_a_whole_winter_game_reads_as_a_native_speaker_writes(tmp_path, lang, players):
+    import re
+
+    from tests.test_table_talk import _BAD
+
+    names = players.split(",")
+    expected = random_game(names, 9, "winter")
+    queries = {"fr": ["le zoo d'Alice", "la pyramide d'Ève", "le pont d'Alice", "les scores", "mon zoo"],
+               "es": ["el zoo de Ana", "la pirámide de Ester", "el puente de Ana", "los puntos", "mi zoo"]}[lang]
+    lines = script_lines(expected, lang)
+    lines = lines[:8] + queries + lines[8:-2] + queries + lines[-2:]
+    confirm_shipped_values(tmp_path)
+    result = play(tmp_path, lines, "--board", "winter", players=players, lang=lang)
+    assert result.returncode == 0, result.stderr
+    for line in result.stdout.splitlines():
+        for pattern in _BAD[lang]:
+            assert not re.search(pattern, line), (pattern, line)
+        assert line[:1].isupper() or line[:1] in "¿¡«\"" or line[:1].isdigit(), line
