@@ -92,6 +92,13 @@ GAMES: tuple[GameSpec, ...] = (
                                                     "help": "river dinosaurs count for the solitary island"}),
             Option(("--river-counts-for-king",), {"action": "store_true",
                                                   "help": "river dinosaurs count for the king of the jungle"}),
+            Option(("--board",), {"metavar": "summer|winter|FILE",
+                                  "help": "side of the zoo boards: summer (default) or winter; or a YAML file of the "
+                                          "values printed on your winter board (see "
+                                          "companion/games/draftosaurus/boards/winter.yaml)"}),
+            Option(("--match",), {"choices": ("summer-winter",),
+                                  "help": "two games in a row with the same players, summer then winter, the "
+                                          "scores added"}),
         )),
     GameSpec(
         id="jurassic-snack", title="Jurassic Snack", stem="jurassic_snack", namespace="js",

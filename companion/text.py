@@ -90,3 +90,18 @@ def _set_errors(stream: IO[str] | None, errors: str) -> None:
             reconfigure(errors=errors)
         except (ValueError, OSError, AttributeError):  # closed, already read from, or not a real stream
             pass
+
+
+def sentences(text: str) -> str:
+    """`text` with a capital letter at the start of each sentence (names in the catalogs are lower case)."""
+    chars = list(text)
+    start = True
+    for index, char in enumerate(chars):
+        if start and char.isalpha():
+            chars[index] = char.upper()
+            start = False
+        elif char in ".?!" and (index + 1 == len(chars) or chars[index + 1] == " "):
+            start = True
+        elif char.isalnum():
+            start = False
+    return "".join(chars)

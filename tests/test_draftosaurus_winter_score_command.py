@@ -81,7 +81,7 @@ def test_report_says_the_quarantine_move_and_each_pen_in_french(capsys):
     assert "Quarantaine pour Ben : meilleure destination du T-Rex, pyramide, au milieu à gauche, soit 15 points" in out
     assert "Pont des amoureux : 2 sur la rive gauche, 2 sur la rive droite, 2 couples, 12 points." in out
     assert "Point de vue : tricératops ; Cid, à droite, en a 1, 2 points." in out
-    assert "Ana gagne avec 29 points, 14 points devant le suivant." in out
+    assert "Ana gagne avec 29 points, 14 points d'avance." in out
 
 
 @pytest.mark.parametrize("lang, words", [
@@ -115,26 +115,26 @@ def winter(*zoos: dict) -> dict:
 
 BAD = {
     "wood_twice_one_species": (winter({"well_ordered_wood": ["trex", "trex"]}),
-                               ["Zoo refusé pour Ana", "bois bien ordonné :", "autre espèce que le T-Rex"]),
+                               ["Zoo d'Ana refusé. Bois bien ordonné :", "autre espèce que le T-Rex"]),
     "wood_breaks_the_alternation": (winter({}, {"well_ordered_wood": ["trex", "diplodocus", "diplodocus"]}),
-                                    ["Zoo refusé pour Ben", "le prochain doit être un T-Rex"]),
+                                    ["Zoo de Ben refusé. Bois bien ordonné :", "le prochain doit être un T-Rex"]),
     "pyramid_side_by_side": (winter({"pyramid": ["trex", "trex"]}),
-                             ["pyramide, en bas au centre :", "toucherait le T-Rex placé en bas à gauche",
+                             ["Pyramide, en bas au centre :", "toucherait le T-Rex placé en bas à gauche",
                               "Places possibles : en bas à droite"]),
     "pyramid_middle_before_the_bottom_is_full": (winter({"pyramid": ["trex", None, "stegosaurus", "diplodocus"]}),
-                                                 ["pyramide, au milieu à gauche :", "rangée du dessous",
+                                                 ["Pyramide, au milieu à gauche :", "rangée du dessous",
                                                   "en bas au centre"]),
     "pyramid_seven_places": (winter({"pyramid": ["trex", "diplodocus", "trex", "stegosaurus", "spinosaurus", "trex",
-                                                 "diplodocus"]}), ["pyramide : plus de place", "6 dinosaures"]),
+                                                 "diplodocus"]}), ["Plus de place dans la pyramide : 6 dinosaures au plus."]),
     "bank_over_its_places": (winter({"lovers_bridge_left": ["trex"] * 5}),
-                             ["rive gauche du pont des amoureux : plus de place", "4 dinosaures"]),
-    "lookout_of_two": (winter({"lookout": ["trex", "diplodocus"]}), ["point de vue : plus de place", "1 dinosaure"]),
-    "quarantine_of_two": (winter({"quarantine": ["trex", "diplodocus"]}), ["zone de quarantaine : plus de place"]),
+                             ["Plus de place sur la rive gauche du pont des amoureux : 4 dinosaures au plus."]),
+    "lookout_of_two": (winter({"lookout": ["trex", "diplodocus"]}), ["Plus de place sur le point de vue : 1 dinosaure au plus."]),
+    "quarantine_of_two": (winter({"quarantine": ["trex", "diplodocus"]}), ["Plus de place dans la zone de quarantaine : 1 dinosaure au plus."]),
     "summer_pen_in_a_winter_zoo": (winter({"prairie_of_love": ["trex"]}), ["Enclos inconnu : « prairie_of_love »"]),
     "empty_place_outside_the_pyramid": (winter({"lookout": [None]}), ["Espèce inconnue"]),
     "thirteen_dinosaurs": (winter({"river": ["trex"] * 5 + ["diplodocus"] * 5 + ["stegosaurus"] * 3}),
                            ["13 dinosaures", "12 au plus"]),
-    "more_than_the_bag": (winter({"river": ["trex"] * 5}, {"river": ["trex"] * 4}), ["Zoo refusé pour Ben", "8"]),
+    "more_than_the_bag": (winter({"river": ["trex"] * 5}, {"river": ["trex"] * 4}), ["Zoo de Ben refusé.", "8"]),
     "unknown_board": ({"board": "spring", "players": [{"name": "Ana", "zoo": {}}]}, ["« spring »"]),
 }
 

@@ -1,10 +1,11 @@
-"""Every species, pen and die face can be said in every language: by the name the program says,
-by its sticker, and by every other name the grammar lists; states keep only their intents."""
+"""Every species, pen (of both board sides), pyramid place and die face can be said in every language: by the
+name the program says, by its sticker, and by every other name the grammar lists; states keep only their
+intents."""
 
 import pytest
 from hassil import sample_expression
 
-from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
+from companion.games.draftosaurus.ids import DIE_FACES, PENS, PYRAMID_POSITIONS, SPECIES, WINTER_PENS
 from companion.language.grammar import load_grammar, parse, state_intents, states
 from companion.language.messages import LANGUAGES, Catalog
 
@@ -12,6 +13,12 @@ GAME = "draftosaurus"
 # A sentence with one blank, in each language, that places a dinosaur or announces the die.
 PLACE = {"fr": "{species} dans {pen}", "en": "{species} in {pen}", "es": "{species} en {pen}"}
 DIE = {"fr": "le dé dit {face}", "en": "the die says {face}", "es": "el dado dice {face}"}
+# A winter placement in the pyramid, with the place after the pen and before it.
+PYRAMID = {"fr": ("{species} dans la pyramide, {position}", "{species} {position} de la pyramide"),
+           "en": ("{species} in the pyramid, {position}", "{species} {position} of the pyramid"),
+           "es": ("{species} en la pirámide, {position}", "{species} {position} de la pirámide")}
+# The bridge said without its bank: the table asks which bank.
+WINTER_PEN_IDS = set(WINTER_PENS) | {"lovers_bridge"}
 
 
 def said(lang, text, state="turn"):
@@ -36,6 +43,24 @@ def test_the_names_the_program_says_are_understood(lang):
             assert said(lang, DIE[lang].format(face=spoken), "die").slots == {"face": face}, spoken
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_winter_names_the_program_says_are_understood(lang):
+    names = Catalog(lang)
+    triceratops = names.name("species", "triceratops")
+    for pen in WINTER_PEN_IDS:
+        text = PLACE[lang].format(species=triceratops, pen=names.name("pens", pen))
+        assert said(lang, text, "winter_turn").slots == {"species": "triceratops", "pen": pen}, text
+        assert said(lang, text, "turn").slots.get("pen") in (None, "river"), text  # summer: not its pens
+    after, before = PYRAMID[lang]
+    for position in PYRAMID_POSITIONS:
+        spoken = names.name("positions", position)
+        assert said(lang, after.format(species=triceratops, position=spoken), "winter_turn").slots == {
+            "species": "triceratops", "pen": "pyramid", "position": position}, spoken
+        assert said(lang, before.format(species=triceratops, position=spoken), "winter_turn").slots == {
+            "species": "triceratops", "position": position}, spoken
+        assert said(lang, spoken, "quarantine").slots == {"position": position}, spoken
+
+
 def list_values(lang, list_name):
     """Every (alias, id) of a grammar list, each alternative of each value."""
     intents = load_grammar(GAME, lang).intents
@@ -55,6 +80,13 @@ def test_every_alias_in_the_grammar_lists_is_understood(lang):
         assert said(lang, text).slots == {"species": "stegosaurus", "pen": pen}, text
     for alias, face in list_values(lang, "face"):
         assert said(lang, alias, "die").slots == {"face": face}, alias
+    for alias, pen in list_values(lang, "winter_pen"):
+        text = PLACE[lang].format(species=names.name("species", "stegosaurus"), pen=alias)
+        assert said(lang, text, "winter_turn").slots == {"species": "stegosaurus", "pen": pen}, text
+    for alias, position in list_values(lang, "position"):
+        text = PYRAMID[lang][0].format(species=names.name("species", "stegosaurus"), position=alias)
+        assert said(lang, text, "winter_turn").slots == {"species": "stegosaurus", "pen": "pyramid",
+                                                        "position": position}, text
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -62,19 +94,33 @@ def test_list_outputs_are_canonical_ids(lang):
     assert {v for _, v in list_values(lang, "species")} == set(SPECIES)
     assert {v for _, v in list_values(lang, "pen")} == set(PENS)
     assert {v for _, v in list_values(lang, "face")} == set(DIE_FACES)
+    assert {v for _, v in list_values(lang, "winter_pen")} == WINTER_PEN_IDS
+    assert {v for _, v in list_values(lang, "position")} == set(PYRAMID_POSITIONS)
 
 
 def test_states_are_the_contract():
-    assert set(states(GAME)) == {"die", "turn", "confirm", "setup", "who", "any"}
+    assert set(states(GAME)) == {"die", "turn", "confirm", "setup", "who", "any", "winter_die", "winter_turn",
+                                 "quarantine", "board_value"}
     die, turn, confirm, setup = (set(state_intents(GAME, s)) for s in ("die", "turn", "confirm", "setup"))
+    winter_die, winter_turn, quarantine, board_value = (
+        set(state_intents(GAME, s)) for s in ("winter_die", "winter_turn", "quarantine", "board_value"))
     queries = {"legal", "zoo", "score", "rules", "face_meaning"}
+    winter_queries = queries - {"zoo"} | {"winter_zoo"}
     shared = {"repeat", "undo", "help", "pause", "quit", "next", "previous", "stop",
               "review_previous", "review_next", "verbosity", "whose_turn"}
     assert "die" in die and "place" not in die and queries | shared <= die
     assert "place" in turn and "die" not in turn and queries | shared <= turn
     assert {"yes", "no"} | shared <= confirm and not (queries | {"place", "die"}) & confirm
     assert {"yes", "no", "number", "player"} | shared <= setup and "place" not in setup
-    assert die | turn | confirm | setup <= set(state_intents(GAME, "any"))
+    # The winter board's states hear its pens only: no summer pen, nor the summer zoo questions.
+    assert "die" in winter_die and not {"place", "die_pen", "zoo", "winter_place"} & winter_die
+    assert winter_queries | shared <= winter_die and winter_queries | shared <= winter_turn
+    assert "winter_place" in winter_turn and not {"place", "die", "zoo"} & winter_turn
+    assert {"yes", "no", "winter_place"} | winter_queries | shared <= quarantine and "place" not in quarantine
+    assert {"keep_value", "no_pen", "winter_place", "number"} | shared <= board_value
+    assert not (queries | {"place", "die"}) & board_value
+    assert die | turn | confirm | setup | winter_die | winter_turn | quarantine | board_value <= set(
+        state_intents(GAME, "any"))
 
 
 @pytest.mark.parametrize("lang, text, state", [

@@ -54,3 +54,14 @@ def test_words_join_as_each_language_joins_them():
     assert fr.say("draft.zoo_empty", player="Yann") == "Le zoo de Yann est vide."
     assert fr.say("draft.pen_of_empty", pen="solitary_island", player="Hugo") == "l'île du solitaire d'Hugo est vide."
     assert es.say("draft.pen_of", pen="river", player="Ana", content="x") == "el río de Ana: x."
+
+
+def test_a_form_written_out_in_the_names_wins_over_the_rule():
+    fr, en, es = Catalog("fr"), Catalog("en"), Catalog("es")
+    assert fr.say("draft.accepted_full", player="Ana", species="trex", pen="lovers_bridge_left") == (
+        "Ana met le T-Rex sur la rive gauche du pont des amoureux.")
+    assert fr.say("draft.accepted_full", player="Ana", species="trex", pen="pyramid") == (
+        "Ana met le T-Rex dans la pyramide.")
+    assert en.say("draft.accepted_full", player="Ana", species="trex", pen="lookout") == "Ana puts the T-Rex at the lookout."
+    assert es.say("draft.pen_of", pen="lovers_bridge_left", player="Ana", content="x") == (
+        "la orilla izquierda del puente de los enamorados de Ana: x.")

@@ -17,7 +17,7 @@ from companion.games.draftosaurus.engine import Discard, Game, Roll
 from companion.language.messages import catalog
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-from play_scripts import random_game, run_play, saved_state, script_lines  # noqa: E402
+from play_scripts import final_lines, random_game, run_play, saved_state, script_lines  # noqa: E402
 
 TABLES = [
     (["Alice", "Bruno"], "fr", 11),
@@ -26,16 +26,6 @@ TABLES = [
     (["Ana", "Beto", "Carla", "Dani", "Eva"], "es", 14),
     (["Zoé", "Yann", "Xavier", "Wendy", "Victor"], "fr", 15),
 ]
-
-
-def final_lines(output: str, names: list[str], lang: str) -> dict[str, str]:
-    marker = {"fr": "code tactile", "en": "tactile code", "es": "código táctil"}[lang]
-    lines = {}
-    for line in output.splitlines():
-        for name in names:
-            if line.startswith(name) and marker in line:
-                lines[name] = line
-    return lines
 
 
 @pytest.mark.parametrize("players, lang, seed", TABLES, ids=lambda v: str(v))

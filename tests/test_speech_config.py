@@ -39,6 +39,14 @@ def test_broken_or_strange_files_give_safe_settings(tmp_path, content):
     assert config.engines == ["vosk", "sphinx", "text"] and config.earcons is True
 
 
+@pytest.mark.parametrize("content", ["not json", "[1, 2]"])
+def test_a_file_that_cannot_be_read_is_never_written_over(tmp_path, content):
+    path = tmp_path / "config.json"
+    path.write_text(content)
+    assert save_config(SpeechConfig(rate=1.5), path) is None
+    assert path.read_text() == content
+
+
 def test_steps_stay_within_bounds():
     config = SpeechConfig()
     for _ in range(30):

@@ -17,7 +17,8 @@ from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, ca
 NAME = "parse"
 HELP = "Show the intent and slots of a sentence a player may say, or export the recogniser grammars."
 EXPORTS = ("vosk", "jsgf", "sizes")
-_ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "egg": "colours"}
+_ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "egg": "colours",
+                "position": "positions"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

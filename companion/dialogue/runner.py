@@ -105,8 +105,8 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
         table.announce_start(resumed)
         table.run()
         return EXIT_OK
-    except (FileRefused, SaveWriteError) as error:  # a file given to start the game, or a save not written
-        message = error.explain(session.lang)
+    except BadInput as error:  # a file refused (a save, a table's own board file...), a save not written
+        message = error.explain(session.lang) if isinstance(error, (FileRefused, SaveWriteError)) else str(error)
         session.say_text(message)
         print(f"companion: {clean(message)}", file=sys.stderr)
         return EXIT_CANNOT_WRITE if isinstance(error, SaveWriteError) else EXIT_BAD_INPUT

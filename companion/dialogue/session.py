@@ -18,6 +18,7 @@ from companion.language.grammar import CONFIRM_STATE, MAX_LINE, ParseResult, con
 from companion.language.messages import Catalog, catalog
 from companion.language.recognition_grammar import parse_heard
 from companion.speech.base import Heard, Listener, Speaker
+from companion.text import sentences
 
 VERBOSITY_LEVELS = ("short", "full")
 SHARED_INTENTS = frozenset({"repeat", "review_previous", "review_next", "faster", "slower", "louder", "quieter",
@@ -287,18 +288,3 @@ class Session:
 
 def heard_words(answer: Answer) -> str:
     return answer.heard.text if answer.heard is not None else answer.intent
-
-
-def sentences(text: str) -> str:
-    """`text` with a capital letter at the start of each sentence (names in the catalogs are lower case)."""
-    chars = list(text)
-    start = True
-    for index, char in enumerate(chars):
-        if start and char.isalpha():
-            chars[index] = char.upper()
-            start = False
-        elif char in ".?!" and (index + 1 == len(chars) or chars[index + 1] == " "):
-            start = True
-        elif char.isalnum():
-            start = False
-    return "".join(chars)

@@ -10,7 +10,7 @@ from typing import Any, Callable, Collection, Sequence
 
 from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Session
 from companion.errors import BadInput
-from companion.language.grammar import parse
+from companion.language.grammar import ParseResult, parse
 from companion.language.messages import catalog
 from companion.text import clean_name
 
@@ -18,7 +18,7 @@ AGAIN = "setup.expected_answer"  # said with the question when the answer is not
 SETUP_STATE = "setup"
 WHO_STATE = "who"  # "which player?": a name, a number, or any other name (which is nobody's)
 # Between names: commas always; the language's "and" when several names are said in one line.
-_AND_WORDS = {"fr": ("et",), "en": ("and",), "es": ("y", "e")}
+AND_WORDS = {"fr": ("et",), "en": ("and",), "es": ("y", "e")}
 # Characters no name may hold (they separate names, or a player's name from a command: "Bruno : ...").
 NAME_SEPARATORS = (",", ";", ":", "/", "&", "+", "|")
 
@@ -77,7 +77,7 @@ def name_problem(name: str, taken: Sequence[str], lang: str = "en") -> tuple[str
         return "name_empty", {}
     words = name.casefold().split()
     separator = next((mark for mark in NAME_SEPARATORS if mark in name), None) or next(
-        (word for word in (words[0], words[-1]) if word in _AND_WORDS.get(lang, ())), None)
+        (word for word in (words[0], words[-1]) if word in AND_WORDS.get(lang, ())), None)
     if separator is not None:
         return "name_separator", {"name": name, "mark": separator}
     if name.casefold() in (other.casefold() for other in taken):
@@ -88,7 +88,7 @@ def name_problem(name: str, taken: Sequence[str], lang: str = "en") -> tuple[str
 def split_names(line: str, lang: str) -> list[str]:
     """The names said in one line: "Alice, Bruno, Chloé et David" gives four names (a name keeps any
     character that is not a comma, and an "and" between names separates them)."""
-    words = "|".join(_AND_WORDS.get(lang, ()))
+    words = "|".join(AND_WORDS.get(lang, ()))
     parts = re.split(rf",|\s+(?:{words})\s+", line, flags=re.IGNORECASE) if words else line.split(",")
     return [" ".join(part.split()) for part in parts if part.strip()]
 
@@ -138,21 +138,10 @@ def _names_confirmed(session: Session, names: list[str]) -> bool:
 def _name_line(session: Session, question: str) -> str | None:
     """A typed name as written (the raw line), or None for "annule"; shared commands said instead are
     answered, "my name is X" gives X, and a yes, a no or a number is no name."""
-    session.last_prompt = session.say_text(question)
+    prompt = True
     while True:
-        heard = session.listener.listen(SETUP_STATE)
-        if heard is None:
-            raise EndOfInput()
-        session.history.new_response()
-        line = clean_name(heard.text)
-        if not line:
-            continue
-        result = parse(line, game=session.game, lang=session.lang, state=SETUP_STATE)
-        if result.intent in SHARED_INTENTS or result.intent == "quit":
-            answer = session.take(heard, result, SETUP_STATE)
-            if answer is not None:
-                session.handle_shared(answer, SETUP_STATE, help_key="help.names")
-            continue
+        line, result = ask_line(session, question, SETUP_STATE, help_key="help.names", prompt=prompt)
+        prompt = False
         if result.intent == "undo":
             return None
         if result.intent in ("yes", "no", "number"):
@@ -161,6 +150,31 @@ def _name_line(session: Session, question: str) -> str | None:
         if result.intent == "player" and isinstance(result.slots.get("player"), str):
             return str(result.slots["player"])
         return line
+
+
+def ask_line(session: Session, question: str, state: str, help_key: str | None = None,
+             prompt: bool = True) -> tuple[str, ParseResult]:
+    """The words said in answer to `question` as they were said (spaces made single), with what they mean in
+    `state`: for answers the grammar cannot hold whole (any name, a list of numbers). Shared commands said
+    instead are answered (`help_key`: what "help" says), and the question stays open; `prompt`: the question
+    is said first."""
+    if prompt:
+        session.last_prompt = session.say_text(question)
+    while True:
+        heard = session.listener.listen(state)
+        if heard is None:
+            raise EndOfInput()
+        session.history.new_response()
+        line = clean_name(heard.text)
+        if not line:
+            continue
+        result = parse(line, game=session.game, lang=session.lang, state=state)
+        if result.intent in SHARED_INTENTS or result.intent == "quit":
+            answer = session.take(heard, result, state)
+            if answer is not None:
+                session.handle_shared(answer, state, help_key=help_key)
+            continue
+        return line, result
 
 
 def label_players(session: Session, count: int) -> list[str]:

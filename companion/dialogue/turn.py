@@ -210,6 +210,10 @@ class Table(Generic[GameT]):
         """The rule options the rules texts are read with (None: the game's defaults)."""
         return None
 
+    def state_of(self, state: str) -> str:
+        """The dialogue state of a question of kind `state` in this game (a game may have variants of it)."""
+        return state
+
     def announce_start(self, resumed: bool) -> None:
         raise NotImplementedError
 
@@ -248,7 +252,7 @@ class Table(Generic[GameT]):
         """True when an undo took the game back from its end; False to stop (quit, no, or the end of input)."""
         while True:
             try:
-                answer = self.ask(Question(self.key("after_end"), "turn"))
+                answer = self.ask(Question(self.key("after_end"), self.state_of("turn")))
             except QuitRequested:
                 return False
             if answer is None:  # undo or redo: the game may have come back

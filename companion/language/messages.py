@@ -34,13 +34,17 @@ FORMS = ("the", "de", "a", "in")
 
 
 class Spoken(str):
-    """A piece's spoken name that knows its definite form ("le trio des bois", "l'île du solitaire")."""
+    """A piece's spoken name that knows its definite form ("le trio des bois", "l'île du solitaire"), and any
+    form its names.yaml entry writes out because the language's rule does not fit it ("in": "sur la rive
+    gauche du pont des amoureux", where the rule would say "dans")."""
 
     the: str
+    forms: dict[str, str]
 
-    def __new__(cls, name: str, the: str | None = None) -> Spoken:
+    def __new__(cls, name: str, the: str | None = None, forms: dict[str, str] | None = None) -> Spoken:
         word = super().__new__(cls, name)
         word.the = the or name
+        word.forms = dict(forms or {})
         return word
 
 
@@ -68,6 +72,8 @@ class _Formatter(string.Formatter):
 
     def form(self, value: Any, form: str) -> str:
         """`value` in the grammatical form `form`: a piece with its article, a name as it is."""
+        if isinstance(value, Spoken) and form in value.forms:
+            return value.forms[form]
         word = value.the if isinstance(value, Spoken) else str(value)
         if form == "the":
             return word
@@ -139,7 +145,10 @@ class Catalog:
         entry = self.names[section][item_id]
         if isinstance(entry, str):
             return entry
-        return Spoken(entry[field], entry.get("the")) if field == "name" else entry[field]
+        if field != "name":
+            return entry[field]
+        return Spoken(entry[field], entry.get("the"), {form: entry[form] for form in FORMS if form in entry
+                                                       and form != "the"})
 
     def join(self, items: Iterable[str], word: str = "and") -> str:
         """'a, b and c' (`word` "or": 'a, b or c', for a choice) in this language; the last word may change

@@ -1,20 +1,16 @@
 """Speech settings the user can change (speed, volume, earcons, engines) and the file that remembers them.
 
-The file is JSON, shared with other parts of the program: speech settings live under its "speech" key and
-saving rewrites only that key. Its place: $COMPANION_CONFIG if set, else the platform's config folder
-($XDG_CONFIG_HOME or ~/.config on Linux and macOS, %APPDATA% on Windows) / companion / config.json.
+The file is the program's settings file (companion/settings.py): speech settings live under its "speech" key
+and saving rewrites only that key. A file that cannot be read gives the defaults and is never written over.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from companion.files import FileRefused, load_json
+from companion.settings import SettingsUnreadable, read_section, settings_path, write_section
 
 SECTION = "speech"
 ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")
@@ -32,14 +28,7 @@ STEPS: dict[str, tuple[str, float, tuple[float, float]]] = {
 
 def config_path() -> Path:
     """Where the settings file is (it may not exist yet)."""
-    override = os.environ.get("COMPANION_CONFIG")
-    if override:
-        return Path(override)
-    if sys.platform == "win32" and os.environ.get("APPDATA"):
-        base = Path(os.environ["APPDATA"])
-    else:
-        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "companion" / "config.json"
+    return settings_path()
 
 
 def _clamp(value: float, bounds: tuple[float, float]) -> float:
@@ -88,41 +77,19 @@ def _fits(value: Any, default: Any) -> bool:
     return isinstance(value, type(default))
 
 
-CONFIG_LIMIT = 64 << 10  # the settings take a few hundred bytes
-
-
-def _read_file(path: Path) -> dict[str, Any]:
-    """The settings file as read by companion.files; {} when it cannot be used (a pipe, too big, not JSON...)."""
-    try:
-        data = load_json(path, CONFIG_LIMIT)
-    except FileRefused:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def load_config(path: Path | None = None) -> SpeechConfig:
     """The saved settings, or the defaults when there is no (readable) file."""
-    section = _read_file(path or config_path()).get(SECTION)
+    try:
+        section = read_section(SECTION, path)
+    except SettingsUnreadable:
+        return SpeechConfig()
     return SpeechConfig.from_dict(section) if isinstance(section, dict) else SpeechConfig()
 
 
 def save_config(config: SpeechConfig, path: Path | None = None) -> Path | None:
     """Write the speech section, keeping the file's other sections; returns the file written, or None when the
-    file there cannot be read as settings (it is never written over) or the folder takes no file: the
-    settings then hold for this session only."""
-    path = path or config_path()
+    file exists but cannot be read (it is left as it is)."""
     try:
-        data = load_json(path, CONFIG_LIMIT) if os.path.lexists(path) else {}
-    except FileRefused:
+        return write_section(SECTION, asdict(config), path)
+    except SettingsUnreadable:
         return None
-    if not isinstance(data, dict):
-        return None
-    data[SECTION] = asdict(config)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(path.name + ".tmp")
-        temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError:
-        return None
-    return path

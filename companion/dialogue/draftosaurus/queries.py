@@ -1,12 +1,14 @@
-"""What players may ask in the middle of any Draftosaurus question: zoos and pens, where a species may go,
-the scores, whose turn it is, the die and what a face means, where the game stands."""
+"""What players may ask in the middle of any Draftosaurus question: zoos and pens (on the winter board the
+pyramid row by row and the bridge bank by bank), where a species may go, the scores, whose turn it is, the die
+and what a face means, where the game stands."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.dialogue.draftosaurus import winter
 from companion.dialogue.turn import SHARED_QUERIES, Queries
-from companion.games.draftosaurus.engine import ROLL
+from companion.games.draftosaurus.engine import QUARANTINE_MOVES, ROLL
 from companion.games.draftosaurus.ids import PENS
 
 if TYPE_CHECKING:
@@ -23,9 +25,9 @@ def _player(table: DraftosaurusTable, slots: dict[str, Any]) -> int | None:
     return table.player_said(slots.get("player"), asked)
 
 
-@QUERIES.answers("zoo")
+@QUERIES.answers("zoo", "winter_zoo")
 def zoo(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
-    """A whole zoo, or one pen of it ("la rivière de David")."""
+    """A whole zoo, or one pen of it ("la rivière de David", "la pyramide de Bruno")."""
     player = _player(table, slots)
     if player is None:
         return
@@ -36,21 +38,26 @@ def zoo(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
     name, content = table.game.players[player], table.game.zoos[player]
     pen = slots.get("pen")
     if pen is not None:
-        species = content.get(str(pen), [])
-        if species:
-            table.say("pen_of", player=name, pen=pen, content=_species_words(table, species))
-        else:
+        held = any(content[bank] for bank in winter.BANKS) if pen == winter.BRIDGE else any(content.get(str(pen), []))
+        if not held:
             table.say("pen_of_empty", player=name, pen=pen)
+        elif table.winter:
+            table.say("pen_of", player=name, pen=pen, content=winter.pen_words(table, content, str(pen)))
+        else:
+            table.say("pen_of", player=name, pen=pen, content=_species_words(table, content[str(pen)]))
         return
-    filled = [pen_id for pen_id in PENS if content.get(pen_id)]
-    if not filled:
+    if table.winter:
+        parts, empty = winter.zoo_parts(table, content)
+    else:
+        parts = [table.text("pen_content", pen=pen_id, content=_species_words(table, content[pen_id]))
+                 for pen_id in PENS if content.get(pen_id)]
+        empty = [pen_id for pen_id in PENS if pen_id != RIVER and not content.get(pen_id)]
+    if not parts:
         table.say("zoo_empty", player=name)
         return
-    parts = [table.text("pen_content", pen=pen_id, content=_species_words(table, content[pen_id]))
-             for pen_id in filled]
-    empty = [pen_id for pen_id in PENS if pen_id != RIVER and not content.get(pen_id)]
-    table.say("zoo", player=name, count=sum(len(v) for v in content.values()), content=" ".join(parts),
-              empty=table.text("empty_pens", pens=empty) if empty else table.text("no_empty_pen"))
+    table.say("zoo", player=name, count=sum(1 for held in content.values() for species in held if species),
+              content=" ".join(parts), empty=table.text("empty_pens", pens=empty) if empty else table.text(
+                  "no_empty_pen"))
 
 
 def _species_words(table: DraftosaurusTable, species: list[str]) -> str:
@@ -65,6 +72,9 @@ def legal(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
         return
     if slots.get("species") is None:
         table.say("which_species_query")
+        return
+    if table.game.phase == QUARANTINE_MOVES and player in table.game.waiting_for():
+        winter.say_quarantine_choices(table, player)
         return
     table.say_legal(player, str(slots["species"]))
 
@@ -85,6 +95,8 @@ def whose_turn(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
     game = table.game
     if game.phase == ROLL:
         table.say("where_roll", round=game.round, turn=game.turn, roller=game.players[game.roller])
+    elif game.phase == QUARANTINE_MOVES:
+        table.say("quarantine_start", names=[game.players[i] for i in game.waiting_for()])
     elif game.waiting_for():
         table.say("waiting", names=[game.players[i] for i in game.waiting_for()], face=table.face_id())
     else:
@@ -100,7 +112,9 @@ def status(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
 
 @QUERIES.answers("current_die")
 def current_die(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
-    if table.face_id() is None:
+    if table.game.phase == QUARANTINE_MOVES:
+        table.say("no_die_now")
+    elif table.face_id() is None:
         table.say("no_face_yet", roller=table.game.players[table.game.roller])
     else:
         table.say_face()
@@ -113,4 +127,4 @@ def face_meaning(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
         table.say("no_face_yet", roller=table.game.players[table.game.roller])
         return
     table.say("face_meaning", face=face, sticker=table.session.catalog.name("faces", str(face), "sticker"),
-              meaning=table.text(f"faces.{face}"))
+              meaning=table.face_meaning(str(face)))

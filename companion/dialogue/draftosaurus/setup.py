@@ -1,18 +1,27 @@
-"""Setting up a Draftosaurus table: the players, who holds the die, the rule options, whose zoos to follow;
-from the command line, or by questions for what it leaves out."""
+"""Setting up a Draftosaurus table: the board side (and the summer/winter match), the players, who holds the
+die, the rule options, whose zoos to follow; from the command line, or by questions for what it leaves out.
+On the winter board, the values printed on it come from the table's own file, or from what the table told
+(asked once each)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from companion.dialogue.draftosaurus.board_values import board_from_file, table_winter_board
 from companion.dialogue.session import Session
 from companion.dialogue.setup import (ask_choice, ask_names, ask_player, ask_yes, label_players, listed_names,
                                       names_can_be_typed, player_by_name, table_seed)
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
+from companion.language.messages import catalog
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
 from companion.games.draftosaurus.engine import Game, Options
+from companion.games.draftosaurus.ids import BOARDS
+from companion.games.draftosaurus.winter_board import WinterBoard
+
+MATCHES = {"summer-winter": ("summer", "winter")}  # --match: the board sides of its games, in order
 
 
 @dataclass
@@ -23,8 +32,34 @@ class TableSetup:
     tracked: list[int] | None = None  # None: every zoo
 
 
-def start_game(session: Session, args: Any) -> tuple[Game, str, int]:
-    """The new game, the die mode and the seed, from the options and, without --players, the questions."""
+@dataclass(frozen=True)
+class Boards:
+    """The board sides a table plays, in order (one, or a match's two), and the winter board of a table's own
+    file (None: the shipped board with the values the table told)."""
+
+    sides: tuple[str, ...]
+    winter_file: WinterBoard | None = None
+    match: str | None = None
+
+
+def boards(args: Any, lang: str) -> Boards:
+    """What --board (summer, winter or a winter board FILE) and --match ask for; BadInput when they disagree
+    or the file is refused."""
+    board = getattr(args, "board", None)
+    match = getattr(args, "match", None)
+    winter_file = None if board in (None, *BOARDS) else board_from_file(Path(board), catalog(lang))
+    if match is None:
+        return Boards(("winter" if winter_file is not None else board or "summer",), winter_file)
+    if board == "summer":
+        raise BadInput(f"--match {match} plays summer then winter: --board may only give the winter board "
+                       "(winter, or a winter board file)")
+    return Boards(MATCHES[match], winter_file, match)
+
+
+def start_game(session: Session, args: Any, board: str = "summer", winter_file: WinterBoard | None = None
+               ) -> tuple[Game, str, int]:
+    """The new game on `board`, the die mode and the seed, from the options and, without --players, the
+    questions. On winter the rule options of the summer pens are not asked."""
     options = Options(trio_points=args.trio_points or Options().trio_points,
                       river_counts_for_island=args.river_counts_for_island,
                       river_counts_for_king=args.river_counts_for_king)
@@ -32,16 +67,33 @@ def start_game(session: Session, args: Any) -> tuple[Game, str, int]:
         players = listed_names(args.players, session.lang)
         setup = TableSetup(players, 0, options, only_mine(players, args.only_mine))
     else:
-        setup = ask_setup(session, free_text_names=names_can_be_typed(session))
+        setup = ask_setup(session, free_text_names=names_can_be_typed(session), summer=board == "summer")
     seed = table_seed(args)
     try:
         game = Game.new(setup.players, options=setup.options, mode="table", seed=seed,
-                        first_roller=setup.first_roller, tracked=setup.tracked)
+                        first_roller=setup.first_roller, tracked=setup.tracked, board=board,
+                        winter_board=winter_board(session, board, winter_file))
     except RuleViolation as refused:  # e.g. six players: said in the player's language
         if not isinstance(refused.reason, Reason):
             raise
         raise BadInput(session.catalog.say(f"reasons.{refused.reason.code}", **refused.reason.params)) from None
     return game, args.die, seed
+
+
+def winter_board(session: Session, board: str, winter_file: WinterBoard | None) -> WinterBoard | None:
+    """The winter board a new game plays on: the table's file, else the shipped one with the values the table
+    told (the unconfirmed ones asked now); None on summer."""
+    if board != "winter":
+        return None
+    return winter_file if winter_file is not None else table_winter_board(session)
+
+
+def next_game(session: Session, previous: Game, board: str, winter_file: WinterBoard | None) -> Game:
+    """The next game of a match: the same players, rules, first roller and followed zoos, on `board`."""
+    return Game.new(previous.players, options=previous.options, mode=previous.mode, seed=previous.seed + 1,
+                    first_roller=previous.first_roller,
+                    tracked=None if previous.tracks_everyone else previous.tracked, board=board,
+                    winter_board=winter_board(session, board, winter_file))
 
 
 def only_mine(players: list[str], name: str | None) -> list[int] | None:
@@ -54,15 +106,16 @@ def only_mine(players: list[str], name: str | None) -> list[int] | None:
     return [found]
 
 
-def ask_setup(session: Session, *, free_text_names: bool) -> TableSetup:
-    """Ask the questions of a new table. Names are asked only when a typed line can hold any name."""
+def ask_setup(session: Session, *, free_text_names: bool, summer: bool = True) -> TableSetup:
+    """Ask the questions of a new table. Names are asked only when a typed line can hold any name; the rule
+    options only for the summer board, whose pens they are about."""
     count = ask_choice(session, "draft.setup.ask_count",
                        lambda said: isinstance(said, int) and MIN_PLAYERS <= said <= MAX_PLAYERS,
                        "draft.setup.bad_count")
     players = ask_names(session, count) if free_text_names else label_players(session, count)
     session.set_player_names(players)
     first_roller = ask_player(session, players, "draft.setup.ask_roller")
-    options = _ask_options(session)
+    options = _ask_options(session) if summer else Options()
     tracked = None if ask_yes(session, "draft.setup.ask_tracking") else [
         ask_player(session, players, "draft.setup.ask_me")]
     return TableSetup(players, first_roller, options, tracked)

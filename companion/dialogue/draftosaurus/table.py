@@ -1,7 +1,8 @@
 """A game of Draftosaurus at a real table: the program walks round the players and keeps every zoo.
 
 The players hold the board, the figures and the die; the program hears the die face and each placement,
-checks it with the rules engine, saves after every accepted move and narrates the rest.
+checks it with the rules engine, saves after every accepted move and narrates the rest. On the winter board it
+also asks where each Quarantine dinosaur goes before scoring; a summer/winter match plays both games in turn.
 """
 
 from __future__ import annotations
@@ -12,19 +13,27 @@ from pathlib import Path
 from typing import Any
 
 from companion import registry
+from companion.dialogue.draftosaurus import winter
+from companion.dialogue.draftosaurus.match import Match, Played
 from companion.dialogue.draftosaurus.queries import QUERIES
-from companion.dialogue.draftosaurus.setup import start_game
-from companion.dialogue.session import Answer, Session
+from companion.dialogue.draftosaurus.setup import boards, next_game, start_game
+from companion.dialogue.session import Answer, QuitRequested, Session
 from companion.dialogue.setup import ask_number
 from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Table
-from companion.games.common import Reason
-from companion.games.draftosaurus.engine import DISCARD, PLACE, ROLL, Discard, Game, Place, Roll
+from companion.games.common import OVER, Reason
+from companion.games.draftosaurus.engine import (
+    DISCARD, PLACE, QUARANTINE_MOVES, ROLL, Discard, Game, Place, QuarantineMove, Roll)
 from companion.games.draftosaurus.ids import DIE_FACES
+from companion.games.draftosaurus.scoring import ScoreSheet
+from companion.games.draftosaurus.winter_scoring import right_neighbours
 from companion.language.tactile import describe as tactile_words
 
 SPEC = registry.game("draftosaurus")
 # Refusals that another pen would not help: the pens are not listed after them.
-_NO_OTHER_PEN = ("draft_bag_exhausted", "draft_already_placed", "draft_game_over", "draft_unknown_player")
+_NO_OTHER_PEN = ("draft_bag_exhausted", "draft_already_placed", "draft_game_over", "draft_unknown_player",
+                 "draft_quarantine_nothing", "draft_quarantine_pending")
+# The dialogue state of each question on the winter board, whose pens are heard in states of their own.
+_WINTER_STATES = {"die": "winter_die", "turn": "winter_turn"}
 
 
 @dataclass
@@ -61,38 +70,61 @@ class DraftosaurusTable(Table[Game]):
     QUERIES = QUERIES
 
     def __init__(self, session: Session, game: Game, save_path: Path, settings: TableSettings | None = None,
-                 asked: int | None = None):
+                 asked: int | None = None, match: Match | None = None):
         self.settings = settings or TableSettings()
+        self.match = match
+        self.reported: dict[int, dict[str, int]] | None = None  # what the zoos not followed told, once asked
         super().__init__(session, game, save_path, asked=asked)
 
     def rule_options(self) -> dict[str, Any]:
         return self.game.options.to_json()
 
+    @property
+    def winter(self) -> bool:
+        return self.game.winter_board is not None
+
     @classmethod
     def start(cls, session: Session, args: Any) -> dict[str, Any]:
-        game, die, seed = start_game(session, args)
-        return {"game": game, "settings": TableSettings(die=die, seed=seed)}
+        chosen = boards(args, session.lang)
+        game, die, seed = start_game(session, args, chosen.sides[0], chosen.winter_file)
+        match = None if chosen.match is None else Match(chosen.match, winter_file=chosen.winter_file)
+        return {"game": game, "settings": TableSettings(die=die, seed=seed), "match": match}
 
     # ----- persistence
     def save_content(self) -> dict[str, Any]:
-        return {"settings": self.settings.to_json(), **super().save_content()}
+        content = {"settings": self.settings.to_json(), **super().save_content()}
+        if self.match is not None:
+            content["match"] = self.match.to_json()
+            content["finished"] = content["finished"] and self.match.next_side() is None
+        return content
 
     @classmethod
     def saved_parts(cls, content: dict[str, Any]) -> dict[str, Any]:
-        return {**super().saved_parts(content), "settings": TableSettings.from_json(content.get("settings", {}))}
+        parts = {**super().saved_parts(content), "settings": TableSettings.from_json(content.get("settings", {}))}
+        if content.get("match") is not None:
+            parts["match"] = Match.from_json(content["match"])
+            parts["match"].check(parts["game"])
+        return parts
 
     # ----- the questions
+    def state_of(self, state: str) -> str:
+        """The dialogue state of a question on this board side."""
+        return _WINTER_STATES.get(state, state) if self.winter else state
+
     def question(self) -> Question | Act:
         game = self.game
         if game.phase == ROLL:
             if self.settings.die == "virtual":
                 return Act(Roll(self.virtual_face()))
-            return Question(self.key("ask_die"), "die", {"roller": game.players[game.roller]}, game.roller)
+            return Question(self.key("ask_die"), self.state_of("die"), {"roller": game.players[game.roller]},
+                            game.roller)
         waiting = game.waiting_for()
         if game.phase == DISCARD:  # 2-player variant, table mode: the figures put back are not told to us
             return Act(Discard(waiting[0], None))
+        if game.phase == QUARANTINE_MOVES:  # in seating order from the first player who has one
+            return winter.quarantine_question(self, self.asked if self.asked in waiting else waiting[0])
         player = self.asked if self.asked in waiting else self.next_round_the_table(waiting)
-        return Question(self.key("ask_place"), "turn", {"player": game.players[player]}, player)
+        return Question(self.key("ask_place"), self.state_of("turn"), {"player": game.players[player]}, player)
 
     def next_round_the_table(self, waiting: list[int]) -> int:
         """The first of `waiting` going round the table from the player who rolled."""
@@ -102,11 +134,13 @@ class DraftosaurusTable(Table[Game]):
     def virtual_face(self) -> str:
         """The face of the virtual die: drawn from the game seed and the number of rolls so far."""
         rolls = sum(1 for action in self.game.actions if isinstance(action, Roll))
-        return random.Random(f"{self.settings.seed}:{rolls}").choice(DIE_FACES)
+        return random.Random(f"{self.game.seed}:{rolls}").choice(DIE_FACES)
 
     def interpret(self, question: Question, answer: Answer) -> Outcome:
-        if question.state == "die":
+        if question.state in ("die", "winter_die"):
             return self.interpret_die(answer)
+        if question.state == winter.QUARANTINE_STATE:
+            return winter.interpret_quarantine(self, question, answer)
         return self.interpret_place(question, answer)
 
     def interpret_die(self, answer: Answer) -> Outcome:
@@ -125,7 +159,7 @@ class DraftosaurusTable(Table[Game]):
     def interpret_place(self, question: Question, answer: Answer) -> Outcome:
         if answer.intent == "die":
             return Expected("die_already", {"face": self.face_id()})
-        if answer.intent not in ("place", "player"):
+        if answer.intent not in ("place", "winter_place", "player"):
             return Expected("expected_place")
         slots = answer.slots
         player = self.player_index(slots.get("player"), default=question.player)
@@ -139,14 +173,19 @@ class DraftosaurusTable(Table[Game]):
                 return Refused(Reason("draft_already_placed", {"player": self.game.players[player]}))
             self.asked = player
             return Done()
-        name, species, pen = self.game.players[player], slots.get("species"), slots.get("pen")
+        name, species = self.game.players[player], slots.get("species")
+        pen, position = winter.destination(slots)
         if species is None:
-            return Missing(Question(self.key("which_species"), "turn", {"player": name, "pen": pen}, player), answer)
+            return Missing(Question(self.key("which_species"), question.state, {"player": name, "pen": pen}, player),
+                           answer)
         if pen is None:
-            return Missing(Question(self.key("which_pen"), "turn",
+            return Missing(Question(self.key("which_pen"), question.state,
                                     {"player": name, "species": species, "pens": self.pen_choice(player, str(species))},
                                     player), answer)
-        return Act(Place(player, str(species), str(pen)))
+        action = Place(player, str(species), pen, position)
+        if not self.winter:
+            return Act(action)
+        return winter.complete(self, question, answer, action, self.legal(player, str(species)))
 
     def player_index(self, name: Any, default: int | None) -> int | None:
         """The player named; `default` when none was said."""
@@ -161,17 +200,29 @@ class DraftosaurusTable(Table[Game]):
 
     def narrate(self, action: Any, before: Moment, events: Any, redone: bool = False) -> None:
         game, say = self.game, self.say
+        logged = game.actions[-1]  # as the game took it: a pyramid place left out is filled in
         if isinstance(action, Roll):
             if self.settings.die == "virtual" and not redone:
                 say("virtual_roll", roller=game.players[game.roller])
             self.say_face()
-        elif isinstance(action, Place):
-            if not redone:
-                say("accepted", player=game.players[action.player], species=action.species, pen=action.pen)
+        elif isinstance(logged, Place):
+            params = {"player": game.players[logged.player], "species": logged.species, "pen": logged.pen}
+            if redone:
+                pass
+            elif logged.position is None:
+                say("accepted", **params)
+            else:
+                say("accepted_position", **params, position=logged.position)
             if game.phase == DISCARD and before.phase == PLACE:
                 say("discard")
-        if game.phase == "over":
+        elif isinstance(logged, QuarantineMove):
+            say("quarantine_moved", player=game.players[logged.player], species=winter.moved_species(self, logged),
+                destination=winter.destination_words(self, logged.pen, logged.position))
+        if game.phase == OVER:
             say("game_over")
+        elif game.phase == QUARANTINE_MOVES and before.phase != QUARANTINE_MOVES:
+            say("quarantine_start", names=[game.players[player] for player in game.waiting_for()])
+            self.asked = game.waiting_for()[0]  # the Quarantine's questions go round in seating order
         elif (game.round, game.turn) != (before.round, before.turn):
             if game.round != before.round:
                 say("round_end", round=before.round)
@@ -183,14 +234,25 @@ class DraftosaurusTable(Table[Game]):
     def say_face(self) -> None:
         face = self.face_id()
         self.say("face", face=face, sticker=self.session.catalog.name("faces", face, "sticker"),
-                 meaning=self.text(f"faces.{face}"), roller=self.game.players[self.game.roller])
+                 meaning=self.face_meaning(face), roller=self.game.players[self.game.roller])
+
+    def face_meaning(self, face: str) -> str:
+        """What a die face allows on this board side."""
+        return winter.face_meaning(self, face) if self.winter else self.text(f"faces.{face}")
 
     def allowed(self, action: Any, reason: Reason) -> None:
-        if isinstance(action, Place) and reason.code not in _NO_OTHER_PEN:
-            self.say_legal(action.player, action.species)
+        if reason.code in _NO_OTHER_PEN:
+            return
+        if isinstance(action, Place):  # a refused pyramid place has said the places already
+            self.say_legal(action.player, action.species, places="positions" not in reason.params)
+        elif isinstance(action, QuarantineMove) and action.player in self.game.waiting_for():
+            winter.say_quarantine_choices(self, action.player)
 
-    def say_legal(self, player: int, species: str) -> None:
+    def say_legal(self, player: int, species: str, places: bool = True) -> None:
+        """The pens `species` may go into for `player` now, and (winter) the pyramid's places."""
         self.say("legal", player=self.game.players[player], species=species, pens=self.pen_choice(player, species))
+        if places and self.winter and "pyramid" in self.legal(player, species):
+            self.say("legal_pyramid", positions=self.game.pyramid_positions(player, species))
 
     def pen_choice(self, player: int, species: str) -> str:
         """The pens `species` may go to for `player`, as a choice ("a, b or c")."""
@@ -212,10 +274,15 @@ class DraftosaurusTable(Table[Game]):
 
     def describe(self, action: Any) -> str:
         if isinstance(action, Place):
-            return self.text("action_place", player=self.game.players[action.player], species=action.species,
-                             pen=action.pen)
+            params = {"player": self.game.players[action.player], "species": action.species, "pen": action.pen}
+            if action.position is None:
+                return self.text("action_place", **params)
+            return self.text("action_place_position", **params, position=action.position)
         if isinstance(action, Roll):
             return self.text("action_roll", face=action.face)
+        if isinstance(action, QuarantineMove):
+            return self.text("action_quarantine", player=self.game.players[action.player],
+                             destination=winter.destination_words(self, action.pen, action.position))
         return self.text("action_discard", player=self.game.players[action.player])
 
     # ----- the start and the end
@@ -223,15 +290,24 @@ class DraftosaurusTable(Table[Game]):
         game, say = self.game, self.say
         if resumed:
             say("resumed", round=game.round, rounds=game.rounds, turn=game.turn)
+            if self.match is not None:
+                say(f"match_game_{game.board}")
             if game.phase == PLACE:
                 self.say_face()
             return
+        if self.match is not None and not self.match.played:
+            say("match_welcome")
         say("welcome", count=len(game.players), names=list(game.players))
         if game.two_player:
             say("two_player_variant")
-        options = game.options
-        say("options", trio=options.trio_points, island=self.yes_no(options.river_counts_for_island),
-            king=self.yes_no(options.river_counts_for_king))
+        if self.winter:
+            say("winter_board")
+            if game.unconfirmed_values():
+                say("winter_unconfirmed", board_values=list(game.unconfirmed_values()))
+        else:
+            options = game.options
+            say("options", trio=options.trio_points, island=self.yes_no(options.river_counts_for_island),
+                king=self.yes_no(options.river_counts_for_king))
         if not game.tracks_everyone:
             say("tracking_mine", player=game.players[game.tracked[0]])
         say("round_start", round=game.round, rounds=game.rounds)
@@ -239,42 +315,127 @@ class DraftosaurusTable(Table[Game]):
     def yes_no(self, value: bool) -> str:
         return self.session.text("words.yes" if value else "words.no")
 
+    def run(self) -> None:
+        """Play until the game is over, then, in a match, each following game."""
+        while True:
+            super().run()
+            if self.match is None or not self.start_next_game():
+                break
+
+    def ask_after_the_end(self) -> bool:
+        """In a match with a game still to play, a yes starts it; an undo takes back the last move as after any
+        game, and a no or quit stops here (the match is saved between its games)."""
+        side = None if self.match is None else self.match.next_side()
+        if side is None:
+            return super().ask_after_the_end()
+        while True:
+            answer = self.ask(Question(self.key(f"after_game_{side}"), f"confirm:{self.state_of('turn')}"))
+            if answer is None:  # undo or redo: the game may have come back
+                if self.game.phase != OVER:
+                    return True
+                continue
+            if answer.intent in ("yes", "next"):
+                return False
+            if answer.intent in ("no", "stop", "quit"):
+                raise QuitRequested()
+            self.say("after_game_expected")
+
     def announce_final_scores(self) -> None:
-        sheet = self.game.score(self.ask_king_counts())
+        sheet = self.final_sheet()
         for entry in sheet.players:
             self.session.say_text(self.score_line(entry, final=True))
         if self.game.tracks_everyone:
             self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
-            self.say("ranking", ranking=self.ranking(sheet))
+            self.say("ranking", ranking=self.ranking([(entry.name, entry.total, entry.trex_count)
+                                                      for entry in sheet.players]))
         else:
             self.say("compare_totals")
+        if self.match is not None and self.match.next_side() is None:
+            self.announce_match_result()
 
-    def ranking(self, sheet: Any) -> list[str]:
-        """Every player from first to last ("1. Alice, 34 points"); tied players share a place."""
-        ordered = sorted(sheet.players, key=lambda entry: (-entry.total, entry.trex_count))
+    def final_sheet(self) -> ScoreSheet:
+        return self.game.score(self.reported_counts())
+
+    def ranking(self, totals: list[tuple[str, int, int]]) -> list[str]:
+        """Every player (name, total, tie-break: fewer T-Rex) from first to last ("1. Alice, 34 points"); tied
+        players share a place."""
+        ordered = sorted(totals, key=lambda entry: (-entry[1], entry[2]))
         places, items = [], []
-        for index, entry in enumerate(ordered):
-            previous = ordered[index - 1]
-            tied = index and (entry.total, entry.trex_count) == (previous.total, previous.trex_count)
+        for index, (name, total, trex) in enumerate(ordered):
+            tied = index and (total, trex) == ordered[index - 1][1:]
             places.append(places[-1] if tied else index + 1)
-            items.append(self.text("rank_item", place=places[-1], player=entry.name, total=entry.total))
+            items.append(self.text("rank_item", place=places[-1], player=name, total=total))
         return items
 
-    def ask_king_counts(self) -> dict[int, dict[str, int]]:
-        """When only some zoos are followed: how many of each tracked King's species the others have."""
+    def reported_counts(self) -> dict[int, dict[str, int]]:
+        """When only some zoos are followed: what the others told of their zoos, asked once (summer: how many
+        of each followed King's species; winter: how many of each followed Lookout's species)."""
         game = self.game
         if game.tracks_everyone:
             return {}
+        if self.reported is None:
+            self.reported = self.ask_lookout_counts() if self.winter else self.ask_king_counts()
+        return self.reported
+
+    def ask_king_counts(self) -> dict[int, dict[str, int]]:
+        game = self.game
         kings = {game.zoos[p]["king_of_the_jungle"][0] for p in game.tracked if game.zoos[p]["king_of_the_jungle"]}
         key = "ask_king_count_river" if game.options.river_counts_for_king else "ask_king_count"
+        return self.ask_counts({player: sorted(kings) for player in range(len(game.players))
+                                if player not in game.tracked}, key)
+
+    def ask_lookout_counts(self) -> dict[int, dict[str, int]]:
+        """Each followed Lookout (or, while its Quarantine dinosaur may still go there, that species) looks at
+        the pens of the player on its owner's right: an unfollowed one says how many they hold."""
+        game, wanted = self.game, {}
+        seats = list(range(len(game.players)))
+        neighbours = right_neighbours(seats, [[]] * len(seats))  # the seats as names: each seat's neighbour
+        for player in game.tracked:
+            zoo, neighbour = game.zoos[player], neighbours[player]
+            species = zoo["lookout"] or (zoo["quarantine"] if game.phase == QUARANTINE_MOVES else [])
+            if neighbour is not None and neighbour.name not in game.tracked and species:
+                wanted.setdefault(int(neighbour.name), set()).add(str(species[0]))
+        return self.ask_counts({player: sorted(kinds) for player, kinds in wanted.items()}, "ask_lookout_count")
+
+    def ask_counts(self, wanted: dict[int, list[str]], key: str) -> dict[int, dict[str, int]]:
         reported: dict[int, dict[str, int]] = {}
-        for player in range(len(game.players)):
-            if player in game.tracked:
-                continue
-            for species in sorted(kings):
+        for player, kinds in sorted(wanted.items()):
+            for species in kinds:
                 reported.setdefault(player, {})[species] = ask_number(
-                    self.session, self.text(key, player=game.players[player], species=species))
+                    self.session, self.text(key, player=self.game.players[player], species=species))
         return reported
+
+    # ----- a match: the next game, and the sum at the end
+    def start_next_game(self) -> bool:
+        """After a game of a match, the next one, saved at once and announced; False after the last game."""
+        match = self.match
+        assert match is not None
+        side = match.next_side()
+        if side is None:
+            return False
+        totals = {entry.name: entry.total for entry in self.final_sheet().players}
+        self.say(f"match_next_{side}")
+        game = next_game(self.session, self.game, side, match.winter_file)
+        match.played.append(Played(self.game, totals))
+        self.game, self.asked, self.reported = game, None, None
+        self.redo_stack.clear()
+        self.save()
+        self.announce_start(resumed=False)
+        return True
+
+    def announce_match_result(self) -> None:
+        """Each player's totals, game by game, and their sum; the ranking by sum."""
+        match = self.match
+        assert match is not None
+        last = {entry.name: entry for entry in self.final_sheet().players}
+        sums = match.sums({name: entry.total for name, entry in last.items()})
+        for name, entry in last.items():
+            games = [played.totals.get(name, 0) for played in match.played] + [entry.total]
+            self.say("match_player", player=name, **dict(zip(match.sides, games)), sum=sums[name])
+        if self.game.tracks_everyone:
+            self.say("match_ranking", ranking=self.ranking([(name, sums[name], 0) for name in last]))
+        else:
+            self.say("compare_totals")
 
     def score_line(self, entry: Any, final: bool) -> str:
         """One player's score: in full (every pen, why, and the tactile code) at the end, else in brief."""

@@ -1,0 +1,77 @@
+"""The settings file: one JSON object whose sections belong to parts of the program ("speech", the winter
+board's values a table told...). Each part reads and rewrites only its own section.
+
+Its place: $COMPANION_CONFIG if set, else the platform's config folder ($XDG_CONFIG_HOME or ~/.config on Linux
+and macOS, %APPDATA% on Windows) / companion / config.json. A file that exists but cannot be read as a JSON
+object is never written over: the program goes on without it and says so where it matters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.files import FileRefused, load_json
+
+LIMIT = 64 << 10  # the settings take a few hundred bytes
+
+
+class SettingsUnreadable(Exception):
+    """The settings file exists but is not a JSON object the program can read (`path`, and why)."""
+
+    def __init__(self, path: Path, detail: str):
+        super().__init__(f"{path}: {detail}")
+        self.path = path
+        self.detail = detail
+
+
+def settings_path() -> Path:
+    """Where the settings file is (it may not exist yet)."""
+    override = os.environ.get("COMPANION_CONFIG")
+    if override:
+        return Path(override)
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        base = Path(os.environ["APPDATA"])
+    else:
+        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "companion" / "config.json"
+
+
+def read_settings(path: Path | None = None) -> dict[str, Any]:
+    """Every section of the settings file ({} when there is none); SettingsUnreadable for a file that exists
+    but cannot be read as a JSON object."""
+    path = path or settings_path()
+    if not os.path.lexists(path):
+        return {}
+    try:  # bounded and regular files only: a pipe, /dev/zero or a huge file is refused, not read
+        data = load_json(path, LIMIT)
+    except FileRefused as error:
+        raise SettingsUnreadable(path, str(error)) from None
+    if not isinstance(data, dict):
+        raise SettingsUnreadable(path, "not a JSON object")
+    return data
+
+
+def read_section(name: str, path: Path | None = None) -> Any:
+    """One section of the settings file (None when it is not there); SettingsUnreadable as read_settings."""
+    return read_settings(path).get(name)
+
+
+def write_section(name: str, value: Any, path: Path | None = None) -> Path | None:
+    """Write one section, keeping the file's others; returns the file written, or None when the folder takes
+    no file (read-only, full disk): the value then holds for this session only. SettingsUnreadable, and
+    nothing written, when the file exists but cannot be read."""
+    path = path or settings_path()
+    data = read_settings(path)
+    data[name] = value
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".tmp")
+        temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        return None
+    return path
