@@ -30,6 +30,7 @@ def fake_model(folder: Path) -> Path:
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.delenv("VOSK_MODEL_PATH", raising=False)
     return tmp_path
 

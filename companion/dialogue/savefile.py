@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from companion import paths
 from companion.errors import BadInput
 
 KIND = "companion-save"
@@ -37,11 +38,8 @@ class SaveFileError(BadInput):
 
 
 def data_home() -> Path:
-    """Where companion keeps its saves: $COMPANION_HOME, else the XDG data folder."""
-    if os.environ.get("COMPANION_HOME"):
-        return Path(os.environ["COMPANION_HOME"])
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "companion"
+    """Where companion keeps its saves (see companion.paths)."""
+    return paths.data_home()
 
 
 def default_save_path(game: str) -> Path:

@@ -1,18 +1,19 @@
 """Speech settings the user can change (speed, volume, earcons, engines) and the file that remembers them.
 
 The file is JSON, shared with other parts of the program: speech settings live under its "speech" key and
-saving rewrites only that key. Its place: $COMPANION_CONFIG if set, else the platform's config folder
-($XDG_CONFIG_HOME or ~/.config on Linux and macOS, %APPDATA% on Windows) / companion / config.json.
+saving rewrites only that key. Its place: $COMPANION_CONFIG if set, else config.json in the platform's config
+folder (companion.paths).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+from companion import paths
 
 SECTION = "speech"
 ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")
@@ -29,15 +30,8 @@ STEPS: dict[str, tuple[str, float, tuple[float, float]]] = {
 
 
 def config_path() -> Path:
-    """Where the settings file is (it may not exist yet)."""
-    override = os.environ.get("COMPANION_CONFIG")
-    if override:
-        return Path(override)
-    if sys.platform == "win32" and os.environ.get("APPDATA"):
-        base = Path(os.environ["APPDATA"])
-    else:
-        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "companion" / "config.json"
+    """Where the settings file is (it may not exist yet; see companion.paths)."""
+    return paths.config_file()
 
 
 def _clamp(value: float, bounds: tuple[float, float]) -> float:
