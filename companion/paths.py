@@ -1,6 +1,7 @@
 """Where companion finds and keeps its files.
 
-Its own data folders (voices/, grammars/) are found inside the installed package. The user's files follow the
+Its own data folders, voices/ and grammars/, are the installed packages companion.voices and
+companion.grammars, found with importlib.resources (in an editable install, they are the repository's folders). The user's files follow the
 platform's conventions (platformdirs): saves in the user data folder, settings in the config folder, files that
 can be rebuilt (compiled grammars, assembled models) in the cache folder. On Linux these are
 $XDG_DATA_HOME, $XDG_CONFIG_HOME and $XDG_CACHE_HOME (by default ~/.local/share, ~/.config, ~/.cache), each
@@ -10,13 +11,13 @@ and %LOCALAPPDATA%. COMPANION_HOME moves the saves, COMPANION_CONFIG names the s
 
 from __future__ import annotations
 
+import importlib.resources
 import os
 from pathlib import Path
 
 import platformdirs
 
 APP = "companion"
-_PACKAGE = Path(__file__).resolve().parent
 
 
 def data_home() -> Path:
@@ -38,17 +39,18 @@ def cache_home(app: str = APP) -> Path:
     return platformdirs.user_cache_path(app, appauthor=False)
 
 
-def data_dir(name: str) -> Path:
-    """The folder `voices` or `grammars`: inside the installed package, or at the top of the source tree."""
-    for candidate in (_PACKAGE / name, _PACKAGE.parent / name):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError(f"the data folder '{name}' is missing from this installation")
+def _package_folder(package: str) -> Path:
+    folder = importlib.resources.files(package)
+    if not isinstance(folder, Path):
+        raise FileNotFoundError(f"{package} is not installed as a folder of files (zipped installs are not supported)")
+    return folder
 
 
 def voices_dir() -> Path:
-    return data_dir("voices")
+    """The installed voices/ folder (package companion.voices): everything the program says."""
+    return _package_folder("companion.voices")
 
 
 def grammars_dir() -> Path:
-    return data_dir("grammars")
+    """The installed grammars/ folder (package companion.grammars): everything the program hears."""
+    return _package_folder("companion.grammars")
