@@ -8,9 +8,9 @@ import shutil
 import numpy as np
 import pytest
 
-from audio.environments import run_companion
 from companion.language.grammar import parse
 from companion.speech.synthetic import FLITE_VOICES, SyntheticVoice, speak_to_wav
+from tests.conftest import run_companion
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ redo, refusals, save files, and resuming after the process is killed."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -13,10 +14,42 @@ import time
 import pytest
 
 from companion.dialogue.savefile import write_save
-from companion.games.draftosaurus.engine import Discard, Game, Roll
+from companion.games.draftosaurus.engine import Discard, Game, Place, Roll
+from companion.games.draftosaurus.simulate import play_random_game as random_game  # seeded, full mode
+from companion.language.messages import catalog
+from tests.conftest import run_play, saved_state
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-from play_scripts import random_game, run_play, saved_state, script_lines  # noqa: E402
+# How a player types a die face and a placement, with the spoken names of voices/<lang>/names.yaml.
+TEMPLATES = {
+    "fr": ("dé : {face}", "{player} : {species} dans {pen}"),
+    "en": ("the die says {face}", "{player}: {species} in the {pen}"),
+    "es": ("dado: {face}", "{player}: {species} en {pen}"),
+}
+
+
+def script_lines(game: Game, lang: str) -> list[str]:
+    """What the table types for that game: each die face, each placement naming its player.
+
+    Discards of the 2-player variant are not typed: at the table they go back to the box unseen.
+    """
+    names = catalog(lang)
+    die, place = TEMPLATES[lang]
+    lines = []
+    for action in game.actions:
+        if isinstance(action, Roll):
+            lines.append(die.format(face=names.name("faces", _value(action.face))))
+        elif isinstance(action, Place):
+            lines.append(place.format(player=game.players[action.player],
+                                      species=names.name("species", _value(action.species)),
+                                      pen=names.name("pens", _value(action.pen))))
+        else:
+            assert isinstance(action, Discard)
+    return lines
+
+
+def _value(item) -> str:
+    return getattr(item, "value", item)
+
 
 TABLES = [
     (["Alice", "Bruno"], "fr", 11),
@@ -158,7 +191,7 @@ def test_killed_at_random_moments_loses_no_accepted_move(tmp_path):
     lines = script_lines(expected, "fr")
     moves = [a for a in expected.actions if not isinstance(a, Discard)]
     save = tmp_path / "g.json"
-    env = dict(__import__("os").environ, COMPANION_HOME=str(tmp_path))
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path))
     chooser = random.Random(5)
     start = ["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé,Dan", "--save", str(save)]
     kills = 0

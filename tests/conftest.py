@@ -1,0 +1,107 @@
+"""Helpers shared by the tests, imported by name (`from tests.conftest import run_companion`).
+
+- Child processes: the program itself (`run_companion`, `run_play` for scripted games typed on standard input,
+  `saved_state` to read what a game saved) and plain Python (`run_python`).
+- Speech environments: what the sound system offers is set by an ALSA configuration in a fresh home folder
+  (Linux), and a library is made unavailable by a module of the same name that fails to import. Everything runs
+  in child processes, because PortAudio reads the ALSA configuration once per process.
+- `EmptyRecogniser`, for tests of what happens around recognition.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.speech.recogniser import Recogniser, Recognition
+
+ROOT = Path(__file__).resolve().parents[1]
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ALSA configurations are Linux only")
+
+
+# ---------------------------------------------------------------- child processes
+
+def run_companion(*args: str, env: dict[str, str] | None = None, stdin: str = "",
+                  timeout: float = 120) -> subprocess.CompletedProcess:
+    """`companion ARGS` in a child process with extra environment variables."""
+    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin, capture_output=True,
+                          text=True, encoding="utf-8", env={**os.environ, **(env or {})}, cwd=ROOT,
+                          timeout=timeout, check=False)
+
+
+def run_play(args: list[str], lines: list[str], home: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`companion ARGS` with the lines on standard input, saves and settings kept under `home`."""
+    return run_companion(*args, stdin="\n".join(lines) + "\n", timeout=timeout,
+                         env={"COMPANION_HOME": str(home), "COMPANION_CONFIG": str(home / "config.json")})
+
+
+def saved_state(path: Path) -> dict:
+    """The content of a save file."""
+    return json.loads(path.read_text(encoding="utf-8"))["content"]
+
+
+def run_python(code: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8",
+                          env={**os.environ, **(env or {})}, cwd=ROOT, timeout=timeout, check=False)
+
+
+# ---------------------------------------------------------------- speech environments
+
+ALSA = {
+    # A sound card that plays instantly and records noise.
+    "null": "pcm.!default {{ type null }}\n",
+    # Playback that never finishes: the device blocks (a pipe nobody reads), as during a long sentence.
+    "blocking": 'pcm.!default {{ type file\n slave.pcm null\n file "{fifo}"\n format raw\n}}\n',
+    # Playback written to a file; recording read from a file (a microphone hearing that file).
+    "files": 'pcm.!default {{ type file\n slave.pcm null\n file "{played}"\n infile "{heard}"\n format raw\n}}\n',
+}
+
+
+def sound_home(folder: Path, kind: str, **paths: Path) -> dict[str, str]:
+    """Environment variables for a child process whose default sound device is of `kind` (see ALSA)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if kind == "blocking":
+        paths["fifo"] = folder / "speaker.fifo"
+        os.mkfifo(paths["fifo"])
+    (folder / ".asoundrc").write_text(ALSA[kind].format(**{k: str(v) for k, v in paths.items()}))
+    return {"HOME": str(folder), "XDG_CACHE_HOME": str(Path.home() / ".cache"),
+            "COMPANION_CONFIG": str(folder / "config.json")}
+
+
+def no_sound_devices(folder: Path) -> dict[str, str]:
+    """Environment variables for a child process that sees no sound device at all."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "alsa.conf"
+    config.write_text("pcm.!default { type hw card 99 }\nctl.!default { type hw card 99 }\n")
+    return {"ALSA_CONFIG_PATH": str(config), "HOME": str(folder),
+            "XDG_CACHE_HOME": str(Path.home() / ".cache"), "COMPANION_CONFIG": str(folder / "config.json")}
+
+
+def hidden_module(folder: Path, module: str, error: str) -> dict[str, str]:
+    """Environment variables that make `import module` fail with `error` (an exception expression)."""
+    package = folder / "hidden" / module
+    package.mkdir(parents=True, exist_ok=True)
+    (package / "__init__.py").write_text(f"raise {error}\n")
+    return {"PYTHONPATH": os.pathsep.join([str(folder / "hidden"), os.environ.get("PYTHONPATH", "")])}
+
+
+class EmptyRecogniser(Recogniser):
+    """A recogniser that hears nothing, for tests of what happens around recognition (muting, fallbacks)."""
+
+    def use_grammar(self, state, player_names=()):
+        pass
+
+    def start(self):
+        pass
+
+    def accept(self, frame):
+        pass
+
+    def finish(self):
+        return Recognition("", 0.0)
