@@ -52,8 +52,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default="en", choices=LANGUAGES,
                         help="language of the commands (default en; fr and es are said by espeak-ng only)")
     parser.add_argument("--count", type=int, default=120, help="number of utterances (default 120, at least 1)")
-    parser.add_argument("--engine", default="sphinx", choices=("sphinx", "vosk"), help="recogniser to measure")
-    parser.add_argument("--model", type=Path, help="Vosk model folder (for --engine vosk)")
+    parser.add_argument("--engine", default="sphinx", choices=("sphinx", "vosk", "whisper"),
+                        help="recogniser to measure")
+    parser.add_argument("--model", type=Path, help="model folder (for --engine vosk or whisper)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random sentences")
     parser.add_argument("--sentences", default="grammar", choices=("grammar", "examples"),
                         help="random paths of the grammar (default), or the sentences written as players say them")
@@ -75,6 +76,10 @@ def _recogniser(args: argparse.Namespace):
         if path is None:
             raise BadInput(f"bench listen: no Vosk model for {args.lang} (give --model or set VOSK_MODEL_PATH)")
         return VoskRecogniser(args.lang, GAME, path)
+    if args.engine == "whisper":
+        from companion.speech.whisper import WhisperRecogniser
+
+        return WhisperRecogniser(args.lang, GAME, model=args.model)
     from companion.speech.sphinx import SphinxRecogniser
 
     return SphinxRecogniser(args.lang, GAME, model=args.model)
