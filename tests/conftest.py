@@ -2,6 +2,8 @@
 
 - Child processes: the program itself (`run_companion`, `run_play` for scripted games typed on standard input,
   `saved_state` to read what a game saved) and plain Python (`run_python`).
+- Whole Draftosaurus games as the table types them: `random_game` (a complete legal game from a seed) and
+  `script_lines`.
 - Speech environments: what the sound system offers is set by an ALSA configuration in a fresh home folder
   (Linux), and a library is made unavailable by a module of the same name that fails to import. Everything runs
   in child processes, because PortAudio reads the ALSA configuration once per process.
@@ -18,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.draftosaurus.engine import Discard, Game, Place, Roll
+from companion.games.draftosaurus.simulate import play_random_game as random_game  # noqa: F401 - seeded, full mode
+from companion.language.messages import catalog
 from companion.speech.recogniser import Recogniser, Recognition
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +49,38 @@ def run_play(args: list[str], lines: list[str], home: Path, timeout: float = 120
 def saved_state(path: Path) -> dict:
     """The content of a save file."""
     return json.loads(path.read_text(encoding="utf-8"))["content"]
+
+
+# How a player types a die face and a placement, with the spoken names of voices/<lang>/names.yaml.
+TEMPLATES = {
+    "fr": ("dé : {face}", "{player} : {species} dans {pen}"),
+    "en": ("the die says {face}", "{player}: {species} in the {pen}"),
+    "es": ("dado: {face}", "{player}: {species} en {pen}"),
+}
+
+
+def script_lines(game: Game, lang: str) -> list[str]:
+    """What the table types for a Draftosaurus game: each die face, each placement naming its player.
+
+    Discards of the 2-player variant are not typed: at the table they go back to the box unseen.
+    """
+    names = catalog(lang)
+    die, place = TEMPLATES[lang]
+    lines = []
+    for action in game.actions:
+        if isinstance(action, Roll):
+            lines.append(die.format(face=names.name("faces", _value(action.face))))
+        elif isinstance(action, Place):
+            lines.append(place.format(player=game.players[action.player],
+                                      species=names.name("species", _value(action.species)),
+                                      pen=names.name("pens", _value(action.pen))))
+        else:
+            assert isinstance(action, Discard)
+    return lines
+
+
+def _value(item) -> str:
+    return getattr(item, "value", item)
 
 
 def run_python(code: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:

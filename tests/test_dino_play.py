@@ -136,7 +136,8 @@ def test_questions_refusals_and_eggs_by_hand(tmp_path):
     result = play(tmp_path, ["Ana", "Bruno"], lines)
     out = result.stdout
     assert result.returncode == 0, result.stderr
-    assert "Quel pion rouge : celui de A1, ou celui de F6 ?" in out
+    assert ("Quel pion rouge : le premier, qui attend à la machine de A1, ou le second, qui attend à la machine de F6 ?"
+            in out)
     assert "Refusé. C1 est à 3 emplacements au moins : 2 ne suffit pas." in out
     assert "Combien d'emplacements jusqu'en B2 ? Au moins 3. Je vous fais confiance pour le chemin." in out
     assert "Il y a le nid rouge en B2. Prends-tu un œuf ?" in out
@@ -179,7 +180,7 @@ def test_out_of_turn_and_undo_during_a_question(tmp_path):
     ]
     out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
     assert "Refusé. Bruno : ce n'est pas ton tour. C'est à Ana." in out
-    assert "Je laisse tomber ce déplacement. Redis-le en entier." in out
+    assert "D'accord, j'oublie « mon pion rouge va en B1 »." in out
     assert "Annulé : quatre points à la météorite (Ana)." in out
     assert "Rétabli : quatre points à la météorite (Ana)." in out
     game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
@@ -201,7 +202,7 @@ def test_fall_penalties_and_final_scores(tmp_path):
     assert "Refusé. Depuis B3, il faut au moins 2 points pour rejoindre une machine, pas 1." in out
     assert "Ana : 4 points. 1 œuf : 1 ; 1 couleur : 5 ; pénalité : 2." in out
     assert "Bruno : 0 point. 0 œuf : 0 ; 0 couleur : 0 ; pénalité : 0." in out
-    assert out.strip().splitlines()[-1] == "Ana gagne avec 4 points."
+    assert out.strip().splitlines()[-2:] == ["Ana gagne avec 4 points.", "Classement : 1. Ana, 4 points et 2. Bruno, 0 point."]
     assert saved_state(tmp_path / "g.json")["finished"] is True
 
 
@@ -247,7 +248,7 @@ def test_resume_goes_on_where_the_save_stood(tmp_path):
     lines = setup_lines(expected, "fr") + play_lines(expected, "fr")
     cut = len(setup_lines(expected, "fr")) + 6
     first = play(tmp_path, list(expected.players), lines[:cut])
-    assert first.returncode == 0 and "Pour continuer : companion resume." in first.stdout
+    assert first.returncode == 0 and f"Pour continuer, tape : companion resume {tmp_path / 'g.json'}." in first.stdout
     partial = Game.from_json(saved_state(tmp_path / "g.json")["state"])
     assert 0 < len(partial.actions) < len(expected.actions)
     second = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], lines[cut:], tmp_path)

@@ -217,7 +217,7 @@ BAD_ZOOS = {
     "draft_zoo_not_an_object": (game([("Alice", ["trex"])]), ["Alice", "objet JSON"]),
     "six_players": (game([(name, {}) for name in "ABCDEF"]), ["de 2 à 5 joueurs, pas 6"]),
     "duplicate_names": (game([("Alice", {}), ("Alice", {})]), ["Deux joueurs s'appellent Alice"]),
-    "winter_board": ({**game([("Alice", {})]), "board": "winter"}, ["« winter »"]),
+    "unknown_board": ({**game([("Alice", {})]), "board": "autumn"}, ["« autumn »", "winter"]),
     "draft_bad_trio_points": (game([("Alice", {})], options={"trio_points": 5}), ["Options refusées", "pas 5"]),
     "draft_unknown_option": (game([("Alice", {})], options={"trio": 6}), ["option inconnue « trio »"]),
     "option_not_a_flag": (game([("Alice", {})], options={"river_counts_for_king": "yes"}),
@@ -287,11 +287,22 @@ def half_played_game() -> Game:
 def test_a_save_file_is_scored_as_its_game_stands(tmp_path, capsys):
     game = half_played_game()
     result = score_json(saved_game(tmp_path, game.to_json()), capsys)
+    assert result.pop("finished") is False  # the game is not over
     assert result == game.score().to_json()
     # by hand: Ana trio of 1 = 0, island T-Rex with another in the trio = 0, bonus trio + island = 2;
     # Ben trio of 1 = 0 + bonus 1, river 1 = 2; Cid river 2 = 2; all tie at 2, Cid has no T-Rex
     assert [player["total"] for player in result["players"]] == [2, 2, 2]
     assert result["winners"] == ["Cid"]
+
+
+@pytest.mark.parametrize("lang, first_line", [
+    ("fr", "Cette partie n'est pas finie : voici les scores à ce stade."),
+    ("en", "This game is not over: here are the scores as they stand."),
+    ("es", "Esta partida no ha terminado: estas son las puntuaciones por ahora.")])
+def test_an_unfinished_save_is_scored_as_it_stands_and_says_so(tmp_path, capsys, lang, first_line):
+    path = saved_game(tmp_path, half_played_game().to_json())
+    assert main(["score", "draftosaurus", str(path), "--lang", lang]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == first_line
 
 
 def test_a_save_with_an_illegal_move_is_refused_naming_the_move(tmp_path, capsys):

@@ -65,7 +65,7 @@ def test_list_outputs_are_canonical_ids(lang):
 
 
 def test_states_are_the_contract():
-    assert set(states(GAME)) == {"die", "turn", "confirm", "setup", "any"}
+    assert set(states(GAME)) == {"die", "turn", "confirm", "setup", "who", "any"}
     die, turn, confirm, setup = (set(state_intents(GAME, s)) for s in ("die", "turn", "confirm", "setup"))
     queries = {"legal", "zoo", "score", "rules", "face_meaning"}
     shared = {"repeat", "undo", "help", "pause", "quit", "next", "previous", "stop",

@@ -37,7 +37,8 @@ def test_every_token_as_the_program_names_it(lang):
 
 
 def test_states_keep_moves_tokens_and_choices_apart():
-    assert set(states(GAME)) == {"action", "reveal", "place", "board", "fly", "pick", "confirm", "setup", "any"}
+    assert set(states(GAME)) == {"action", "reveal", "place", "board", "fly", "pick", "confirm", "setup", "who",
+                                 "any"}
     assert parse("naissance", game=GAME, lang="fr", state="action").intent is None
     assert parse("naissance", game=GAME, lang="fr", state="reveal").intent == "reveal"
     assert parse("B2 nord", game=GAME, lang="fr", state="reveal").intent is None

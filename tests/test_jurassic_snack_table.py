@@ -80,7 +80,7 @@ def test_a_whole_scripted_game_ends_with_the_engines_result(tmp_path, lang, mode
     content = saved_state(save)
     assert content["finished"] is True
     assert content["state"] == json.loads(json.dumps(game.to_json()))
-    final = catalog(lang).say("js.table.game_over")
+    final = catalog(lang).say("js.game_over")
     assert final in result.stdout and "Traceback" not in result.stderr
     winner = game.players[game.outcome.winners[0]]
     assert winner in result.stdout.split(final, 1)[1]
@@ -113,7 +113,7 @@ def test_refusals_say_why_and_change_nothing(tmp_path):
     assert "Refusé. Le diplo de B5 ne peut pas aller vers le sud : un diplo jaune juste à côté." in out
     assert "C'est à Ana de jouer, pas à Ben." in out
     assert "De B5 à C6, ce n'est pas une ligne droite." in out
-    assert "Il n'y a pas de T-Rex en C3 : il y a de l'herbe." in out
+    assert "Pas de T-Rex en C3. En C3 : de l'herbe." in out
     assert saved_state(save)["state"]["actions"] == []
 
 
@@ -137,34 +137,34 @@ def table_after(actions, lines, tmp_path, seed=7):
     return JurassicSnackTable(session, game, tmp_path / "g.json"), session, out
 
 
-def find_scout_game() -> tuple[int, list]:
-    """A seed and the actions up to a Scouting choice, from random play."""
+def find_scout_game() -> tuple[int, list, int]:
+    """A seed, the actions up to a Scouting choice, and who scouts, from random play."""
     for seed in range(200):
         game = Game.new(["Ana", "Ben"], mode=HIDDEN, seed=seed)
         chooser = random.Random(seed)
         while game.phase != OVER:
             if game.pending == "scouting":
-                return seed, list(game.actions)
+                return seed, list(game.actions), game.player
             game.apply(chooser.choice(game.legal_actions()))
     raise AssertionError("no scouting in 200 games")
 
 
 def test_a_secret_is_said_only_when_its_player_asks_and_is_never_repeated(tmp_path):
-    seed, actions = find_scout_game()
+    seed, actions, player = find_scout_game()
+    name = ["Ana", "Ben"][player]
     table, session, out = table_after(actions, ["plateau A", "plateau B", "plateau C", "plateau D",
-                                                "mon secret", "oui", "répète", "message précédent"],
+                                                f"{name} : mon secret", "oui", "répète", "message précédent"],
                                       tmp_path, seed)
-    player = table.game.player
     with pytest.raises(Exception):
         table.run()  # the lines run out: EndOfInput
     text = out.getvalue()
     note = table.game.notes_for(player)[0]
     token_words = catalog("fr").say(f"js.tokens.{note.tokens[0][1]}")
-    before_ask = text.split("Secret de", 1)[0]
+    before_ask = text.split("bouche-toi les oreilles", 1)[0]
     assert "information secrète" in before_ask and f"{note.tokens[0][0]}, {token_words}" not in before_ask
     after = text.split("dis oui pour écouter.", 1)[1]
     assert f"{note.tokens[0][0]}, {token_words}" in after
-    assert all(f"{note.tokens[0][0]}, {token_words}" not in message for message in session.history._messages)
+    assert all(f"{note.tokens[0][0]}, {token_words}" not in message for _, message in session.history._messages)
     assert table.game.notes_for(1 - player) == []
 
 
@@ -180,5 +180,5 @@ def test_every_action_can_be_said_for_undo(lang):
                       listener=TextListener(io.StringIO()))
     table = JurassicSnackTable.__new__(JurassicSnackTable)
     table.session, table.game = session, Game.new(["Ana", "Ben"], seed=1)
-    said = table.describe_action(Fly(0, "B2", "C5"))
+    said = table.describe(Fly(0, "B2", "C5"))
     assert table.square_words("B2") in said and table.square_words("C5") in said

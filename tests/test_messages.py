@@ -44,3 +44,13 @@ def test_ids_in_parameters_are_translated():
 def test_missing_key_is_loud():
     with pytest.raises(KeyError):
         Catalog("fr").say("no.such.key")
+
+
+def test_words_join_as_each_language_joins_them():
+    es, fr = Catalog("es"), Catalog("fr")
+    assert es.join(["Ana", "Isabel"]) == "Ana e Isabel" and es.join(["Ana", "Hilario"]) == "Ana e Hilario"
+    assert es.join(["Beto", "Hielo"]) == "Beto y Hielo" and es.join(["Ana", "Beto", "Carla"]) == "Ana, Beto y Carla"
+    assert fr.say("draft.zoo_empty", player="Alice") == "Le zoo d'Alice est vide."
+    assert fr.say("draft.zoo_empty", player="Yann") == "Le zoo de Yann est vide."
+    assert fr.say("draft.pen_of_empty", pen="solitary_island", player="Hugo") == "l'île du solitaire d'Hugo est vide."
+    assert es.say("draft.pen_of", pen="river", player="Ana", content="x") == "el río de Ana: x."

@@ -27,7 +27,8 @@ def test_json_gives_canonical_ids(capsys):
 def test_players_and_state_options(capsys):
     assert run("--lang", "fr", "--state", "turn", "--players", "Alice, Bruno", "--json", "Bruno : stégosaure dans la rivière") == 0
     assert json.loads(capsys.readouterr().out)["slots"] == {"player": "Bruno", "species": "stegosaurus", "pen": "river"}
-    assert run("--lang", "fr", "--state", "die", "--json", "Bruno : stégosaure dans la rivière") == 1
+    assert run("--lang", "fr", "--state", "die", "--json", "Bruno : stégosaure dans la rivière") == 0
+    assert json.loads(capsys.readouterr().out)["intent"] is None  # not a die face: understood as nothing
 
 
 def test_human_output_is_in_the_chosen_language(capsys):
@@ -39,16 +40,16 @@ def test_human_output_is_in_the_chosen_language(capsys):
     assert capsys.readouterr().out.strip() == "Understood: yes."
 
 
-def test_nothing_understood_exits_1_with_the_closest_suggestion(capsys):
-    assert run("--lang", "en", "--json", "place the tricerotops in the hart pen") == 1
+def test_nothing_understood_exits_0_with_a_null_intent_and_the_closest_suggestion(capsys):
+    assert run("--lang", "en", "--json", "place the tricerotops in the hart pen") == 0
     out = json.loads(capsys.readouterr().out)
     assert out["intent"] is None and out["slots"] == {}
     assert out["suggestion"] == "place the triceratops in the heart pen"
-    assert run("--lang", "en", "place the tricerotops in the hart pen") == 1
+    assert run("--lang", "en", "place the tricerotops in the hart pen") == 0
     assert capsys.readouterr().out.splitlines() == [
         'I did not understand "place the tricerotops in the hart pen".',
         'Did you mean "place the triceratops in the heart pen"?']
-    assert run("--lang", "fr", "--json", "le chat dort") == 1
+    assert run("--lang", "fr", "--json", "le chat dort") == 0
     assert json.loads(capsys.readouterr().out) == {"intent": None, "slots": {}, "text": "le chat dort", "suggestion": None}
 
 

@@ -14,42 +14,8 @@ import time
 import pytest
 
 from companion.dialogue.savefile import write_save
-from companion.games.draftosaurus.engine import Discard, Game, Place, Roll
-from companion.games.draftosaurus.simulate import play_random_game as random_game  # seeded, full mode
-from companion.language.messages import catalog
-from tests.conftest import run_play, saved_state
-
-# How a player types a die face and a placement, with the spoken names of voices/<lang>/names.yaml.
-TEMPLATES = {
-    "fr": ("dé : {face}", "{player} : {species} dans {pen}"),
-    "en": ("the die says {face}", "{player}: {species} in the {pen}"),
-    "es": ("dado: {face}", "{player}: {species} en {pen}"),
-}
-
-
-def script_lines(game: Game, lang: str) -> list[str]:
-    """What the table types for that game: each die face, each placement naming its player.
-
-    Discards of the 2-player variant are not typed: at the table they go back to the box unseen.
-    """
-    names = catalog(lang)
-    die, place = TEMPLATES[lang]
-    lines = []
-    for action in game.actions:
-        if isinstance(action, Roll):
-            lines.append(die.format(face=names.name("faces", _value(action.face))))
-        elif isinstance(action, Place):
-            lines.append(place.format(player=game.players[action.player],
-                                      species=names.name("species", _value(action.species)),
-                                      pen=names.name("pens", _value(action.pen))))
-        else:
-            assert isinstance(action, Discard)
-    return lines
-
-
-def _value(item) -> str:
-    return getattr(item, "value", item)
-
+from companion.games.draftosaurus.engine import Discard, Game, Roll
+from tests.conftest import random_game, run_play, saved_state, script_lines
 
 TABLES = [
     (["Alice", "Bruno"], "fr", 11),
@@ -102,7 +68,7 @@ def test_final_scores_by_hand(tmp_path):
     # Alice: King with 1 T-Rex against Bruno's 2 -> 0; prairie 1 dinosaur -> 0; T-Rex bonus 1 -> 1 point.
     # Bruno: forest of sameness with 2 -> 4; T-Rex bonus 1 -> 5 points.
     assert "Alice : 1 point pour l'instant." in result.stdout
-    assert "Bruno : 5 points pour l'instant. forêt des similaires 4. Bonus T-Rex 1." in result.stdout
+    assert "Bruno : 5 points pour l'instant. Forêt des similaires : 4 points. Bonus T-Rex : 1 point." in result.stdout
 
 
 def test_refusals_say_why_and_the_choices_left(tmp_path):
@@ -110,10 +76,10 @@ def test_refusals_say_why_and_the_choices_left(tmp_path):
     result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
                        "--save", str(tmp_path / "g.json")], lines, tmp_path)
     out = result.stdout
-    assert "Refusé. prairie des amoureux : non, le dé impose un enclos de la forêt." in out
+    assert "Refusé. Prairie des amoureux : non, le dé impose un enclos de la forêt." in out
     assert ("Bruno peut mettre le tricératops : forêt des similaires, trio des bois, roi de la jungle "
             "et rivière.") in out
-    assert "Bruno : tricératops, trio des bois." in out
+    assert "Bruno met le tricératops dans le trio des bois." in out
 
 
 def test_bag_limit_is_refused_as_probably_misheard(tmp_path):
@@ -135,8 +101,8 @@ def test_undo_and_redo(tmp_path):
     result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
                        "--save", str(save)], lines, tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "Annulé : Alice, T-Rex dans roi de la jungle." in result.stdout
-    assert "Rétabli : Alice, T-Rex dans roi de la jungle." in result.stdout
+    assert "Annulé : Alice, T-Rex dans le roi de la jungle." in result.stdout
+    assert "Rétabli : Alice, T-Rex dans le roi de la jungle." in result.stdout
     zoo = Game.from_json(saved_state(save)["state"]).zoos[0]
     assert zoo["king_of_the_jungle"] == [] and zoo["river"] == ["stegosaurus"]
 
@@ -148,9 +114,9 @@ def test_queries_answer_without_changing_the_game(tmp_path):
     result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
                        "--save", str(save)], lines, tmp_path)
     out = result.stdout
-    assert "Zoo de Bruno, 1 en tout. forêt des similaires : stégosaure." in out
+    assert "Zoo de Bruno, 1 dinosaure. Forêt des similaires : stégosaure." in out
     assert "Alice peut mettre le tricératops" in out  # Alice rolled: every pen is open to her
-    assert "côté toilettes, autocollant fenêtre." in out
+    assert "Côté toilettes, autocollant fenêtre." in out
     assert "Dis le dinosaure et l'enclos" in out
     game = Game.from_json(saved_state(save)["state"])
     assert len(game.actions) == 2
@@ -170,7 +136,7 @@ def test_only_my_zoo_asks_the_others_for_the_king_species(tmp_path):
     assert "Bruno, combien de T-Rex as-tu dans ton zoo, sans compter la rivière ?" in out
     # Chloé: 1 T-Rex in the King, Alice says 2: the King scores 0; 11 river dinosaurs; T-Rex bonus 1.
     assert "Chloé : 12 points." in out
-    assert "roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice, 0 point." in out
+    assert "Roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice, 0 point." in out
 
 
 def test_end_of_input_saves_and_exits_0_and_resume_goes_on(tmp_path):
@@ -201,12 +167,13 @@ def test_killed_at_random_moments_loses_no_accepted_move(tmp_path):
             break
         command = ["resume", str(save), "--engine", "text"] if save.exists() else start
         process = subprocess.Popen([sys.executable, "-m", "companion", *command], stdin=subprocess.PIPE,
-                                   stdout=subprocess.DEVNULL, text=True, env=env)
+                                   stdout=subprocess.PIPE, text=True, env=env)
+        process.stdout.readline()  # started (however loaded the machine is): it has said its first sentence
         # Type a few lines, then kill the process at a random moment while it works.
         batch = lines[done:done + chooser.randint(1, 6)]
         process.stdin.write("\n".join(batch) + "\n")
         process.stdin.flush()
-        time.sleep(chooser.uniform(0.2, 1.0))
+        time.sleep(chooser.uniform(0.0, 0.6))
         process.send_signal(signal.SIGKILL)
         process.wait()
         kills += 1
@@ -269,7 +236,7 @@ def test_set_up_by_questions(tmp_path):
     out = result.stdout
     assert "Nouvelle partie de Draftosaurus à 3 joueurs : Zoé, Max et Léa." in out
     assert "trio des bois à 6 points ; rivière comptée pour l'île : oui ; pour le roi : non." in out
-    assert "Manche 1, tour 1 : Max lance le dé." in out
+    assert "Max, lance le dé : quelle face ?" in out
     setup = saved_state(save)["state"]["setup"]
     assert setup["players"] == ["Zoé", "Max", "Léa"] and setup["first_roller"] == 1
     assert setup["options"] == {"trio_points": 6, "river_counts_for_island": True, "river_counts_for_king": False}
@@ -280,7 +247,7 @@ def test_set_up_refuses_a_bad_count_and_a_taken_name(tmp_path):
     result = run_play(["play", "draftosaurus", "--engine", "text", "--save", str(tmp_path / "g.json")], lines,
                       tmp_path)
     assert "Il faut entre deux et cinq joueurs." in result.stdout
-    assert "Ce nom est déjà pris ou vide. Un autre nom ?" in result.stdout
+    assert "Le nom zoé est déjà pris. Un autre nom ?" in result.stdout
     assert "Nouvelle partie de Draftosaurus à 2 joueurs : Zoé et Max." in result.stdout
 
 

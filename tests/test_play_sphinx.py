@@ -73,7 +73,7 @@ class TablePlayers(Listener):
         return path if path.exists() else speak_to_wav(text, path, voice=voice, speed=speed)
 
     def listen(self, state: str | None = None) -> Heard | None:
-        if state == "confirm":
+        if state is not None and state.startswith("confirm"):
             self.unasked = None
             self.agreed = self._means(self.last_heard.text, self.todo[0])
             self.queue.append(self._wav("yes" if self.agreed else "no", "en-us", 150))
@@ -128,7 +128,7 @@ class TablePlayers(Listener):
 def test_a_game_segment_heard_through_sphinx(tmp_path, capsys):
     players = TablePlayers(tmp_path)
     session = Session(game="draftosaurus", lang="en", speaker=TextSpeaker(), listener=players, verbosity="short")
-    table = DraftosaurusTable(session, Game.new(PLAYERS, seed=3), TableSettings(), tmp_path / "save.json")
+    table = DraftosaurusTable(session, Game.new(PLAYERS, seed=3), tmp_path / "save.json", TableSettings())
     with pytest.raises(EndOfInput):
         table.run()
     zoos = table.game.zoos

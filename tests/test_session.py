@@ -32,7 +32,7 @@ def play(utterances, lang="fr", earcons=None, listener_class=Heard_):
     out = io.StringIO()
     session = Session(game="draftosaurus", lang=lang, speaker=TextSpeaker(out),
                       listener=listener_class(utterances), verbosity="short", earcons=earcons)
-    table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), TableSettings(), save_path=None)
+    table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), None, TableSettings())
     table.save = lambda: None
     try:
         table.run()
@@ -43,7 +43,7 @@ def play(utterances, lang="fr", earcons=None, listener_class=Heard_):
 
 def test_a_doubtful_move_is_read_back_by_meaning_and_needs_a_yes():
     game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("oui", 0.95)])
-    assert "J'ai compris : Alice, tricératops dans rivière. C'est bien ça ? Oui ou non." in out
+    assert "J'ai compris : Alice, tricératops dans la rivière. C'est bien ça ? Oui ou non." in out
     assert game.zoos[0]["river"] == ["triceratops"]
 
 
@@ -55,7 +55,7 @@ def test_no_or_a_doubtful_yes_applies_nothing():
 
 def test_a_doubtful_die_is_read_back_by_its_face():
     game, out = play([("the die says cross", 0.1), ("yes", 0.9)], lang="en")
-    assert "I understood: die forest. Is that right? Yes or no." in out
+    assert "I understood: the die on forest. Is that right? Yes or no." in out
     assert game.face.value == "forest"
 
 
@@ -77,7 +77,7 @@ def test_earcons_mark_each_turn_and_each_refusal():
 
     play([("dé croix", None), ("Bruno : tricératops dans la prairie", None), ("blabla", None)],
          earcons=Earcons())
-    assert played[:5] == ["understood", "your_turn", "understood", "refused", "your_turn"]
+    assert played[:6] == ["your_turn", "understood", "your_turn", "understood", "refused", "your_turn"]
     assert "not_understood" in played
 
 
@@ -94,7 +94,7 @@ def test_the_listener_is_told_which_player_should_answer():
 
 def test_quitting_on_a_recogniser_s_word_is_asked_first_but_a_typed_quit_is_not():
     game, out = play([("dé croix", None), ("au revoir", 0.9), ("non", 0.9), ("dé croix", None)])
-    assert "C'est bien ça ?" in out and "D'accord, je n'en tiens pas compte." in out
+    assert "Tu veux quitter ?" in out and "D'accord, je n'en tiens pas compte." in out
     with pytest.raises(QuitRequested):
         play([("dé croix", None), ("au revoir", 0.9), ("oui", 0.9)])
     with pytest.raises(QuitRequested):
@@ -107,3 +107,15 @@ def test_a_move_needs_more_certainty_than_a_question():
     assert game.zoos[0]["river"] == ["triceratops"]
     game, out = play([("dé croix", None), ("tricératops rivière", 0.8)])
     assert "C'est bien ça ?" not in out and game.zoos[0]["river"] == ["triceratops"]
+
+
+def test_undo_said_at_a_read_back_drops_what_was_read_back():
+    game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("annule", 0.9)])
+    assert "D'accord, j'oublie « Alice, tricératops dans la rivière »." in out
+    assert len(game.actions) == 1  # the die only
+
+
+def test_a_query_said_at_a_read_back_is_answered_and_the_read_back_asked_again():
+    game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("les scores", 0.9), ("oui", 0.9)])
+    assert out.count("J'ai compris : Alice, tricératops dans la rivière.") == 2
+    assert "Alice : 0 point pour l'instant." in out and game.zoos[0]["river"] == ["triceratops"]

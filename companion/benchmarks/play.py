@@ -69,7 +69,7 @@ class _TimedListener(Listener):
         self.inner.expect_speaker(name)
 
     def listen(self, state: str | None = None) -> Heard | None:
-        if state == "confirm":  # the player says yes to a read-back at once; not timed
+        if state is not None and state.startswith("confirm"):  # yes to a read-back at once; not timed
             self.confirmations += 1
             return Heard("yes", None, "text")
         heard = self.inner.listen(state)
@@ -125,7 +125,7 @@ def measure_responses(games: int, seed: int) -> dict[str, Any]:
         listener = _TimedListener(inner)
         session = Session(game="draftosaurus", lang="en", speaker=speaker, listener=listener, verbosity="short")
         game = Game.new(list(PLAYERS), seed=seed)
-        table = DraftosaurusTable(session, game, TableSettings(), Path(folder) / "save.json")
+        table = DraftosaurusTable(session, game, Path(folder) / "save.json", TableSettings())
         try:
             table.run()
         except EndOfInput:
@@ -146,7 +146,7 @@ def measure_responses(games: int, seed: int) -> dict[str, Any]:
 
 def measure_startup(engine: str, runs: int, wav: Path | None) -> list[float]:
     """Seconds from launching the game to its first question."""
-    first_question = catalog("en").say("table.ask_die_full", roller=PLAYERS[0])
+    first_question = catalog("en").say("draft.ask_die_full", roller=PLAYERS[0])
     times = []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as home:

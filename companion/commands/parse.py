@@ -1,6 +1,7 @@
 """`companion parse`: what a sentence means to the game (intent and slots), or the recogniser grammars.
 
-Exit codes: 0 understood (or grammar written), 1 nothing understood, 2 bad input.
+Exit codes: 0 done, whether the sentence was understood or not (then "intent" is null and the closest sentence
+the grammar accepts is suggested), 2 bad input, 1 internal error.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, ca
 NAME = "parse"
 HELP = "Show the intent and slots of a sentence a player may say, or export the recogniser grammars."
 EXPORTS = ("vosk", "jsgf", "sizes")
-EXIT_NOT_UNDERSTOOD = 1
 _ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "egg": "colours"}
 
 
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("parse: give the sentence to understand, e.g. companion parse \"tricératops dans la rivière\"")
     result = parse(text, game=game, lang=lang, state=args.state, player_names=players)
     print(json.dumps(result.to_json(), ensure_ascii=False) if args.json else describe(result, catalog(lang)))
-    return 0 if result.understood else EXIT_NOT_UNDERSTOOD
+    return 0
 
 
 def describe(result: ParseResult, words: Catalog) -> str:

@@ -1,37 +1,44 @@
-"""`companion resume [FILE]`: carry on a saved game exactly where it stood."""
+"""`companion resume [FILE|GAME]`: carry on a saved game exactly where it stood, with the language, listening
+engine and message length it was played with (unless the command line says otherwise)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from companion.dialogue.games import GAMES
-from companion.dialogue.runner import add_speech_options, open_session, refuse_save, run_table
-from companion.dialogue.savefile import SaveFileError, data_home, read_save
+from companion import registry
+from companion.dialogue.recent import latest_save
+from companion.dialogue.runner import add_speech_options, open_session, refuse_save, run_table, session_settings
+from companion.dialogue.savefile import SaveFileError, default_save_path, read_save
 
 NAME = "resume"
-HELP = "Carry on a saved game where it stood (by default the game saved last)."
+HELP = "Carry on a saved game where it stood (by default the game saved last, wherever it is)."
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", nargs="?", type=Path, help="save file (default: the game saved last)")
-    add_speech_options(parser)
+    parser.add_argument("file", nargs="?", metavar="FILE|GAME",
+                        help="save file, or a game's name for its usual save (default: the game saved last)")
+    add_speech_options(parser, saved=True)
 
 
-def latest_save() -> Path:
-    saves = sorted((data_home() / "saves").glob("*.json"), key=lambda p: p.stat().st_mtime)
-    if not saves:
-        raise SaveFileError("missing", data_home() / "saves")
-    return saves[-1]
+def save_to_resume(given: str | None) -> Path:
+    """The file named, the usual save of the game named, or the save that changed last."""
+    if given is None:
+        return latest_save()
+    path = Path(given)
+    if not path.exists() and given in registry.ids():
+        return default_save_path(given)
+    return path
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        path = args.file or latest_save()
+        path = save_to_resume(args.file)
         game, content = read_save(path)
-        if game not in GAMES:
+        if game not in registry.ids():
             raise SaveFileError("other_game", path, game)
     except SaveFileError as error:
-        raise refuse_save(args, error) from None
-    session = open_session(args, game)
-    return run_table(session, lambda: GAMES[game].resume_table(session, content, path), resumed=True)
+        raise refuse_save(session_settings(args), error) from None
+    session = open_session(session_settings(args, content.get("session")), game)
+    table_class = registry.game(game).table_class()
+    return run_table(session, lambda: table_class.from_save(session, content, path), resumed=True)

@@ -1,9 +1,12 @@
-"""`companion score draftosaurus FILE [--json]`: score zoos from a JSON file, or a saved game.
+"""`companion score draftosaurus FILE [--json] [--board WINTER_BOARD_FILE]`: score zoos from a JSON file, or a
+saved game.
 
-The file is either a set of zoos ({"board": "summer", "options": {...}, "players": [{"name", "zoo"}]}) or a
-save file of the game loop (it has a "kind" field; its content holds "state": Game.to_json()). A zoo that
-cannot exist, or a save whose moves break the rules, is refused with one line naming the player, the pen
-and the rule.
+The file is either a set of zoos ({"board": "summer" or "winter", "options": {...}, "players": [{"name",
+"zoo"}]}, players in passing order) or a save file of the game loop (it has a "kind" field; its content holds
+"state": Game.to_json()). On the winter board, the pyramid is listed place by place (bottom row left to
+right, then middle, then top; null for an empty place) and the wood left to right; each Quarantine dinosaur
+goes to its owner's best-scoring legal destination, and the report says which. A zoo that cannot exist, or a
+save whose moves break the rules, is refused with one line naming the player, the pen and the rule.
 """
 
 from __future__ import annotations
@@ -11,49 +14,96 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import registry
 from companion.dialogue.savefile import SaveFileError, check_document
 from companion.errors import BadInput, RuleViolation
+from companion.games.common import OVER
 from companion.games.draftosaurus.engine import Game, ReplayRefused
+from companion.games.draftosaurus.ids import BOARDS
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import PlayerScore, ScoreSheet, ZooRefused, score_zoos
+from companion.games.draftosaurus.winter import WinterRules
+from companion.games.draftosaurus.winter_board import WinterBoard, load_winter_board
+from companion.games.draftosaurus.winter_scoring import QuarantineMoveMade, score_winter_zoos
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 
 NAME = "score"
 HELP = "Score Draftosaurus zoos (or a saved game) from a JSON file: each pen, the totals, the winner and why."
-GAMES = ("draftosaurus",)
+GAMES = tuple(spec.id for spec in registry.GAMES if spec.scorer)
 _ZOOS_FIELDS = {"board", "options", "players"}
 _PLAYER_FIELDS = {"name", "zoo"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=GAMES, help="the game (only draftosaurus can be scored)")
+    parser.add_argument("game", choices=GAMES, help=f"the game ({', '.join(GAMES)})")
     parser.add_argument("file", help="JSON file of zoos, or a save file; - reads standard input")
     parser.add_argument("--json", action="store_true",
                         help='print {"players": [{"name", "total", "pens", "trex_bonus", "trex_count"}], '
                              '"winners": [names]}')
     parser.add_argument("--lang", default=DEFAULT_LANGUAGE, choices=LANGUAGES,
                         help="language of the report and of the messages (default fr)")
+    parser.add_argument("--board", metavar="WINTER_BOARD_FILE", default=None,
+                        help="winter board: a YAML file of the values printed on your board (default: the shipped "
+                             "file, whose values are not confirmed); see companion/games/draftosaurus/boards/")
+
+
+@dataclass
+class Scored:
+    """What the report says: the sheet, the rules in force, and on the winter board the board's values not
+    confirmed yet and the Quarantine moves made before scoring."""
+
+    sheet: ScoreSheet
+    options: Options
+    winter: WinterBoard | None = None
+    moves: list[QuarantineMoveMade] = field(default_factory=list)
+    finished: bool = True  # False for a save of a game not over yet, scored as it stands
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.sheet.to_json()
+        if not self.finished:
+            data["finished"] = False
+        if self.winter is not None:
+            data["board"] = "winter"
+            data["unconfirmed"] = list(self.winter.unconfirmed())
+            data["quarantine"] = {move.player: {"species": move.species, **move.choice.to_json()}
+                                  for move in self.moves}
+        return data
 
 
 def run(args: argparse.Namespace) -> int:
     words = catalog(args.lang)
     data = _read_json(args.file, words)
-    sheet, options = _score_document(data, args.file, words)
-    if args.json:
-        print(json.dumps(sheet.to_json(), ensure_ascii=False))
-    else:
-        print("\n".join(report_lines(sheet, options, words)))
+    print(registry.game(args.game).score_file()(data, args, words))
     return 0
 
 
-def report_lines(sheet: ScoreSheet, options: Options, words: Catalog) -> list[str]:
-    """The readable report: the rules in force, each zoo pen by pen with its total, then the winner and why."""
-    lines = [_options_line(options, words)]
+def score_draftosaurus(data: Any, args: argparse.Namespace, words: Catalog) -> str:
+    """The report (or its JSON) of a file of Draftosaurus zoos or of a save; a save of a game not yet over is
+    scored as it stands, and says so."""
+    scored = _score_document(data, args.file, words, args.board)
+    if args.json:
+        return json.dumps(scored.to_json(), ensure_ascii=False)
+    lines = report_lines(scored, words)
+    return "\n".join(lines if scored.finished else [_sentence(words.say("score.unfinished")), *lines])
+
+
+def report_lines(scored: Scored, words: Catalog) -> list[str]:
+    """The readable report: the rules in force, each zoo pen by pen with its total, then the winner and why.
+    On the winter board: the values not confirmed yet, and before each zoo where its Quarantine dinosaur went."""
+    sheet = scored.sheet
+    if scored.winter is None:
+        lines = [_options_line(scored.options, words)]
+    else:
+        lines = [_sentence(words.say("score.options_winter"))]
+        if scored.winter.unconfirmed():
+            lines.append(_sentence(words.say("score.unconfirmed", board_values=list(scored.winter.unconfirmed()))))
+    moves = {move.player: move for move in scored.moves}
     for player in sheet.players:
-        lines.extend(_player_lines(player, words))
+        lines.extend(_player_lines(player, words, moves.get(player.name)))
     lines.append(_sentence(_say_reason(sheet.reason.code, sheet.reason.params, words)))
     return lines
 
@@ -65,8 +115,10 @@ def _options_line(options: Options, words: Catalog) -> str:
                                island=words.say(island), king=words.say(king)))
 
 
-def _player_lines(player: PlayerScore, words: Catalog) -> list[str]:
+def _player_lines(player: PlayerScore, words: Catalog, move: QuarantineMoveMade | None = None) -> list[str]:
     lines = [_sentence(words.say("score.player", player=player.name))]
+    if move is not None:
+        lines.append("  " + _sentence(_quarantine_line(move, words)))
     lines.extend("  " + _sentence(_say_reason(detail.code, detail.params, words))
                  for detail in player.details.values())
     bonus = (words.say("score.trex_bonus", points=player.trex_bonus, pens=player.trex_pens) if player.trex_pens
@@ -77,26 +129,56 @@ def _player_lines(player: PlayerScore, words: Catalog) -> list[str]:
     return lines
 
 
-def _score_document(data: Any, path: str, words: Catalog) -> tuple[ScoreSheet, Options]:
+def _quarantine_line(move: QuarantineMoveMade, words: Catalog) -> str:
+    choice = move.choice
+    if choice.position is not None:
+        return words.say("score.quarantine_to_pyramid", player=move.player, species=move.species,
+                         position=choice.position, points=choice.total)
+    return words.say("score.quarantine_to_pen", player=move.player, species=move.species, pen=choice.pen,
+                     points=choice.total)
+
+
+def _score_document(data: Any, path: str, words: Catalog, board_file: str | None = None) -> Scored:
     if not isinstance(data, dict):
         raise BadInput(words.say("score.not_an_object", path=path))
     if "kind" in data:
-        return _score_save(data, path, words)
+        sheet, options, finished = _score_save(data, path, words)
+        return Scored(sheet, options, _saved_winter_board(data), finished=finished)
     unknown = sorted(set(data) - _ZOOS_FIELDS)
     if unknown:
         raise BadInput(words.say("score.unknown_field", path=path, value=unknown[0]))
     board = data.get("board", "summer")
-    if board != "summer":
+    if board not in BOARDS:
         raise BadInput(words.say("score.unknown_board", value=str(board)))
+    if board == "summer" and board_file is not None:
+        raise BadInput(words.say("score.board_file_summer"))
     try:
         options = Options.from_json(data.get("options"))
     except RuleViolation as violation:
         raise BadInput(words.say("score.bad_options", problem=_explain(violation, words))) from None
     names, zoos = _players(data.get("players"), path, words)
+    winter = _winter_board(board_file, words) if board == "winter" else None
     try:
-        return score_zoos(zoos, options, names=names), options
+        if winter is None:
+            return Scored(score_zoos(zoos, options, names=names), options)
+        sheet, moves = score_winter_zoos(WinterRules(winter), zoos, names)
+        return Scored(sheet, options, winter, moves)
     except RuleViolation as violation:
         raise BadInput(_sentence(_explain(violation, words))) from None
+
+
+def _saved_winter_board(save: dict[str, Any]) -> WinterBoard | None:
+    """The winter board values a save file (already read and replayed) was played with; None for summer."""
+    setup = save["content"]["state"]["setup"]
+    return WinterBoard.from_json(setup["winter_board"]) if setup.get("board") == "winter" else None
+
+
+def _winter_board(board_file: str | None, words: Catalog) -> WinterBoard:
+    """The shipped winter board, or the table's own file; a bad file is refused with its reason."""
+    try:
+        return load_winter_board() if board_file is None else load_winter_board(board_file)
+    except RuleViolation as violation:
+        raise BadInput(words.say("score.board_file_refused", problem=_explain(violation, words))) from None
 
 
 def _players(players: Any, path: str, words: Catalog) -> tuple[list[str], list[Any]]:
@@ -120,9 +202,9 @@ def _players(players: Any, path: str, words: Catalog) -> tuple[list[str], list[A
     return names, zoos
 
 
-def _score_save(data: dict[str, Any], path: str, words: Catalog) -> tuple[ScoreSheet, Options]:
+def _score_save(data: dict[str, Any], path: str, words: Catalog) -> tuple[ScoreSheet, Options, bool]:
     """A save file: checked like the game loop checks it, rebuilt from its moves (each one checked again)
-    and scored as it stands."""
+    and scored as it stands; whether the game is over."""
     try:
         content = check_document(Path(path), data, game="draftosaurus")
     except SaveFileError as error:
@@ -136,7 +218,7 @@ def _score_save(data: dict[str, Any], path: str, words: Catalog) -> tuple[ScoreS
         raise BadInput(words.say("score.save_corrupt", path=path, detail=_explain(violation, words))) from None
     except BadInput as error:
         raise BadInput(words.say("score.save_corrupt", path=path, detail=str(error))) from None
-    return game.score(), game.options
+    return game.score(), game.options, game.phase == OVER
 
 
 def _explain(violation: RuleViolation, words: Catalog) -> str:

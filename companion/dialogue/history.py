@@ -1,4 +1,4 @@
-"""What the program said: the last messages, to repeat one or walk back through them."""
+"""What the program said: the last messages, to repeat the last response or walk back through them."""
 
 from __future__ import annotations
 
@@ -8,19 +8,33 @@ HISTORY_SIZE = 20
 
 
 class MessageHistory:
-    """The last HISTORY_SIZE messages, with a review cursor that `previous` and `next` move."""
+    """The last HISTORY_SIZE messages, grouped by response (what was said between two utterances of the
+    players), with a review cursor that `previous` and `next` move."""
 
     def __init__(self, size: int = HISTORY_SIZE):
-        self._messages: deque[str] = deque(maxlen=size)
+        self._messages: deque[tuple[int, str]] = deque(maxlen=size)
+        self._response = 0
         self._cursor: int | None = None
 
     def add(self, message: str) -> None:
-        self._messages.append(message)
+        self._messages.append((self._response, message))
         self._cursor = None
+
+    def new_response(self) -> None:
+        """A player spoke: what is said from now on is a new response."""
+        if self._messages and self._messages[-1][0] == self._response:
+            self._response += 1
 
     @property
     def last(self) -> str | None:
-        return self._messages[-1] if self._messages else None
+        return self._messages[-1][1] if self._messages else None
+
+    def last_response(self) -> list[str]:
+        """Every message of the latest response that said something."""
+        if not self._messages:
+            return []
+        latest = self._messages[-1][0]
+        return [message for response, message in self._messages if response == latest]
 
     def previous(self) -> str | None:
         """The message before the one reviewed last (the first call gives the one before the latest)."""
@@ -31,7 +45,7 @@ class MessageHistory:
             self._cursor = 0
             return None
         self._cursor = start - 1
-        return self._messages[self._cursor]
+        return self._messages[self._cursor][1]
 
     def next(self) -> str | None:
         """The message after the one reviewed last; None past the latest."""
@@ -39,7 +53,7 @@ class MessageHistory:
             self._cursor = None
             return None
         self._cursor += 1
-        return self._messages[self._cursor]
+        return self._messages[self._cursor][1]
 
     def __len__(self) -> int:
         return len(self._messages)

@@ -1,7 +1,7 @@
 """Running a game at the table: open speech in and out, start or resume, and stop cleanly.
 
 Whatever ends the game loop (the game is over, a player says quit, the input ends, Ctrl-C), every
-accepted move is already on disk; the runner says where, and closes the audio.
+accepted move is already on disk; the runner says where and how to go on, and closes the audio.
 """
 
 from __future__ import annotations
@@ -9,49 +9,63 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.dialogue.savefile import SaveFileError
+from companion.dialogue.recent import remember
+from companion.dialogue.savefile import SaveFileError, default_save_path
 from companion.dialogue.session import EndOfInput, QuitRequested, Session
-from companion.dialogue.table import Table
+from companion.dialogue.turn import Table
 from companion.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
 from companion.speech.base import TextListener, TextSpeaker
 
 EXIT_INTERRUPTED = 130
+# What a game is played with when neither the command line nor its save says otherwise.
+SESSION_DEFAULTS = {"lang": "fr", "engine": "auto", "verbosity": "full"}
 
 
-@dataclass
-class GameDialogue:
-    """How to run one game: start a new table from options, or rebuild one from a save."""
+def add_speech_options(parser: argparse.ArgumentParser, *, saved: bool = False) -> None:
+    """The options every command that talks with the table shares. With `saved`, the language, engine and
+    verbosity left out are those the game was played with (see session_settings)."""
+    def default(name: str) -> str | None:
+        return None if saved else SESSION_DEFAULTS[name]
 
-    name: str
-    new_table: Callable[[Session, argparse.Namespace, Path], Table]
-    resume_table: Callable[[Session, dict[str, Any], Path], Table]
-
-
-def add_speech_options(parser: argparse.ArgumentParser) -> None:
-    """The options every command that talks with the table shares."""
-    parser.add_argument("--lang", default="fr", choices=("fr", "en", "es"), help="language (default fr)")
-    parser.add_argument("--engine", default="auto", choices=("auto", "vosk", "sphinx", "text"),
-                        help="how to listen: best available (default), vosk, sphinx or typed text")
+    kept = " (default: as the game was played)" if saved else ""
+    parser.add_argument("--lang", default=default("lang"), choices=("fr", "en", "es"),
+                        help=f"language{kept or ' (default fr)'}")
+    parser.add_argument("--engine", default=default("engine"), choices=("auto", "vosk", "sphinx", "text"),
+                        help=f"how to listen: best available (default), vosk, sphinx or typed text{kept}")
     parser.add_argument("--model", type=Path, help="folder of a Vosk model")
     parser.add_argument("--audio", type=Path, nargs="+", metavar="WAV",
                         help="WAV files to hear instead of the microphone, one utterance each")
     parser.add_argument("--push-to-talk", action="store_true", help="listen only while a key is held")
     parser.add_argument("--quiet", action="store_true", help="print only, do not speak")
     parser.add_argument("--no-earcons", action="store_true", help="no short sounds")
-    parser.add_argument("--verbosity", default="full", choices=("short", "full"), help="message length")
+    parser.add_argument("--verbosity", default=default("verbosity"), choices=("short", "full"),
+                        help=f"message length{kept}")
+
+
+def session_settings(args: argparse.Namespace, saved: dict[str, Any] | None = None) -> argparse.Namespace:
+    """`args` with the language, engine and verbosity it leaves out taken from `saved` (a save's session),
+    else from the defaults."""
+    saved = saved if isinstance(saved, dict) else {}
+    for name, default in SESSION_DEFAULTS.items():
+        if getattr(args, name, None) is None:
+            value = saved.get(name)
+            setattr(args, name, value if isinstance(value, str) else default)
+    if args.lang not in ("fr", "en", "es"):
+        args.lang = SESSION_DEFAULTS["lang"]
+    return args
 
 
 def refuse_save(args: argparse.Namespace, error: SaveFileError) -> BadInput:
     """The error to raise for an unusable save file, said aloud first when a voice is available."""
-    message = error.explain(args.lang)
+    lang = args.lang or SESSION_DEFAULTS["lang"]
+    message = error.explain(lang)
     if not (args.quiet or args.engine == "text"):
         from companion.speech.engines import open_speaker
 
-        speaker = open_speaker("auto", args.lang, out=io.StringIO())
+        speaker = open_speaker("auto", lang, out=io.StringIO())
         speaker.say(message)
         speaker.wait()
         speaker.close()
@@ -64,7 +78,7 @@ def open_session(args: argparse.Namespace, game: str) -> Session:
     Text mode needs nothing of the audio stack, so it works even where the sound libraries are missing."""
     if args.engine == "text" and not args.audio:
         return Session(game=game, lang=args.lang, speaker=TextSpeaker(), listener=TextListener(),
-                       verbosity=args.verbosity)
+                       verbosity=args.verbosity, engine=args.engine)
     from companion.speech.engines import open_earcons, open_listener, open_speaker
 
     speaker = open_speaker("text" if args.quiet or args.engine == "text" else "auto", args.lang)
@@ -72,14 +86,20 @@ def open_session(args: argparse.Namespace, game: str) -> Session:
                              speaker=speaker, push_to_talk=args.push_to_talk, say=speaker.say)
     earcons = open_earcons(not args.no_earcons, lang=args.lang, say=speaker.say)
     return Session(game=game, lang=args.lang, speaker=speaker, listener=listener, earcons=earcons,
-                   verbosity=args.verbosity)
+                   verbosity=args.verbosity, engine=args.engine)
 
 
-def run_table(session: Session, make_table: Callable[[], Table], resumed: bool) -> int:
-    """Play until the end; every way out leaves the game saved and says where."""
-    table: Table | None = None
+def resume_command(game: str, save_path: Path) -> str:
+    """What to type to go on: the game's name for its usual save, else the file."""
+    return f"companion resume {game if Path(save_path) == default_save_path(game) else save_path}"
+
+
+def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: bool) -> int:
+    """Play until the end; every way out leaves the game saved and says where and how to go on."""
+    table: Table[Any] | None = None
     try:
         table = make_table()
+        remember(table.save_path)
         table.announce_start(resumed)
         table.run()
         return EXIT_OK
@@ -89,12 +109,10 @@ def run_table(session: Session, make_table: Callable[[], Table], resumed: bool) 
         print(f"companion: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (EndOfInput, QuitRequested):
-        if table is not None:
-            session.say("session.saved_and_stopped", path=str(table.save_path))
+        _say_where(session, table, "session.saved_and_stopped", "session.stopped_before_save")
         return EXIT_OK
     except KeyboardInterrupt:
-        if table is not None:
-            session.say("session.interrupted", path=str(table.save_path))
+        _say_where(session, table, "session.interrupted", "session.interrupted_before_save")
         return EXIT_INTERRUPTED
     finally:
         session.speaker.wait()
@@ -103,3 +121,10 @@ def run_table(session: Session, make_table: Callable[[], Table], resumed: bool) 
                 part.close()
             except Exception:  # noqa: BLE001 - closing audio must never hide how the game ended
                 print(f"companion: {part.name} did not close cleanly", file=sys.stderr)
+
+
+def _say_where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_key: str) -> None:
+    if table is None:
+        session.say(unsaved_key)
+    else:
+        session.say(saved_key, path=str(table.save_path), command=resume_command(session.game, table.save_path))

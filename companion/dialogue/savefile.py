@@ -53,8 +53,12 @@ def _checksum(content: dict[str, Any]) -> str:
 
 def write_save(path: Path, game: str, content: dict[str, Any]) -> None:
     """Write `content` as the save of `game` at `path`: a new file is swapped in whole, or nothing changes."""
-    document = {"kind": KIND, "version": FORMAT_VERSION, "game": game,
-                "checksum": _checksum(content), "content": content}
+    write_json_atomically(path, {"kind": KIND, "version": FORMAT_VERSION, "game": game,
+                                 "checksum": _checksum(content), "content": content})
+
+
+def write_json_atomically(path: Path, document: Any) -> None:
+    """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -1,22 +1,27 @@
-"""A conversation with the table: say things, hear answers, and handle what every game shares.
+"""A conversation with the table: say things, hear answers, and handle what every question shares.
 
-The Session speaks through a Speaker, hears through a Listener, turns what it heard into an intent
-with the game's grammar, and answers the shared commands itself (repeat, review, voice speed and
-volume, verbosity, pause, help). Everything else goes back to the game dialogue that asked.
+The Session speaks through a Speaker, hears through a Listener, turns what it heard into an intent with
+the game's grammar, and answers the shared commands itself (repeat, review, voice speed and volume,
+verbosity, pause, help). A sentence it cannot understand but can guess is offered back ("did you mean …?"),
+and that yes/no question, like every yes/no question of the program (`confirm`), accepts yes, no, a new
+command, help and repeat. Everything else goes back to whoever asked: the table or a set-up question.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Sequence
 
+from companion import registry
 from companion.dialogue.history import MessageHistory
-from companion.language.grammar import ParseResult, parse
-from companion.language.recognition_grammar import parse_heard
+from companion.language.grammar import CONFIRM_STATE, ParseResult, confirming, parse
 from companion.language.messages import Catalog, catalog
+from companion.language.recognition_grammar import parse_heard
 from companion.speech.base import Heard, Listener, Speaker
 
 VERBOSITY_LEVELS = ("short", "full")
+SHARED_INTENTS = frozenset({"repeat", "review_previous", "review_next", "faster", "slower", "louder", "quieter",
+                            "verbosity", "pause", "help"})
 
 
 class EndOfInput(Exception):
@@ -27,10 +32,6 @@ class QuitRequested(Exception):
     """A player asked to stop; the game stays saved."""
 
 
-class StateChanged(Exception):
-    """The game changed under the open question (undo, redo): the loop must ask afresh."""
-
-
 def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> ParseResult:
     """What an utterance means: a typed line is parsed as it is, a recogniser's words only as the intents
     whose recogniser grammar produces them (see recognition_grammar.parse_heard)."""
@@ -38,22 +39,35 @@ def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: 
     return read(heard.text, game=game, lang=lang, state=state, player_names=player_names)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Answer:
-    """One understood utterance that the game must handle: its intent, slots and what was heard."""
+    """One understood utterance: its intent, its slots and what was heard.
+
+    `doubtful`: the recogniser was not sure enough for it to change the game without a read-back."""
 
     intent: str
     slots: dict[str, Any] = field(default_factory=dict)
     heard: Heard | None = None
+    doubtful: bool = False
+
+    @property
+    def unsure(self) -> bool:
+        """Too unsure even for a question: its words are read back before it is answered."""
+        return self.heard is not None and self.heard.needs_confirmation
+
+    def merged(self, slots: dict[str, Any], reply: Answer) -> Answer:
+        """This half command completed by `slots` from `reply`: doubtful if either part was."""
+        return replace(self, slots={**self.slots, **slots}, doubtful=self.doubtful or reply.doubtful)
 
 
 class Session:
     """Talks with the players of one game in one language."""
 
     def __init__(self, *, game: str, lang: str, speaker: Speaker, listener: Listener,
-                 earcons: Any = None, verbosity: str = "full"):
+                 earcons: Any = None, verbosity: str = "full", engine: str = "text"):
         self.game = game
         self.lang = lang
+        self.engine = engine  # what the command line asked for, kept with the game for `resume`
         self.catalog: Catalog = catalog(lang)
         self.speaker = speaker
         self.listener = listener
@@ -61,21 +75,26 @@ class Session:
         self.history = MessageHistory()
         self.verbosity = verbosity
         self.player_names: list[str] = []
-        # The game's words for what an answer means, read back before a doubtful one is applied.
-        self.read_back: Callable[[Answer], str | None] | None = None
+        self.help_key = f"{registry.game(game).namespace}.help"  # <namespace>.help.<state>
         self.last_prompt: str | None = None
 
+    def settings(self) -> dict[str, str]:
+        """What a resumed game must be played with again."""
+        return {"lang": self.lang, "engine": self.engine, "verbosity": self.verbosity}
+
     # ----- speaking
-    def text(self, key: str, **params: Any) -> str:
+    def text(self, key: str, /, **params: Any) -> str:
         """The sentence `key` in the session language; a `_full` variant is used in full verbosity."""
         if self.verbosity == "full" and f"{key}_full" in self.catalog.messages:
             key = f"{key}_full"
         return self.catalog.say(key, **params)
 
-    def say(self, key: str, **params: Any) -> str:
+    def say(self, key: str, /, **params: Any) -> str:
         return self.say_text(self.text(key, **params))
 
     def say_text(self, text: str, *, remember: bool = True) -> str:
+        """Say `text` as sentences (each starts with a capital); kept for "repeat" unless `remember` is False."""
+        text = sentences(text.strip())
         if remember:
             self.history.add(text)
         self.speaker.say(text)
@@ -91,90 +110,128 @@ class Session:
         if hasattr(self.listener, "set_player_names"):
             self.listener.set_player_names(self.player_names)
 
-    def ask(self, prompt: str | None, state: str,
-            handle_shared: Callable[[Answer], bool] | None = None, speaker: str | None = None) -> Answer:
-        """Say `prompt` (if any), then listen until an utterance the game must handle is understood.
+    def ask(self, prompt: str | None, state: str, speaker: str | None = None) -> Answer:
+        """Say `prompt` (if any), then listen until an utterance that is not a shared command is understood.
 
-        Shared commands (repeat, review, voice, verbosity, pause, help) are answered here and the
-        question is asked again; `handle_shared` lets the game answer its own queries the same way.
-        `speaker` names the player expected to answer, whose voice the recogniser may adapt to.
-        """
+        Shared commands are answered here and the question stays open. `speaker` names the player expected to
+        answer, whose voice the recogniser may adapt to."""
         if prompt:
             self.last_prompt = self.say_text(prompt)
-        self.listener.expect_speaker(speaker)
         while True:
-            heard = self._hear(state)
+            self.listener.expect_speaker(speaker)
+            answer = self.hear(state)
+            if answer is not None and not self.handle_shared(answer, state):
+                self.earcon("understood")
+                return answer
+
+    def ask_sure(self, prompt: str | None, state: str) -> Answer:
+        """`ask`, with the words of an unsure answer read back first (set-up questions, which no game checks)."""
+        answer = self.ask(prompt, state)
+        while answer.doubtful or answer.unsure:
+            verdict = self.confirm(self.text("session.confirm", heard=heard_words(answer)), state)
+            if verdict is True:
+                return replace(answer, doubtful=False, heard=None)
+            answer = verdict if isinstance(verdict, Answer) else self.ask(None, state)
+        return answer
+
+    def hear(self, state: str) -> Answer | None:
+        """The next utterance as an Answer; None when it needed no more (not understood, refused, shared)."""
+        heard = self._hear(state)
+        if not heard.text.strip():
+            return None
+        return self.take(heard, self._parse(heard, state), state)
+
+    def take(self, heard: Heard, result: ParseResult, state: str) -> Answer | None:
+        """What an utterance gives the caller: its Answer, after an offered guess was accepted or a doubtful
+        "quit" confirmed; None when nothing is left to hand over."""
+        if result.intent is None:
+            return self._not_understood(heard, result, state)
+        answer = Answer(result.intent, dict(result.slots), heard, heard.needs_confirmation_to_act)
+        if answer.intent == "quit":
+            self._quit(answer, state)
+            return None
+        return answer
+
+    def confirm(self, question: str, state: str, again: str | None = None) -> bool | Answer:
+        """Ask a yes/no question in the middle of `state`: True for a clear yes, False for no, or the Answer of
+        a new command said instead. Help and repeat answer the question and keep it open; anything else
+        asks again, shortly: `again` (what is to confirm), else the question."""
+        self.last_prompt = self.say_text(question)
+        listening = confirming(state)
+        while True:
+            heard = self._hear(listening)
             if not heard.text.strip():
                 continue
-            result = self._parse(heard, state)
-            if result.intent is None:
-                self._not_understood(result)
+            result = self._parse(heard, listening)
+            if result.intent in ("yes", "no") and not heard.needs_confirmation:
+                if result.intent == "no":
+                    return False
+                return True
+            if result.intent in ("repeat", "help"):
+                self.say_text(question if result.intent == "repeat" else self.text("help.confirm"), remember=False)
                 continue
-            doubtful = self._doubtful(heard, result)
-            if doubtful and not self._confirm(heard, result):
+            if result.intent in ("yes", "no") or result.intent is None:
+                self.say("session.confirm_again", question=again or question)  # a doubtful yes is no yes
                 continue
-            answer = Answer(result.intent, dict(result.slots), heard)
-            if answer.intent == "quit":
-                raise QuitRequested()
-            if self._handle_common(answer, state):
-                continue
-            if handle_shared is not None and handle_shared(answer):
-                if prompt and self.verbosity == "full":
-                    self.say_text(prompt, remember=False)
-                continue
-            if not doubtful and heard.needs_confirmation_to_act and not self._confirm(heard, result):
-                continue  # what reaches the game changes it: it needs more certainty than a question
-            self.earcon("understood")
-            return answer
+            answer = self.take(heard, result, state)
+            if answer is not None and not self.handle_shared(answer, state):
+                return answer
 
     def _hear(self, state: str) -> Heard:
-        """The next utterance; EndOfInput when the input is over for good."""
+        """The next utterance; EndOfInput when the input is over for good. Each one starts a new response."""
         heard = self.listener.listen(state)
         if heard is None:
             raise EndOfInput()
+        self.history.new_response()
         return heard
 
     def _parse(self, heard: Heard, state: str) -> ParseResult:
         return understand(heard, game=self.game, lang=self.lang, state=state, player_names=self.player_names)
 
-    def _not_understood(self, result: ParseResult) -> None:
+    def _not_understood(self, heard: Heard, result: ParseResult, state: str) -> Answer | None:
+        """Say so; when the grammar has a close sentence, offer it: yes takes it, no drops it, a new command
+        replaces it."""
         self.earcon("not_understood")
-        if result.suggestion:
-            self.say("session.not_understood_suggestion", heard=result.text, suggestion=result.suggestion)
-        else:
+        if not result.suggestion:
             self.say("session.not_understood", heard=result.text)
+            return None
+        verdict = self.confirm(self.text("session.not_understood_suggestion", heard=result.text,
+                                         suggestion=result.suggestion), state,
+                               again=self.text("session.suggestion_again", suggestion=result.suggestion))
+        if verdict is False:
+            self.say("session.suggestion_refused")
+            return None
+        if verdict is True:
+            said = parse(result.suggestion, game=self.game, lang=self.lang, state=state,
+                         player_names=self.player_names)
+            return None if said.intent is None else Answer(said.intent, dict(said.slots), Heard(result.suggestion))
+        return verdict
 
-    @staticmethod
-    def _doubtful(heard: Heard, result: ParseResult) -> bool:
-        """Read back when the recogniser is unsure, and always before quitting on a recogniser's word: a short
-        word ("die", "huh") was heard as "bye" or "close" with confidence. Typed lines are taken as they are."""
-        return heard.needs_confirmation or (heard.spoken and result.intent == "quit")
+    def _quit(self, answer: Answer, state: str) -> None:
+        """Quit, after a yes when a recogniser heard it: a short word ("die", "huh") was heard as "bye" or
+        "close" with confidence. Typed lines are taken as they are."""
+        if answer.heard is not None and answer.heard.spoken:
+            verdict = self.confirm(self.text("session.confirm_quit"), state)
+            if verdict is not True:
+                if verdict is False:
+                    self.say("session.confirm_refused")
+                return
+        raise QuitRequested()
 
-    def _confirm(self, heard: Heard, result: ParseResult) -> bool:
-        """Ask a yes/no question about a doubtful utterance; only a clear yes lets it through.
-
-        What is read back is what the game understood ("Alice: triceratops, river") when the game can say
-        it, else the words heard."""
-        meaning = self.read_back(Answer(result.intent, dict(result.slots), heard)) if self.read_back else None
-        if meaning:
-            self.say("session.confirm_meaning", meaning=meaning)
-        else:
-            self.say("session.confirm", heard=heard.text)
-        while True:
-            reply = self._hear("confirm")
-            answer = self._parse(reply, "confirm")
-            intent = None if reply.needs_confirmation else answer.intent  # a doubtful yes is no yes
-            if intent == "yes":
-                return True
-            if intent == "no":
-                self.say("session.confirm_refused")
-                return False
-            self.say("session.confirm_again", heard=heard.text)
-
-    def _handle_common(self, answer: Answer, state: str) -> bool:
+    # ----- shared commands
+    def handle_shared(self, answer: Answer, state: str) -> bool:
+        """Answer a shared command (True), or leave the answer to the caller (False)."""
         intent = answer.intent
+        if intent not in SHARED_INTENTS:
+            return False
+        if answer.unsure:
+            verdict = self.confirm(self.text("session.confirm", heard=heard_words(answer)), state)
+            if verdict is not True:
+                if verdict is False:
+                    self.say("session.confirm_refused")
+                return True
         if intent == "repeat":
-            self.say_text(self.history.last or self.last_prompt or "", remember=False)
+            self._repeat()
         elif intent in ("review_previous", "review_next"):
             message = self.history.previous() if intent == "review_previous" else self.history.next()
             key = "session.review_start" if intent == "review_previous" else "session.review_end"
@@ -187,18 +244,30 @@ class Session:
                 "short" if self.verbosity == "full" else "full")
             self.say(f"session.verbosity_{self.verbosity}")
         elif intent == "pause":
-            self._pause(state)
-        elif intent == "help":
-            self.say(f"help.{self.game}.{state}" if f"help.{self.game}.{state}" in self.catalog.messages
-                     else "help.general")
+            self._pause()
         else:
-            return False
+            self.say_text(self.help_text(state))
         return True
 
-    def _pause(self, state: str) -> None:
+    def help_text(self, state: str) -> str:
+        """The help of this state of the game (with the players' own names), else the general help."""
+        names = self.player_names or [self.catalog.say("setup.player_label", number=1)]
+        params = {"player": names[0], "other": names[1] if len(names) > 1 else names[0]}
+        keys = (f"{self.help_key}.{state}", f"help.{state}", "help.general")  # the game's, the shared one
+        return self.catalog.say(next(key for key in keys if key in self.catalog.messages), **params)
+
+    def _repeat(self) -> None:
+        """The whole last response ("les scores" said several sentences: all of them), else the question."""
+        said = self.history.last_response() or ([self.last_prompt] if self.last_prompt else [])
+        for text in said:
+            self.say_text(text, remember=False)
+
+    def _pause(self) -> None:
+        """Wait for "resume" (or quit); anything else is answered with how to go on."""
         self.say("session.paused")
         while True:
-            result = self._parse(self._hear("confirm"), "confirm")
+            heard = self._hear(CONFIRM_STATE)
+            result = self._parse(heard, CONFIRM_STATE)
             if result.intent == "quit":
                 raise QuitRequested()
             if result.intent in ("resume", "yes", "pause"):
@@ -206,3 +275,23 @@ class Session:
                 if self.last_prompt:
                     self.say_text(self.last_prompt, remember=False)
                 return
+            self.say("session.still_paused")
+
+
+def heard_words(answer: Answer) -> str:
+    return answer.heard.text if answer.heard is not None else answer.intent
+
+
+def sentences(text: str) -> str:
+    """`text` with a capital letter at the start of each sentence (names in the catalogs are lower case)."""
+    chars = list(text)
+    start = True
+    for index, char in enumerate(chars):
+        if start and char.isalpha():
+            chars[index] = char.upper()
+            start = False
+        elif char in ".?!" and (index + 1 == len(chars) or chars[index + 1] == " "):
+            start = True
+        elif char.isalnum():
+            start = False
+    return "".join(chars)

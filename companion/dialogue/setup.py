@@ -1,30 +1,43 @@
 """The set-up questions every game asks before the first turn: an answer of an expected kind, yes or no,
-a number, the players' names, one player; and what the command line may already have said."""
+a number, the players' names (one by one or all at once), one player; and what the command line may
+already have said. Every question also takes the shared commands (help, repeat...)."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Callable, Collection, Sequence
 
-from companion.dialogue.session import Answer, EndOfInput, Session
+from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Session
+from companion.errors import BadInput
+from companion.language.grammar import parse
+from companion.language.messages import catalog
 
 AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
+SETUP_STATE = "setup"
+WHO_STATE = "who"  # "which player?": a name, a number, or any other name (which is nobody's)
+# Between names: commas always; the language's "and" when several names are said in one line.
+_AND_WORDS = {"fr": ("et",), "en": ("and",), "es": ("y", "e")}
+# Characters no name may hold (they separate names, or a player's name from a command: "Bruno : ...").
+NAME_SEPARATORS = (",", ";", ":", "/", "&", "+", "|")
 
 
 def ask_until(session: Session, question: str, accept: Callable[[Answer], bool], again_key: str = AGAIN, /,
-              **again_params: Any) -> Answer:
-    """Ask `question` until `accept` takes the answer; each new try says `again_key` (with `again_params`)."""
-    answer = session.ask(question, "setup")
+              state: str = SETUP_STATE, **again_params: Any) -> Answer:
+    """Ask `question` (heard in `state`) until `accept` takes the answer; each new try says `again_key` (with
+    `again_params`)."""
+    answer = session.ask_sure(question, state)
     while not accept(answer):
-        answer = session.ask(session.text(again_key, **again_params), "setup")
+        answer = session.ask_sure(session.text(again_key, **again_params), state)
     return answer
 
 
 def ask_intent(session: Session, key: str, expected: Collection[str], *, again_key: str = AGAIN,
-               **params: Any) -> Answer:
+               state: str = SETUP_STATE, **params: Any) -> Answer:
     """The answer to the question `key`, asked again until its intent is one of `expected`."""
     question = session.text(key, **params)
-    return ask_until(session, question, lambda answer: answer.intent in expected, again_key, question=question)
+    return ask_until(session, question, lambda answer: answer.intent in expected, again_key, state,
+                     question=question)
 
 
 def ask_yes(session: Session, key: str, *, again_key: str = AGAIN, **params: Any) -> bool:
@@ -48,29 +61,85 @@ def ask_number(session: Session, question: str) -> int:
     answer = ask_until(session, question,
                        lambda said: said.intent == "number" and isinstance(said.slots.get("number"), int),
                        question=question)
-    return answer.slots["number"]
+    return int(answer.slots["number"])
 
 
-def ask_name(session: Session, taken: Sequence[str], key: str, **params: Any) -> str:
-    """A name as typed (the raw line, not a parsed intent), asked with `key` until it is neither empty nor
-    one of `taken` (in any case)."""
-    while True:
-        session.say(key, **params)
-        heard = session.listener.listen("setup")
-        if heard is None:
-            raise EndOfInput()
-        name = " ".join(heard.text.split())
-        if name and name.casefold() not in (other.casefold() for other in taken):
-            return name
-        session.say("setup.bad_name")
+# ----- names
+
+def name_problem(name: str, taken: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
+    """Why `name` cannot be a player's (a key under setup. and its params), or None."""
+    if not name:
+        return "name_empty", {}
+    separator = next((mark for mark in NAME_SEPARATORS if mark in name), None)
+    if separator is not None:
+        return "name_separator", {"name": name, "mark": separator}
+    if name.casefold() in (other.casefold() for other in taken):
+        return "name_taken", {"name": name}
+    return None
 
 
-def ask_names(session: Session, count: int) -> list[str]:
-    """The names of `count` players, asked in turn round the table."""
+def split_names(line: str, lang: str) -> list[str]:
+    """The names said in one line: "Alice, Bruno, Chloé et David" gives four names (a name keeps any
+    character that is not a comma, and an "and" between names separates them)."""
+    words = "|".join(_AND_WORDS.get(lang, ()))
+    parts = re.split(rf",|\s+(?:{words})\s+", line, flags=re.IGNORECASE) if words else line.split(",")
+    return [" ".join(part.split()) for part in parts if part.strip()]
+
+
+def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -> list[str]:
+    """The names of `count` players, asked in turn round the table; several may be said at once.
+
+    `keys` gives the question for each player (default: "name of player N")."""
     names: list[str] = []
     while len(names) < count:
-        names.append(ask_name(session, names, "setup.ask_name", number=len(names) + 1))
+        key = keys[len(names)] if keys else ("setup.ask_first_name" if not names else "setup.ask_name")
+        said = _name_line(session, session.text(key, number=len(names) + 1))
+        found = split_names(said, session.lang)
+        if len(names) + len(found) > count:
+            session.say("setup.too_many_names", count=count, names=found)
+            continue
+        problem = next((p for p in (name_problem(n, [*names, *found[:i]]) for i, n in enumerate(found)) if p), None)
+        if problem is not None or not found:
+            key, params = problem or ("name_empty", {})
+            session.say(f"setup.{key}", **params)
+            continue
+        if len(found) > 1 and not _names_confirmed(session, found):
+            continue
+        names.extend(found)
     return names
+
+
+def _names_confirmed(session: Session, found: list[str]) -> bool:
+    """Several names heard in one line are read back in one sentence; no asks for them again."""
+    question = session.text("setup.confirm_names", count=len(found), names=found)
+    while True:
+        verdict = session.confirm(question, SETUP_STATE)
+        if verdict is True or verdict is False:
+            return verdict
+        session.say("setup.expected_yes_no")
+
+
+def _name_line(session: Session, question: str) -> str:
+    """A typed name as written (the raw line); shared commands said instead are answered, and "my name is X"
+    gives X."""
+    session.last_prompt = session.say_text(question)
+    while True:
+        heard = session.listener.listen(SETUP_STATE)
+        if heard is None:
+            raise EndOfInput()
+        session.history.new_response()
+        line = " ".join(heard.text.split())
+        if not line:
+            continue
+        result = parse(line, game=session.game, lang=session.lang, state=SETUP_STATE)
+        if result.intent in SHARED_INTENTS or result.intent == "quit":
+            answer = session.take(heard, result, SETUP_STATE)
+            if answer is not None:
+                session.handle_shared(answer, SETUP_STATE)
+            continue
+        if result.intent == "player" and isinstance(result.slots.get("player"), str):
+            return str(result.slots["player"])
+        return line
 
 
 def label_players(session: Session, count: int) -> list[str]:
@@ -85,18 +154,18 @@ def names_can_be_typed(session: Session) -> bool:
     return session.listener.name == "text"
 
 
-def ask_player(session: Session, players: Sequence[str], key: str, *, again_key: str = AGAIN,
-               unknown_key: str = "table.unknown_player") -> int:
-    """The index of the player named (or numbered from 1) in answer to the question `key`."""
+def ask_player(session: Session, players: Sequence[str], key: str, *, again_key: str = AGAIN) -> int:
+    """The index of the player named (or numbered from 1) in answer to the question `key`; a name that is
+    nobody's is answered with the players' names."""
     while True:
-        answer = ask_intent(session, key, {"player", "number"}, again_key=again_key)
+        answer = ask_intent(session, key, {"player", "number", "name_said"}, again_key=again_key, state=WHO_STATE)
         value = answer.slots.get("player", answer.slots.get("number"))
         if isinstance(value, int) and 1 <= value <= len(players):
             return value - 1
         found = player_by_name(players, value) if isinstance(value, str) else None
         if found is not None:
             return found
-        session.say(unknown_key, name=value)
+        session.say("setup.unknown_player", name=value, players=list(players))
 
 
 def player_by_name(players: Sequence[str], name: Any) -> int | None:
@@ -105,9 +174,16 @@ def player_by_name(players: Sequence[str], name: Any) -> int | None:
     return next((index for index, player in enumerate(players) if player.casefold() == wanted), None)
 
 
-def listed_names(players: str) -> list[str]:
-    """The names of a --players option ("Ana, Bo"): split at commas, trimmed, empty ones left out."""
-    return [name.strip() for name in players.split(",") if name.strip()]
+def listed_names(players: str, lang: str = "en") -> list[str]:
+    """The names of a --players option ("Ana, Bo"): split at commas, trimmed, empty ones left out; BadInput
+    for a name no game can hold (a separator in it, the same name twice)."""
+    names = [" ".join(name.split()) for name in players.split(",") if name.strip()]
+    for index, name in enumerate(names):
+        problem = name_problem(name, names[:index])
+        if problem is not None:
+            key, params = problem
+            raise BadInput("--players: " + catalog(lang).say(f"setup.{key}", **params))
+    return names
 
 
 def table_seed(args: Any) -> int:

@@ -1,7 +1,7 @@
 """What players say: a sentence (typed, or heard by a recogniser) → an intent with slots.
 
 The sentences live in grammars/<lang>/common.yaml and grammars/<lang>/<game>.yaml (hassil template
-format); grammars/states.yaml says which intents are active in each dialogue state. Templates and
+format); grammars/<game>.states.yaml says which intents are active in each dialogue state. Templates and
 input go through the same `fold` (companion.language.text), so case, accents, punctuation, hyphens and
 filler words never change the result. Loaded grammars are cached per (game, language, state).
 """
@@ -18,6 +18,7 @@ import yaml
 from hassil import Intents
 from hassil.util import merge_dict
 
+from companion import registry
 from companion.errors import BadInput
 from companion.language.matcher import Compiler, Context, GrammarError, Node, Trie, WildSpan, match_first
 from companion.language.messages import check_language
@@ -27,6 +28,8 @@ from companion.paths import grammars_dir
 STATES_FILE = "states.yaml"
 COMMON_FILE = "common"
 ANY_STATE = "any"
+CONFIRM_STATE = "confirm"
+CONFIRMING = "confirm:"  # "confirm:turn": a yes/no question asked in the middle of the state "turn"
 PLAYER_LIST = "player"
 
 _WORD = WORD
@@ -63,12 +66,19 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
-def states_config() -> dict[str, Any]:
-    return _read_yaml(grammars_dir() / STATES_FILE)
+def shared_groups() -> dict[str, list[str]]:
+    """The groups of intents every game shares (grammars/states.yaml)."""
+    return dict(_read_yaml(grammars_dir() / STATES_FILE).get("groups", {}))
+
+
+@lru_cache(maxsize=None)
+def game_states(game: str) -> dict[str, Any]:
+    """grammars/<stem>.states.yaml of a game: its own groups and its states."""
+    return _read_yaml(grammars_dir() / f"{registry.game(check_game(game)).stem}.states.yaml")
 
 
 def games() -> tuple[str, ...]:
-    return tuple(states_config()["games"])
+    return registry.ids()
 
 
 def check_game(game: str) -> str:
@@ -78,23 +88,32 @@ def check_game(game: str) -> str:
 
 
 def states(game: str) -> tuple[str, ...]:
-    """The dialogue states of a game, `any` included."""
-    return tuple(states_config()["games"][check_game(game)]["states"])
+    """The dialogue states of a game, `any` included (not the confirmation states derived from them)."""
+    return tuple(game_states(game)["states"])
+
+
+def confirming(state: str) -> str:
+    """The state of a yes/no question asked in the middle of `state` (a read-back, a suggestion): yes and no
+    first, then everything `state` accepts, so that a new command may answer it."""
+    return state if state == CONFIRM_STATE or state.startswith(CONFIRMING) else f"{CONFIRMING}{state}"
 
 
 def check_state(game: str, state: str) -> str:
-    if state not in states(game):
+    base = state[len(CONFIRMING):] if state.startswith(CONFIRMING) else state
+    if base not in states(game):
         raise BadInput(f"unknown dialogue state '{state}' for {game}: choose one of {', '.join(states(game))}")
     return state
 
 
 def state_intents(game: str, state: str) -> tuple[str, ...]:
     """The intents active in a state, in priority order (groups expanded, duplicates dropped)."""
-    config = states_config()
-    game_config = config["games"][check_game(game)]
-    groups = {**config.get("groups", {}), **game_config.get("groups", {})}
+    check_state(game, state)
+    config = game_states(game)
+    groups = {**shared_groups(), **config.get("groups", {})}
+    entries = list(config["states"][state]) if not state.startswith(CONFIRMING) else [
+        *config["states"][CONFIRM_STATE], *config["states"][state[len(CONFIRMING):]]]
     names: list[str] = []
-    for entry in game_config["states"][check_state(game, state)]:
+    for entry in entries:
         for name in groups.get(entry, [entry]):
             if name not in names:
                 names.append(name)
@@ -105,7 +124,7 @@ def state_intents(game: str, state: str) -> tuple[str, ...]:
 def grammar_source(game: str, lang: str) -> dict[str, Any]:
     """The merged YAML of a game in a language (common.yaml first), as written: not folded."""
     merged: dict[str, Any] = {}
-    for name in (COMMON_FILE, *states_config()["games"][check_game(game)]["files"]):
+    for name in (COMMON_FILE, registry.game(check_game(game)).stem):
         merge_dict(merged, read_grammar_file(lang, name))
     return merged
 
@@ -329,8 +348,7 @@ class Examples:
 def examples(game: str, lang: str) -> Examples:
     """The example sentences of grammars/<lang>/<file>.examples.yaml, <file> being the game's first grammar
     file (used by tests and benchmarks)."""
-    stem = states_config()["games"][check_game(game)]["files"][0]  # "jurassic-snack" → jurassic_snack.examples
-    data = read_grammar_file(lang, f"{stem}.examples")
+    data = read_grammar_file(lang, f"{registry.game(check_game(game)).stem}.examples")
     understood = tuple(Example(str(e[0]), str(e[1]), dict(e[2]), *(e[3:4] or [ANY_STATE]))
                        for e in data["examples"])
     refused = tuple(Example(str(e[0]), None, {}, str(e[1]), tuple(e[2])) for e in data.get("not_understood", []))

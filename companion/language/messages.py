@@ -21,26 +21,66 @@ LANGUAGES: tuple[str, ...] = ("fr", "en", "es")
 DEFAULT_LANGUAGE = "fr"
 
 # Parameters holding canonical ids, and the names.yaml section that translates them.
-_ID_PARAMS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours"}
-_ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces", "colours": "colours"}
+_ID_PARAMS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "position": "positions",
+              "beside": "positions", "board_side": "board_sides", "board_value": "board_values"}
+_ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces", "colours": "colours",
+                   "positions": "positions", "board_sides": "board_sides", "board_values": "board_values"}
 
 
 # Languages where 0 takes the singular ("0 point" in French, "0 points" in English).
 _ZERO_IS_SINGULAR = frozenset({"fr"})
+# Format specs that give a word a grammatical form; voices/<lang>/grammar.yaml says how.
+FORMS = ("the", "de", "a", "in")
 
 
-class _CountingFormatter(string.Formatter):
-    """str.format, plus counted words: "{count:dinosaur|dinosaurs}" gives "1 dinosaur" or "3 dinosaurs"."""
+class Spoken(str):
+    """A piece's spoken name that knows its definite form ("le trio des bois", "l'île du solitaire")."""
 
-    def __init__(self, lang: str):
+    the: str
+
+    def __new__(cls, name: str, the: str | None = None) -> Spoken:
+        word = super().__new__(cls, name)
+        word.the = the or name
+        return word
+
+
+class _Formatter(string.Formatter):
+    """str.format, plus two kinds of format spec:
+    - counted words: "{count:dinosaur|dinosaurs}" gives "1 dinosaur" or "3 dinosaurs", and a third form is
+      said for zero: "{pairs:couple|couples|aucun couple}";
+    - grammatical forms (FORMS): "{pen:the}" "le trio des bois", "{pen:de}" "du trio des bois", "{player:de}"
+      "d'Alice", "{pen:in}" "dans le trio des bois", as voices/<lang>/grammar.yaml writes them."""
+
+    def __init__(self, lang: str, grammar: dict[str, Any]):
         super().__init__()
         self.singular_counts = (0, 1) if lang in _ZERO_IS_SINGULAR else (1,)
+        self.grammar = grammar
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if "|" in format_spec and isinstance(value, int):
-            singular, plural = format_spec.split("|", 1)
+            singular, plural, *zero = format_spec.split("|")
+            if value == 0 and zero:
+                return zero[0]
             return f"{value} {singular if value in self.singular_counts else plural}"
+        if format_spec in FORMS:
+            return self.form(value, format_spec)
         return super().format_field(value, format_spec)
+
+    def form(self, value: Any, form: str) -> str:
+        """`value` in the grammatical form `form`: a piece with its article, a name as it is."""
+        word = value.the if isinstance(value, Spoken) else str(value)
+        if form == "the":
+            return word
+        rule = self.grammar.get("forms", {}).get(form, {})
+        for start, contracted in (rule.get("contract") or {}).items() if isinstance(value, Spoken) else ():
+            if word.startswith(start):  # "de" + "le trio" gives "du trio"; a person's name is never contracted
+                return contracted + word[len(start):]
+        elided = rule.get("elided")
+        folded = word.casefold()
+        if elided and folded[:1] in self.grammar.get("elision_letters", "") and not folded.startswith(
+                tuple(self.grammar.get("no_elision") or ())):
+            return elided + word
+        return rule.get("prefix", "") + word
 
 
 def check_language(lang: str) -> str:
@@ -80,6 +120,7 @@ class Catalog:
                     raise ValueError(f"message '{key}' is defined twice in voices/{lang}/messages/")
                 self.messages[key] = value
         self.names = _load_yaml(folder / "names.yaml")
+        self.grammar = _load_yaml(folder / "grammar.yaml")
 
     def keys(self) -> Iterable[str]:
         return self.messages.keys()
@@ -90,19 +131,27 @@ class Catalog:
             template = self.messages[key]
         except KeyError:
             raise KeyError(f"message '{key}' is missing from voices/{self.lang}/messages/") from None
-        return _CountingFormatter(self.lang).format(str(template), **self._spoken_params(params))
+        return _Formatter(self.lang, self.grammar).format(str(template), **self._spoken_params(params))
 
     def name(self, section: str, item_id: str, field: str = "name") -> str:
-        """The spoken name of a piece: name("pens", "river"), name("faces", "forest", "sticker")."""
+        """The spoken name of a piece: name("pens", "river"), name("faces", "forest", "sticker"); a name that
+        knows its article (Spoken) when the entry gives one ("the")."""
         entry = self.names[section][item_id]
-        return entry if isinstance(entry, str) else entry[field]
+        if isinstance(entry, str):
+            return entry
+        return Spoken(entry[field], entry.get("the")) if field == "name" else entry[field]
 
     def join(self, items: Iterable[str]) -> str:
-        """'a, b and c' in this language."""
+        """'a, b and c' in this language (Spanish: "Ana e Isabel", as grammar.yaml's join_before says)."""
         items = list(items)
         if len(items) <= 1:
             return "".join(items)
-        return self.say("list.join", head=self.say("list.separator").join(items[:-1]), last=items[-1])
+        head, last = self.say("list.separator").join(items[:-1]), items[-1]
+        folded = last.casefold()
+        for rule in self.grammar.get("join_before") or ():
+            if folded.startswith(tuple(rule["starts"])) and not folded.startswith(tuple(rule.get("not") or ())):
+                return str(rule["join"]).format(head=head, last=last)
+        return self.say("list.join", head=head, last=last)
 
     def _spoken_params(self, params: dict[str, Any]) -> dict[str, Any]:
         spoken = dict(params)

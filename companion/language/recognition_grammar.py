@@ -268,7 +268,7 @@ def vosk_phrases(game: str, lang: str, state: str, player_names: Sequence[str] =
     for _, templates in grammar.intents:
         for template in templates:
             for words in _cover(template, grammar.named):
-                if words:
+                if words and words != (UNKNOWN_WORD,):  # a wildcard alone is the "[unk]" every list ends with
                     phrases[" ".join(words)] = None
     return [*phrases, UNKNOWN_WORD]
 

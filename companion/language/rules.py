@@ -19,44 +19,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 import yaml
 
+from companion import registry
 from companion.errors import BadInput
 from companion.language.messages import DEFAULT_LANGUAGE, catalog, check_language
 from companion.language.text import without, words
 from companion.paths import grammars_dir, voices_dir
 
-GAMES: tuple[str, ...] = ("draftosaurus", "jurassic_snack", "dino")
-
-
-def _draftosaurus_defaults() -> dict[str, Any]:
-    from companion.games.draftosaurus.options import Options
-
-    return Options().to_json()
-
-
-def _draftosaurus_check(options: dict[str, Any]) -> None:
-    from companion.games.draftosaurus.options import Options
-
-    Options.from_json(options)
-
-
-# Per game: the default rule options, and a check that raises BadInput on a bad set of options.
-_OPTION_DEFAULTS: dict[str, Callable[[], dict[str, Any]]] = {"draftosaurus": _draftosaurus_defaults}
-_OPTION_CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {"draftosaurus": _draftosaurus_check}
+GAMES: tuple[str, ...] = tuple(spec.stem for spec in registry.GAMES)  # the rules books, by file stem
 
 NAVIGATION = ("next", "previous", "repeat", "stop", "contents", "help", "first")
 
 
 def game_id(name: str, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The canonical id of a game named "draftosaurus", "jurassic-snack", "Jurassic Snack"...; BadInput otherwise."""
-    candidate = "_".join(words(name))
-    if candidate not in GAMES:
+    """The rules book of a game named "draftosaurus", "jurassic-snack", "Jurassic Snack"...; BadInput otherwise."""
+    try:
+        return registry.game(name).stem
+    except BadInput:
         raise BadInput(catalog(lang).say("rules.unknown_game", game=name,
-                                         games=catalog(lang).join(g.replace("_", "-") for g in GAMES)))
-    return candidate
+                                         games=catalog(lang).join(registry.ids()))) from None
 
 
 @dataclass(frozen=True)
@@ -198,7 +182,8 @@ class RulesBook:
 
 def _options_in_force(game: str, lang: str, readings: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     """The game's default options with `given` on top; values may be given as text ("6", "true")."""
-    in_force = _OPTION_DEFAULTS.get(game, dict)()
+    options_class = registry.game(game).rule_options_class()
+    in_force = options_class().to_json() if options_class else {}
     for name, value in given.items():
         if name not in readings:
             raise BadInput(catalog(lang).say("rules.unknown_option", option=name,
@@ -208,8 +193,8 @@ def _options_in_force(game: str, lang: str, readings: dict[str, Any], given: dic
         if not any(_same_value(choice, in_force.get(name)) for choice in choices):
             raise BadInput(catalog(lang).say("rules.bad_option_value", option=name, value=in_force.get(name),
                                              choices=", ".join(str(choice).lower() for choice in choices)))
-    if game in _OPTION_CHECKS:
-        _OPTION_CHECKS[game](in_force)
+    if options_class:
+        options_class.from_json(in_force)  # BadInput on a set of options the game refuses
     return in_force
 
 

@@ -28,20 +28,41 @@ class Roll:
         return cls(json_field(data, "face", str))
 
 
+def _position(data: dict[str, Any]) -> str | None:
+    """The optional pyramid place of a JSON action (a PyramidPosition id)."""
+    position = data.get("position")
+    if position is not None and not isinstance(position, str):
+        raise BadInput(f"a {data.get('type')} action's position must be a pyramid place id or absent, not {position!r}")
+    return position
+
+
+def _with_position(data: dict[str, Any], position: Any) -> dict[str, Any]:
+    """`data` with the pyramid place, when there is one (summer actions stay as they always were)."""
+    if position is not None:
+        data["position"] = _plain(position)
+    return data
+
+
 @dataclass(frozen=True)
 class Place:
-    """Player `player` (an index) puts one `species` into `pen` (the river included)."""
+    """Player `player` (an index) puts one `species` into `pen` (the river included).
+
+    Winter board: in the pyramid, `position` is the place (a PyramidPosition id); it may be left out when
+    only one place takes that species, and the game then logs the place it took."""
 
     player: int
     species: str
     pen: str
+    position: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "place", "player": self.player, "species": _plain(self.species), "pen": _plain(self.pen)}
+        return _with_position({"type": "place", "player": self.player, "species": _plain(self.species),
+                               "pen": _plain(self.pen)}, self.position)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Place":
-        return cls(json_field(data, "player", int), json_field(data, "species", str), json_field(data, "pen", str))
+        return cls(json_field(data, "player", int), json_field(data, "species", str), json_field(data, "pen", str),
+                   _position(data))
 
 
 @dataclass(frozen=True)
@@ -62,10 +83,29 @@ class Discard:
         return cls(json_field(data, "player", int), species)
 
 
-Action = Union[Roll, Place, Discard]
-_ACTION_TYPES: dict[str, type] = {"roll": Roll, "place": Place, "discard": Discard}
+@dataclass(frozen=True)
+class QuarantineMove:
+    """Winter board, before scoring: player `player` moves the dinosaur of their Quarantine to `pen` (another
+    pen or the river), at pyramid place `position` when it goes there (left out: the only place it can take)."""
+
+    player: int
+    pen: str
+    position: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _with_position({"type": "quarantine_move", "player": self.player, "pen": _plain(self.pen)},
+                              self.position)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "QuarantineMove":
+        return cls(json_field(data, "player", int), json_field(data, "pen", str), _position(data))
+
+
+Action = Union[Roll, Place, Discard, QuarantineMove]
+_ACTION_TYPES: dict[str, type] = {"roll": Roll, "place": Place, "discard": Discard, "quarantine_move": QuarantineMove}
 
 
 def action_from_json(data: Any) -> Action:
     """An action from its JSON form ({"type": "place", ...}); anything else is refused as BadInput."""
-    return action_type(data, _ACTION_TYPES, "an action (expected type roll, place or discard)").from_json(data)
+    return action_type(data, _ACTION_TYPES,
+                       "an action (expected type roll, place, discard or quarantine_move)").from_json(data)

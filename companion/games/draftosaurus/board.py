@@ -35,12 +35,14 @@ GRASSLAND_AREA = frozenset({PRAIRIE_OF_LOVE, MEADOW_OF_DIFFERENCES, SOLITARY_ISL
 CAFETERIA_SIDE = frozenset({FOREST_OF_SAMENESS, WOODY_TRIO, PRAIRIE_OF_LOVE})  # left of the river
 TOILETS_SIDE = frozenset({KING_OF_THE_JUNGLE, MEADOW_OF_DIFFERENCES, SOLITARY_ISLAND})  # right of it
 
-# The four faces that allow a fixed set of pens, and the reason code for a pen outside it.
+# The four faces that allow a fixed set of pens (an area or a side), and the reason code for a pen outside it.
+DIE_AREA_CODES: dict[str, str] = {"forest": "draft_die_forest", "grassland": "draft_die_grassland",
+                                  "toilets": "draft_die_toilets", "cafeteria": "draft_die_cafeteria"}
 _FACE_AREAS: dict[str, tuple[frozenset[int], str]] = {
-    "forest": (FOREST_AREA, "draft_die_forest"),
-    "grassland": (GRASSLAND_AREA, "draft_die_grassland"),
-    "toilets": (TOILETS_SIDE, "draft_die_toilets"),
-    "cafeteria": (CAFETERIA_SIDE, "draft_die_cafeteria"),
+    "forest": (FOREST_AREA, DIE_AREA_CODES["forest"]),
+    "grassland": (GRASSLAND_AREA, DIE_AREA_CODES["grassland"]),
+    "toilets": (TOILETS_SIDE, DIE_AREA_CODES["toilets"]),
+    "cafeteria": (CAFETERIA_SIDE, DIE_AREA_CODES["cafeteria"]),
 }
 # _FACE_BLOCK[face][pen]: the reason code when that face alone rules the pen out (never the river), else None;
 # the last row, _FACE_BLOCK[NO_FACE], rules nothing out.
@@ -67,29 +69,54 @@ def placement_blocker(zoo: list[list[int]], pen: int, species: int, face: int) -
     return pen_blockers(zoo, species, face, (pen,))[0]
 
 
-def pen_blockers(zoo: list[list[int]], species: int, face: int, pens: Sequence[int]) -> list[str | None]:
-    """For each of `pens`, the code of the rule that keeps `species` out of it under die `face`, or None.
+# A pen's own placement rule: (zoo, pen, species) -> the code that keeps `species` out, or None.
+PenRule = Callable[[list[list[int]], int, int], "str | None"]
 
-    The die is checked before the pen's own rule; the river is always allowed.
-    """
-    face_blocks = _FACE_BLOCK[face]
+
+def blockers(face_blocks: Sequence[str | None], capacity: Sequence[int], own_rules: Sequence[PenRule | None],
+             river: int, zoo: list[list[int]], species: int, face: int, pens: Sequence[int]) -> list[str | None]:
+    """For each of `pens`, the code of the rule that keeps `species` out of it under die `face`, or None, on
+    either side of the board: `face_blocks` (what the face alone rules out, per pen), `capacity` and
+    `own_rules` (per pen, None for a pen without one) describe the board.
+
+    The die is checked first (its area or side, then an empty pen, then no T-Rex), then the pen's places,
+    then its own rule; the river is always allowed."""
     codes: list[str | None] = []
     for pen in pens:
         code = face_blocks[pen]
-        if code is None and pen != RIVER:
+        if code is None and pen != river:
             content = zoo[pen]
             if face == EMPTY_PEN_FACE and content:
                 code = "draft_pen_not_empty"
             elif face == NO_TREX_FACE and TREX in content:
                 code = "draft_pen_has_trex"
-            elif len(content) >= CAPACITY[pen]:
+            elif len(content) >= capacity[pen]:
                 code = "draft_pen_full"
-            elif pen == FOREST_OF_SAMENESS and content and content[0] != species:
-                code = "draft_forest_other_species"
-            elif pen == MEADOW_OF_DIFFERENCES and species in content:
-                code = "draft_meadow_same_species"
+            elif own_rules[pen] is not None:
+                code = own_rules[pen](zoo, pen, species)  # type: ignore[misc]
         codes.append(code)
     return codes
+
+
+def _forest_rule(zoo: list[list[int]], pen: int, species: int) -> str | None:
+    content = zoo[pen]
+    return "draft_forest_other_species" if content and content[0] != species else None
+
+
+def _meadow_rule(zoo: list[list[int]], pen: int, species: int) -> str | None:
+    return "draft_meadow_same_species" if species in zoo[pen] else None
+
+
+_OWN_RULES: tuple[PenRule | None, ...] = tuple({FOREST_OF_SAMENESS: _forest_rule, MEADOW_OF_DIFFERENCES: _meadow_rule}
+                                               .get(pen) for pen in range(len(PENS)))
+
+
+def pen_blockers(zoo: list[list[int]], species: int, face: int, pens: Sequence[int]) -> list[str | None]:
+    """For each of `pens`, the code of the rule that keeps `species` out of it under die `face`, or None.
+
+    The die is checked before the pen's own rule; the river is always allowed.
+    """
+    return blockers(_FACE_BLOCK[face], CAPACITY, _OWN_RULES, RIVER, zoo, species, face, pens)
 
 
 def legal_pens(zoo: list[list[int]], species: int, face: int) -> list[int]:
@@ -125,3 +152,25 @@ def empty_zoo() -> list[list[int]]:
 def zoo_to_ids(zoo: list[list[int]]) -> dict[str, list[str]]:
     """A zoo as the API shows it: pen id -> species ids, left to right, every pen present."""
     return {PENS[pen]: [SPECIES[s] for s in content] for pen, content in enumerate(zoo)}
+
+
+class SummerRules:
+    """The summer board's rules behind the interface the engine shares with the winter board's WinterRules."""
+
+    kind = "summer"
+    pens = PENS
+    pen_index = PEN_INDEX
+    capacity = CAPACITY
+    empty_zoo = staticmethod(empty_zoo)
+    zoo_to_ids = staticmethod(zoo_to_ids)
+    pen_blockers = staticmethod(pen_blockers)
+    legal_pens = staticmethod(legal_pens)
+    placement_reason = staticmethod(placement_reason)
+
+    @staticmethod
+    def put(zoo: list[list[int]], pen: int, species: int, position: int | None) -> None:
+        """Add one dinosaur (already checked); the summer pens have no places to choose."""
+        zoo[pen].append(species)
+
+
+SUMMER_RULES = SummerRules()

@@ -1,11 +1,15 @@
-"""The Draftosaurus rules engine (summer board, 2 to 5 players, the 2-player variant): pure and deterministic.
+"""The Draftosaurus rules engine (summer and winter boards, 2 to 5 players, the 2-player variant): pure and
+deterministic.
 
 Two ways to drive it. In table mode the engine does not know the hands: players say what they place, and
 the engine checks it against the rules and against what the bag can still hold. In full mode the engine
 deals the hands from a bag shuffled with the game's seed (solo play, simulation).
 
-A game is a setup (players, options, mode, seed, first roller) plus a log of actions; `to_json` stores
-both, and loading a game replays the log, so a saved game can only hold a reachable state.
+A game is a setup (players, options, mode, seed, first roller, board side) plus a log of actions; `to_json`
+stores both, and loading a game replays the log, so a saved game can only hold a reachable state.
+
+On the winter board the setup also holds the board's printed values (a WinterBoard), and the game ends with
+the Quarantine phase: each tracked player whose Quarantine holds a dinosaur moves it (QuarantineMove).
 """
 
 from __future__ import annotations
@@ -16,22 +20,26 @@ from typing import Any, Sequence
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import OVER, LoggedGame, Reason, game_seed, refuse, setup_arguments
 from companion.games.common import ReplayRefused  # noqa: F401 - what a replay raises, caught by callers of this module
-from companion.games.draftosaurus.actions import Action, Discard, Place, Roll, action_from_json
+from companion.games.draftosaurus.actions import Action, Discard, Place, QuarantineMove, Roll, action_from_json
 from companion.games.draftosaurus.board import (
-    BAG_PER_SPECIES, FACE_INDEX, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, NO_FACE, PEN_INDEX, SPECIES_INDEX,
-    empty_zoo, legal_pens, pen_blockers, placement_blocker, placement_reason, unknown_id, zoo_to_ids)
-from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES, DieFace
+    BAG_PER_SPECIES, FACE_INDEX, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, NO_FACE, SPECIES_INDEX, SUMMER_RULES,
+    SummerRules, unknown_id)
+from companion.games.draftosaurus.ids import DIE_FACES, PYRAMID_POSITIONS, SPECIES, DieFace
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import ScoreSheet, score_indexed
+from companion.games.draftosaurus.winter import POSITION_INDEX, PYRAMID, WinterRules
+from companion.games.draftosaurus.winter_board import WinterBoard
+from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES, WinterGame, winter_board_for
 
 MODES = ("table", "full")
-# The phases: the die is awaited, then the placements, then (2-player variant) the discards; OVER at the end.
+# The phases: the die is awaited, then the placements, then (2-player variant) the discards; on the winter
+# board the Quarantine moves after the last turn; OVER at the end.
 ROLL, PLACE, DISCARD = "roll", "place", "discard"
 _ROUND_SEEDS = 16  # a round's random stream is seeded with seed * _ROUND_SEEDS + round
-_SETUP_FIELDS = ("players", "options", "mode", "seed", "first_roller", "tracked")
+_SETUP_FIELDS = ("players", "options", "mode", "seed", "first_roller", "tracked", "board", "winter_board")
 
 
-class Game(LoggedGame):
+class Game(WinterGame, LoggedGame):
     """One game in progress. Read its state through the properties; change it only with apply()."""
 
     GAME_ID = "draftosaurus"
@@ -42,9 +50,14 @@ class Game(LoggedGame):
     action_from_json = staticmethod(action_from_json)
 
     def __init__(self, players: Sequence[str], options: Options, mode: str, seed: int, first_roller: int,
-                 tracked: Sequence[int] | None = None):
-        """Use Game.new(), which checks its arguments."""
+                 tracked: Sequence[int] | None = None, winter_board: WinterBoard | None = None):
+        """Use Game.new(), which checks its arguments. A winter_board plays the winter side of the boards."""
         self.players: tuple[str, ...] = tuple(players)
+        self.winter_board = winter_board
+        self._rules: SummerRules | WinterRules = SUMMER_RULES if winter_board is None else WinterRules(winter_board)
+        self.board: str = self._rules.kind
+        self.SAVE_LABELS = {"board": self.board}
+        self._pyramid = -1 if winter_board is None else PYRAMID  # the pen whose places are chosen
         # The players whose zoos the game follows; the others play at the table unseen (table mode).
         self.tracked: tuple[int, ...] = tuple(range(len(players))) if tracked is None else tuple(sorted(tracked))
         self.options = options
@@ -62,7 +75,7 @@ class Game(LoggedGame):
         self._roller = first_roller
         self._phase = ROLL
         self._face = NO_FACE
-        self._zoos = [empty_zoo() for _ in players]
+        self._zoos = [self._rules.empty_zoo() for _ in players]
         self._done = [False] * count  # who has placed (or discarded) in the current phase
         self._waiting = 0
         self._out = [0] * len(SPECIES)  # placed or discarded (known species), per species
@@ -74,11 +87,14 @@ class Game(LoggedGame):
 
     @classmethod
     def new(cls, players: Sequence[str], *, options: Options = Options(), mode: str = "table",
-            seed: int | None = None, first_roller: int = 0, tracked: Sequence[int] | None = None) -> "Game":
+            seed: int | None = None, first_roller: int = 0, tracked: Sequence[int] | None = None,
+            board: str = "summer", winter_board: WinterBoard | dict[str, Any] | None = None) -> "Game":
         """A new game; 2 players play the 2-player variant. Without a seed one is drawn (and kept).
 
         `tracked` (table mode) lists the players whose zoos are followed; the others place unseen, and
-        only the tracked players are waited for."""
+        only the tracked players are waited for. `board` is the side of the zoo boards, summer or winter;
+        on winter, `winter_board` gives the values printed on the board (default: the shipped file, whose
+        values are unconfirmed)."""
         names = list(players)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise RuleViolation(f"Draftosaurus is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
@@ -103,7 +119,7 @@ class Game(LoggedGame):
                 raise BadInput(f"tracked players must be indices from 0 to {len(names) - 1}")
             if mode != "table" and len(set(tracked)) != len(names):
                 raise BadInput("only table mode can leave players untracked")
-        return cls(names, options, mode, seed, first_roller, tracked)
+        return cls(names, options, mode, seed, first_roller, tracked, winter_board_for(board, winter_board))
 
     # ---- what the dialogue reads -------------------------------------------------------------------------
 
@@ -128,9 +144,20 @@ class Game(LoggedGame):
         return DieFace(DIE_FACES[self._face]) if self._face >= 0 else None
 
     @property
-    def zoos(self) -> list[dict[str, list[str]]]:
-        """Per player: pen id -> species ids from left to right (every pen, the river included)."""
-        return [zoo_to_ids(zoo) for zoo in self._zoos]
+    def pens(self) -> tuple[str, ...]:
+        """The pen ids of this game's board side (the river last)."""
+        return self._rules.pens
+
+    @property
+    def zoos(self) -> list[dict[str, list[str | None]]]:
+        """Per player: pen id -> species ids from left to right (every pen, the river included). On the winter
+        board the pyramid is listed place by place (bottom row left to right, middle, top), None for an empty
+        place, the empty places at the end left out."""
+        return [self._rules.zoo_to_ids(zoo) for zoo in self._zoos]
+
+    def unconfirmed_values(self) -> tuple[str, ...]:
+        """The winter board's values (winter_board.VALUE_KEYS) that no table has confirmed; () on summer."""
+        return () if self.winter_board is None else self.winter_board.unconfirmed()
 
     @property
     def hands(self) -> list[list[str]] | None:
@@ -148,7 +175,8 @@ class Game(LoggedGame):
         return self._face >= 0 and player != self._roller
 
     def waiting_for(self) -> list[int]:
-        """Indices of the players the game waits for: the roller, or those who still place (or discard)."""
+        """Indices of the players the game waits for: the roller, or those who still place (or discard, or
+        move their Quarantine dinosaur)."""
         if self._phase == ROLL:
             return [self._roller]
         if self._phase == OVER:
@@ -169,6 +197,9 @@ class Game(LoggedGame):
                  "seed": self.seed, "first_roller": self.first_roller}
         if len(self.tracked) != len(self.players):
             setup["tracked"] = list(self.tracked)
+        if self.winter_board is not None:
+            setup["board"] = self.board
+            setup["winter_board"] = self.winter_board.to_json()
         return setup
 
     # ---- rules -----------------------------------------------------------------------------------------
@@ -182,20 +213,28 @@ class Game(LoggedGame):
             return self._check_roll(action)
         if kind is Discard:
             return self._check_discard(action)
+        if kind is QuarantineMove:
+            return self._check_quarantine_move(action)
         return Reason("draft_unknown_action", {"value": repr(action)})
 
     def apply(self, action: Action) -> None:
         """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing.
 
         When the last player of a turn has placed (and discarded), the turn ends by itself: hands and die
-        pass to the left, then the next turn, round or the end of the game.
+        pass to the left, then the next turn, round or the end of the game. A pyramid placement (or
+        Quarantine move) that left out the only place it could take is logged with that place.
         """
         reason = self.check(action)
         if reason is not None:
             refuse(reason)
         kind = type(action)
+        if self._pyramid >= 0 and (kind is Place or kind is QuarantineMove):
+            action = self._with_place(action)
         if kind is Place:
-            self._place(action.player, SPECIES_INDEX[action.species], PEN_INDEX[action.pen])
+            self._place(action.player, SPECIES_INDEX[action.species], self._rules.pen_index[action.pen],
+                        None if action.position is None else POSITION_INDEX[action.position])
+        elif kind is QuarantineMove:
+            self._move_out_of_quarantine(action)
         elif kind is Roll:
             self._face = FACE_INDEX[action.face]
             self._phase = PLACE
@@ -210,19 +249,21 @@ class Game(LoggedGame):
         `face` is the die to obey (default: this turn's roll); the player who rolled obeys no die.
         """
         zoo, species_index, face_index = self._choice_inputs(player, species, face)
+        rules = self._rules
         legal: list[str] = []
         excluded: dict[str, Reason] = {}
-        for pen, blocker in enumerate(pen_blockers(zoo, species_index, face_index, range(len(PENS)))):
+        for pen, blocker in enumerate(rules.pen_blockers(zoo, species_index, face_index, range(len(rules.pens)))):
             if blocker is None:
-                legal.append(PENS[pen])
+                legal.append(rules.pens[pen])
             else:
-                excluded[PENS[pen]] = placement_reason(blocker, zoo, pen, species_index, face_index)
+                excluded[rules.pens[pen]] = rules.placement_reason(blocker, zoo, pen, species_index, face_index)
         return legal, excluded
 
     def legal_pens(self, player: int, species: str, face: str | None = None) -> list[str]:
         """Only the legal pens of pen_choices (cheaper)."""
         zoo, species_index, face_index = self._choice_inputs(player, species, face)
-        return [PENS[pen] for pen in legal_pens(zoo, species_index, face_index)]
+        pens = self._rules.pens
+        return [pens[pen] for pen in self._rules.legal_pens(zoo, species_index, face_index)]
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every legal action now (of one player if given). Species come from the hand in full mode,
@@ -232,11 +273,25 @@ class Game(LoggedGame):
         players = self.waiting_for() if player is None else [p for p in self.waiting_for() if p == player]
         found: list[Action] = []
         for who in players:
+            if self._phase == QUARANTINE_MOVES:
+                found.extend(QuarantineMove(who, pen, position) for pen, position in self.quarantine_destinations(who))
+                continue
             for species in self._available_species(who):
                 if self._phase == PLACE:
-                    found.extend(Place(who, species, pen) for pen in self.legal_pens(who, species))
+                    found.extend(self._placements(who, species))
                 else:
                     found.append(Discard(who, species))
+        return found
+
+    def _placements(self, player: int, species: str) -> list[Place]:
+        """Every legal Place of `species` by `player`, one per pyramid place."""
+        found: list[Place] = []
+        for pen in self.legal_pens(player, species):
+            if self.winter_board is not None and pen == "pyramid":
+                found.extend(Place(player, species, pen, position)
+                             for position in self.pyramid_positions(player, species))
+            else:
+                found.append(Place(player, species, pen))
         return found
 
     @property
@@ -247,7 +302,10 @@ class Game(LoggedGame):
         """The score of the tracked zoos as they stand (final once the phase is "over").
 
         When some zoos are not tracked, `reported` gives, per untracked player, the species counts they
-        told (what the King of the Jungle is compared with); the sheet then holds the tracked zoos only."""
+        told (what the King of the Jungle is compared with; on the winter board, what the Lookout of the
+        player on their left counts: their pens, not their river); the sheet then holds the tracked zoos only."""
+        if self.winter_board is not None:
+            return self._winter_score(reported)
         if self.tracks_everyone:
             return score_indexed(self._zoos, self.players, self.options)
         reported = reported or {}
@@ -304,6 +362,8 @@ class Game(LoggedGame):
             return Reason("draft_game_over")
         if type(player) is not int or not 0 <= player < len(self.players):
             return Reason("draft_unknown_player", {"value": str(player)})
+        if self._phase == QUARANTINE_MOVES:
+            return self._quarantine_pending()
         name = self.players[player]
         if self._phase == ROLL:
             return Reason("draft_die_not_rolled", {"player": name})
@@ -318,24 +378,50 @@ class Game(LoggedGame):
             return unknown_id("draft_unknown_face", action.face, DIE_FACES)
         if self._phase == OVER:
             return Reason("draft_game_over")
+        if self._phase == QUARANTINE_MOVES:
+            return self._quarantine_pending()
         if self._phase != ROLL:
             return Reason("draft_die_already_rolled", {"face": DIE_FACES[self._face]})
         return None
 
+    def _quarantine_pending(self) -> Reason:
+        return Reason("draft_quarantine_pending", {"players": [self.players[p] for p in self.waiting_for()]})
+
     def _check_place(self, action: Place) -> Reason | None:
         species = SPECIES_INDEX.get(action.species)
-        pen = PEN_INDEX.get(action.pen)
         if species is None:
             return unknown_id("draft_unknown_species", action.species, SPECIES)
-        if pen is None:
-            return unknown_id("draft_unknown_pen", action.pen, PENS)
+        pen = self._rules.pen_index.get(action.pen)
+        if pen is None or action.position is not None:
+            refusal = self._destination_refusal(action.pen, action.position)
+            if refusal:
+                return refusal
         refusal = self._phase_refusal(action.player, PLACE) or self._supply_refusal(action.player, species)
         if refusal:
             return refusal
-        zoo = self._zoos[action.player]
         face = NO_FACE if action.player == self._roller else self._face
-        blocker = placement_blocker(zoo, pen, species, face)
-        return None if blocker is None else placement_reason(blocker, zoo, pen, species, face)
+        return self._pen_refusal(self._zoos[action.player], pen, species, face, action.position)  # type: ignore[arg-type]
+
+    def _destination_refusal(self, pen: Any, position: Any) -> Reason | None:
+        """Why a pen id (and pyramid place) named in an action is not one of this board, or None."""
+        if pen not in self._rules.pen_index:
+            return unknown_id("draft_unknown_pen", pen, self._rules.pens)
+        if position is not None and (self.winter_board is None or pen != "pyramid"):
+            return Reason("draft_position_not_pyramid", {"pen": pen})
+        if position is not None and position not in POSITION_INDEX:
+            return Reason("draft_unknown_position", {"value": str(position), "positions": list(PYRAMID_POSITIONS)})
+        return None
+
+    def _pen_refusal(self, zoo: list[list[int]], pen: int, species: int, face: int, position: str | None
+                     ) -> Reason | None:
+        """Why `species` may not go into `pen` (at pyramid place `position`) under die `face`, or None."""
+        blocker = self._rules.pen_blockers(zoo, species, face, (pen,))[0]
+        if blocker is not None:
+            return self._rules.placement_reason(blocker, zoo, pen, species, face)
+        if pen == self._pyramid:
+            return self._winter_rules().position_refusal(zoo, species, None if position is None
+                                                         else POSITION_INDEX[position])
+        return None
 
     def _check_discard(self, action: Discard) -> Reason | None:
         if not self.two_player:
@@ -376,8 +462,8 @@ class Game(LoggedGame):
             return [SPECIES[s] for s in sorted(set(self._hands[player]))]
         return [SPECIES[s] for s, out in enumerate(self._out) if out < self._bag_size]
 
-    def _place(self, player: int, species: int, pen: int) -> None:
-        self._zoos[player][pen].append(species)
+    def _place(self, player: int, species: int, pen: int, position: int | None) -> None:
+        self._rules.put(self._zoos[player], pen, species, position)
         self._out[species] += 1
         if self._hands is not None:
             self._hands[player].remove(species)
@@ -397,7 +483,9 @@ class Game(LoggedGame):
         self._waiting -= 1
         if self._waiting:
             return
-        if self._phase == PLACE and self.two_player:
+        if self._phase == QUARANTINE_MOVES:
+            self._phase = OVER
+        elif self._phase == PLACE and self.two_player:
             self._phase = DISCARD
             self._start_phase()
         else:
@@ -416,8 +504,8 @@ class Game(LoggedGame):
         if self._round + 1 == self.rounds:
             self._turn -= 1
             self._phase = OVER
+            self._start_quarantine_moves()
             return
         self._round += 1
         self._turn = 0
         self._start_round()
-

@@ -1,4 +1,6 @@
-"""Canonical ids of Draftosaurus: species, pens (summer board), die faces. Shared by engine, grammars, voices."""
+"""Canonical ids of Draftosaurus: species, the pens of each board side, pyramid positions, die faces.
+
+Shared by engine, grammars, voices."""
 
 from __future__ import annotations
 
@@ -26,6 +28,29 @@ class Pen(str, Enum):
     RIVER = "river"
 
 
+class WinterPen(str, Enum):
+    """The six pens of the winter board (the Lovers' Bridge is two pens, one on each bank), and the river."""
+
+    WELL_ORDERED_WOOD = "well_ordered_wood"
+    LOVERS_BRIDGE_LEFT = "lovers_bridge_left"
+    LOVERS_BRIDGE_RIGHT = "lovers_bridge_right"
+    PYRAMID = "pyramid"
+    LOOKOUT = "lookout"
+    QUARANTINE = "quarantine"
+    RIVER = "river"
+
+
+class PyramidPosition(str, Enum):
+    """The six places of the winter pyramid: the bottom row left to right, the middle row, the top."""
+
+    BOTTOM_LEFT = "bottom_left"
+    BOTTOM_CENTRE = "bottom_centre"
+    BOTTOM_RIGHT = "bottom_right"
+    MIDDLE_LEFT = "middle_left"
+    MIDDLE_RIGHT = "middle_right"
+    TOP = "top"
+
+
 class DieFace(str, Enum):
     FOREST = "forest"
     GRASSLAND = "grassland"
@@ -38,3 +63,6 @@ class DieFace(str, Enum):
 SPECIES: tuple[str, ...] = tuple(s.value for s in Species)
 PENS: tuple[str, ...] = tuple(p.value for p in Pen)
 DIE_FACES: tuple[str, ...] = tuple(f.value for f in DieFace)
+WINTER_PENS: tuple[str, ...] = tuple(p.value for p in WinterPen)
+PYRAMID_POSITIONS: tuple[str, ...] = tuple(p.value for p in PyramidPosition)
+BOARDS: tuple[str, ...] = ("summer", "winter")  # the two sides of the zoo boards

@@ -7,7 +7,7 @@ and the bag limit for the number of players.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NoReturn, Sequence
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
@@ -88,18 +88,23 @@ def validate_zoos(zoos: Sequence[Any], names: Sequence[str], players_count: int 
     if players_count is not None and players_count < len(zoos):
         raise BadInput(f"{len(zoos)} zoos cannot come from a game of {players_count} players")
     players_count = players_count or len(zoos)
-    limit = bag_limit(players_count)
     indexed = [validate_zoo(zoo, player=name, players_count=players_count) for zoo, name in zip(zoos, names)]
+    check_bag([_species_counts(zoo, with_river=True) for zoo in indexed], names, players_count)
+    return indexed
+
+
+def check_bag(counts: Sequence[Sequence[int]], names: Sequence[str], players_count: int) -> None:
+    """The zoos together (their species counts, in order) hold no more of a species than the bag: the first
+    zoo that goes over the limit is refused."""
+    limit = bag_limit(players_count)
     in_play = [0] * len(SPECIES)
-    for zoo, name in zip(indexed, names):
-        for content in zoo:
-            for species in content:
-                in_play[species] += 1
+    for zoo_counts, name in zip(counts, names):
+        for species, count in enumerate(zoo_counts):
+            in_play[species] += count
         for species, count in enumerate(in_play):
             if count > limit:
-                _refuse(name, Reason("draft_too_many_of_species", {
+                refuse_zoo(name, Reason("draft_too_many_of_species", {
                     "species": SPECIES[species], "count": count, "limit": limit, "players_count": players_count}))
-    return indexed
 
 
 def validate_zoo(zoo: Any, *, player: str = "", players_count: int = 1) -> IndexedZoo:
@@ -108,35 +113,40 @@ def validate_zoo(zoo: Any, *, player: str = "", players_count: int = 1) -> Index
     Returns it as index lists; raises ZooRefused naming the player, with a reason naming the pen and the rule.
     """
     if not isinstance(zoo, Mapping):
-        _refuse(player, Reason("draft_zoo_not_an_object"))
+        refuse_zoo(player, Reason("draft_zoo_not_an_object"))
     indexed = empty_zoo()
     for pen_id, content in zoo.items():
         pen = PEN_INDEX.get(pen_id)
         if pen is None:
-            _refuse(player, unknown_id("draft_unknown_pen", pen_id, PENS))
+            refuse_zoo(player, unknown_id("draft_unknown_pen", pen_id, PENS))
         if not isinstance(content, (list, tuple)):
-            _refuse(player, Reason("draft_pen_not_a_list", {"pen": PENS[pen]}))
+            refuse_zoo(player, Reason("draft_pen_not_a_list", {"pen": PENS[pen]}))
         for species_id in content:
             species = SPECIES_INDEX.get(species_id) if isinstance(species_id, str) else None
             if species is None:
-                _refuse(player, unknown_id("draft_unknown_species", species_id, SPECIES))
+                refuse_zoo(player, unknown_id("draft_unknown_species", species_id, SPECIES))
             blocker = placement_blocker(indexed, pen, species, NO_FACE)
             if blocker:
-                _refuse(player, placement_reason(blocker, indexed, pen, species, NO_FACE))
+                refuse_zoo(player, placement_reason(blocker, indexed, pen, species, NO_FACE))
             indexed[pen].append(species)
     _check_zoo_totals(indexed, player, players_count)
     return indexed
 
 
 def _check_zoo_totals(zoo: IndexedZoo, player: str, players_count: int) -> None:
+    check_zoo_size(_species_counts(zoo, with_river=True), player, players_count)
+
+
+def check_zoo_size(counts: Sequence[int], player: str, players_count: int) -> None:
+    """One zoo (its species counts, the river included) holds 12 dinosaurs at most, and no more of a species
+    than the bag."""
     limit = bag_limit(players_count)
-    total = sum(len(content) for content in zoo)
+    total = sum(counts)
     if total > DINOSAURS_PER_ZOO:
-        _refuse(player, Reason("draft_too_many_dinosaurs", {"count": total, "limit": DINOSAURS_PER_ZOO}))
-    counts = _species_counts(zoo, with_river=True)
+        refuse_zoo(player, Reason("draft_too_many_dinosaurs", {"count": total, "limit": DINOSAURS_PER_ZOO}))
     for species, count in enumerate(counts):
         if count > limit:
-            _refuse(player, Reason("draft_too_many_of_species", {
+            refuse_zoo(player, Reason("draft_too_many_of_species", {
                 "species": SPECIES[species], "count": count, "limit": limit, "players_count": players_count}))
 
 
@@ -148,7 +158,8 @@ class ZooRefused(RuleViolation):
         self.player = player
 
 
-def _refuse(player: str, reason: Reason) -> None:
+def refuse_zoo(player: str, reason: Reason) -> NoReturn:
+    """Raise the ZooRefused of `player`'s zoo, the player's name added to the reason."""
     raise ZooRefused(player, Reason(reason.code, {**reason.params, "player": player}))
 
 
@@ -174,7 +185,7 @@ def score_indexed(zoos: list[IndexedZoo], names: Sequence[str], options: Options
     king_names = list(names) + [name for name, _ in rivals]
     players = [_score_zoo(index, zoos[index], king_names, options, for_king, for_island[index],
                           in_zoo[index][TREX]) for index in range(len(zoos))]
-    winners, reason = _winners(players)
+    winners, reason = decide_winners(players)
     return ScoreSheet(players, winners, reason)
 
 
@@ -257,7 +268,7 @@ def _island(content: list[int], counts: list[int]) -> Reason:
     return Reason("draft_score_island_crowded", {**params, "points": 0})
 
 
-def _winners(players: list[PlayerScore]) -> tuple[list[int], Reason]:
+def decide_winners(players: list[PlayerScore]) -> tuple[list[int], Reason]:
     """Most points wins; a tie goes to fewer T-Rex in the zoo (the river included); still tied, it is shared."""
     best = max(player.total for player in players)
     leaders = [index for index, player in enumerate(players) if player.total == best]

@@ -1,21 +1,26 @@
-"""Random full-mode games: each player places a random dinosaur of the hand in a random legal pen."""
+"""Random full-mode games: each player places a random dinosaur of the hand in a random legal pen (a random
+pyramid place), and on the winter board moves the Quarantine's dinosaur to a random legal destination."""
 
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Sequence, TypeVar
 
-from companion.games.draftosaurus.actions import Discard, Place
-from companion.games.draftosaurus.engine import DISCARD, OVER, PLACE, ROLL, Game
+from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove
+from companion.games.draftosaurus.engine import DISCARD, OVER, PLACE, QUARANTINE_MOVES, ROLL, Game
 from companion.games.draftosaurus.options import Options
+from companion.games.draftosaurus.winter_board import WinterBoard
+
+T = TypeVar("T")
 
 
-def play_random_game(players: int | Sequence[str], seed: int, options: Options = Options()) -> Game:
-    """A finished full-mode game of `players` (names, or how many: P1, P2...); `seed` fixes both the bag and
-    every choice, so the game is reproducible."""
+def play_random_game(players: int | Sequence[str], seed: int, options: Options = Options(),
+                     board: str = "summer", winter_board: WinterBoard | None = None) -> Game:
+    """A finished full-mode game of `players` (names, or how many: P1, P2...) on `board`; `seed` fixes both
+    the bag and every choice, so the game is reproducible."""
     choices = random.Random(seed)
     names = [f"P{index + 1}" for index in range(players)] if isinstance(players, int) else list(players)
-    game = Game.new(names, options=options, mode="full", seed=seed)
+    game = Game.new(names, options=options, mode="full", seed=seed, board=board, winter_board=winter_board)
     while game.phase != OVER:
         play_random_step(game, choices)
     return game
@@ -27,13 +32,22 @@ def play_random_step(game: Game, choices: random.Random) -> None:
         game.apply(game.roll_die())
         return
     for player in game.waiting_for():
+        phase = game.phase
+        if phase == QUARANTINE_MOVES:
+            pen, position = _pick(choices, game.quarantine_destinations(player))
+            game.apply(QuarantineMove(player, pen, position))
+            continue
         species = _pick(choices, game.hand(player))
-        if game.phase == PLACE:
-            game.apply(Place(player, species, _pick(choices, game.legal_pens(player, species))))
-        elif game.phase == DISCARD:
+        if phase == PLACE:
+            pen = _pick(choices, game.legal_pens(player, species))
+            if pen == "pyramid":
+                game.apply(Place(player, species, pen, _pick(choices, game.pyramid_positions(player, species))))
+            else:
+                game.apply(Place(player, species, pen))
+        elif phase == DISCARD:
             game.apply(Discard(player, species))
 
 
-def _pick(choices: random.Random, items: list[str]) -> str:
+def _pick(choices: random.Random, items: list[T]) -> T:
     """A random item (random() is several times cheaper than choice(); the tiny bias does not matter here)."""
     return items[int(choices.random() * len(items))]

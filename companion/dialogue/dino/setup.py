@@ -1,0 +1,141 @@
+"""Setting up a Dino table: players, who starts, colours, nests and barriers (drawn at random or dictated),
+the rule options; each answer checked by the rules before it is kept."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.dialogue.session import Answer, Session
+from companion.dialogue.setup import (ask_choice, ask_intent, ask_names, ask_player, ask_yes, label_players,
+                                      listed_names, names_can_be_typed, table_seed)
+from companion.errors import BadInput, RuleViolation
+from companion.games.common import Reason
+from companion.games.dino.board import Board, Border, load_board
+from companion.games.dino.engine import Game
+from companion.games.dino.ids import (DEFAULT_EGGS_RULE, EGGS_RULES, MAX_BARRIERS, MAX_PLAYERS, MIN_BARRIERS,
+                                      MIN_PLAYERS, OWN_EXITS_MAX_PLAYERS, eggs_per_nest)
+from companion.games.dino.setup import Setup, border_reason, nest_reason, random_layout
+
+SETUP_AGAIN = "dino.setup.expected_answer"
+
+
+def start_game(session: Session, args: Any) -> Game:
+    """A new game: set-up questions (players too, unless --players gave them)."""
+    names = listed_names(args.players, session.lang) if args.players else None
+    board = load_board(args.board) if args.board else load_board()
+    setup = TableSetup(session, board, random.Random(table_seed(args))).run(names)
+    try:
+        return Game.new(setup)
+    except RuleViolation as refused:
+        reason = refused.reason
+        raise BadInput(session.catalog.say(f"reasons.{reason.code}", **reason.params)) from None
+
+
+class TableSetup:
+    """The set-up questions of a new table, each answer checked by the rules before it is kept."""
+
+    def __init__(self, session: Session, board: Board, chooser: random.Random):
+        self.session, self.board, self.chooser = session, board, chooser
+
+    def ask(self, key: str, expected: set[str], **params: Any) -> Answer:
+        return ask_intent(self.session, key, expected, again_key=SETUP_AGAIN, **params)
+
+    def ask_yes(self, key: str, **params: Any) -> bool:
+        return ask_yes(self.session, key, again_key=SETUP_AGAIN, **params)
+
+    def run(self, names: list[str] | None) -> Setup:
+        players = names or self.ask_players()
+        self.session.set_player_names(players)
+        first = 0 if names else self.ask_first(players)
+        colours = self.ask_colours(players)
+        if self.ask_yes("dino.setup.ask_layout"):
+            nests, barriers = random_layout(self.board, len(players), self.chooser)
+        else:
+            nests, barriers = self.ask_nests(), self.ask_barriers(players[first])
+        eggs_rule, stones, own_exits = self.ask_options(len(players))
+        return Setup(tuple(players), tuple(colours), nests, barriers, first, eggs_rule, stones, own_exits, self.board)
+
+    def ask_players(self) -> list[str]:
+        count = ask_choice(self.session, "dino.setup.ask_count",
+                           lambda said: isinstance(said, int) and MIN_PLAYERS <= said <= MAX_PLAYERS,
+                           "dino.setup.bad_count", again_key=SETUP_AGAIN)
+        if not names_can_be_typed(self.session):
+            return label_players(self.session, count)
+        return ask_names(self.session, count)
+
+    def ask_first(self, players: list[str]) -> int:
+        return ask_player(self.session, players, "dino.setup.ask_first", again_key=SETUP_AGAIN)
+
+    def ask_colours(self, players: list[str]) -> list[str]:
+        proposed = list(self.board.pawn_colours[:len(players)])
+        pairs = [self.session.text("dino.setup.player_colour", player=p, colour=c) for p, c in zip(players, proposed)]
+        if self.ask_yes("dino.setup.ask_default_colours", pairs=self.session.catalog.join(pairs)):
+            return proposed
+        colours: list[str] = []
+        for player in players:
+            while True:
+                colour = self.ask("dino.setup.ask_colour", {"colour_choice"}, player=player).slots["colour"]
+                if colour in self.board.pawn_colours and colour not in colours:
+                    colours.append(colour)
+                    break
+                self.refuse(Reason("dino_colour_taken", {"colour": colour, "player": players[colours.index(colour)]})
+                            if colour in colours else
+                            Reason("dino_unknown_pawn_colour", {"value": colour, "colours": list(self.board.pawn_colours)}))
+        return colours
+
+    def ask_nests(self) -> dict[str, str]:
+        nests: dict[str, str] = {}
+        for colour in self.board.egg_colours:
+            while True:
+                answer = self.ask("dino.setup.ask_nest", {"square_answer", "nest_place"}, colour=colour)
+                square, said_colour = answer.slots["square"], answer.slots.get("colour", colour)
+                reason = (nest_reason(self.board, colour, square, nests) if said_colour == colour
+                          else Reason("dino_nest_expected", {"colour": colour}))
+                if reason is None:
+                    nests[colour] = square
+                    break
+                self.refuse(reason)
+        return nests
+
+    def ask_barriers(self, first_player: str) -> tuple[Border, ...]:
+        self.session.say("dino.setup.barriers_intro", player=first_player, least=MIN_BARRIERS, most=MAX_BARRIERS)
+        placed: tuple[Border, ...] = ()
+        while len(placed) < MAX_BARRIERS:
+            if len(placed) >= MIN_BARRIERS and not self.ask_yes("dino.setup.ask_more_barriers", count=len(placed)):
+                break
+            slots = self.ask("dino.setup.ask_barrier", {"barrier_place"}, number=len(placed) + 1).slots
+            reason = border_reason(self.board, slots["square"], slots["other_square"], placed)
+            if reason is None:
+                placed += (self.board.border(slots["square"], slots["other_square"]),)  # type: ignore[operator]
+            else:
+                self.refuse(reason)
+        return placed
+
+    def ask_options(self, players: int) -> tuple[str, int | None, bool]:
+        most = self.board.meteor_for(players)
+        if self.ask_yes("dino.setup.ask_default_rules", eggs=eggs_per_nest(players, DEFAULT_EGGS_RULE), stones=most):
+            return DEFAULT_EGGS_RULE, None, False
+        rules = {eggs_per_nest(players, rule): rule for rule in reversed(list(EGGS_RULES))}
+        choices = self.or_join(sorted(rules, reverse=True))
+        eggs = ask_choice(self.session, "dino.setup.ask_eggs", lambda said: said in rules, "dino.setup.bad_eggs",
+                          again_key=SETUP_AGAIN, choices=choices)
+        while True:
+            answer = self.ask("dino.setup.ask_stones", {"number", "stones_answer"}, most=most)
+            stones = answer.slots.get("stones", answer.slots.get("number"))
+            if isinstance(stones, int) and 1 <= stones <= most:
+                break
+            self.refuse(Reason("dino_meteor_stones", {"value": str(stones), "most": most}))
+        own = players <= OWN_EXITS_MAX_PLAYERS and self.ask_yes("dino.setup.ask_own_exits")
+        return rules[eggs], (None if stones == most else stones), own
+
+    def refuse(self, reason: Reason) -> None:
+        self.session.say("dino.refused", reason=self.session.catalog.say(f"reasons.{reason.code}", **reason.params))
+
+    def or_join(self, items: list[Any]) -> str:
+        """'a, b or c' in the session language."""
+        words = [str(item) for item in items]
+        if len(words) == 1:
+            return words[0]
+        return self.session.text("dino.setup.or_join", head=self.session.text("list.separator").join(words[:-1]),
+                                 last=words[-1])

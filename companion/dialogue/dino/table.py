@@ -1,0 +1,271 @@
+"""A game of Dino at a real table: the program keeps the meteor, the nests, the eggs and where each pawn stands.
+
+The players move the pieces and say each turn ("mon pion rouge avance de trois, le météore d'un"); the
+program checks it with the rules engine, asks what the board data cannot tell (which pawn, where it
+stopped, how many spaces), asks whether an egg is taken when a move ends by a nest, saves after every
+accepted action and narrates the rest. After the fall it asks what each pawn left on the board would need
+to get home, then says the scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import registry
+from companion.dialogue.dino.queries import QUERIES
+from companion.dialogue.dino.setup import start_game
+from companion.dialogue.session import Answer, Session
+from companion.dialogue.turn import ASK_AGAIN, Act, Expected, Missing, Outcome, Question, Refused, Table
+from companion.games.common import Reason
+from companion.games.dino.actions import Action, Meteor, Move, Penalty
+from companion.games.dino.engine import AT_START, HOME, ON_BOARD, PENALTIES, PLAY, Game, PawnView, TableQuestion
+from companion.games.dino.ids import POINTS_PER_TURN
+
+SPEC = registry.game("dino")
+MOVE_SLOTS = ("pawn", "steps", "square", "exit", "egg", "meteor")
+NO_EGG = "none"  # the egg slot of a move whose player said no to the egg
+
+
+class DinoTable(Table[Game]):
+    """The table's questions: each turn of the player whose turn it is, what the board cannot tell, the egg
+    at a nest, and after the fall what each pawn left outside costs."""
+
+    SPEC = SPEC
+    QUERIES = QUERIES
+
+    @classmethod
+    def start(cls, session: Session, args: Any) -> dict[str, Any]:
+        return {"game": start_game(session, args)}
+
+    # ----- the questions
+    def question(self) -> Question | Act:
+        game = self.game
+        if game.phase == PENALTIES:
+            view = game.penalties_due()[0]
+            return Question(self.key("ask.penalty"), "answer",
+                            {"colour": view.colour, "square": view.square, "player": game.players[view.player],
+                             "least": game.penalty_least(view.player, view.pawn)}, view.player)
+        player = game.current_player
+        if game.must_feed_meteor(player):
+            return Act(Meteor(player))
+        return Question(self.key("ask_turn"), "turn", {"player": game.players[player], "colour": game.colours[player]},
+                        player)
+
+    def interpret(self, question: Question, answer: Answer) -> Outcome:
+        if self.game.phase == PENALTIES:
+            return self.penalty(answer)
+        if answer.intent in ("pawn_move", "meteor_move"):
+            return self.move(question, answer)
+        if answer.intent == "egg_take":
+            return Expected("move_first")
+        return Expected("expected_move")
+
+    def penalty(self, answer: Answer) -> Outcome:
+        points = answer.slots.get("steps", answer.slots.get("number"))
+        if answer.intent not in ("steps_answer", "number") or not isinstance(points, int):
+            return Expected("expected_points")
+        view = self.game.penalties_due()[0]
+        return Act(Penalty(view.player, view.pawn, points))
+
+    def move(self, question: Question, answer: Answer) -> Outcome:
+        """Turn what was said into a move: ask what is missing, the egg last, then play it."""
+        slots = answer.slots
+        owner = self.mover(question.player, slots)
+        if isinstance(owner, Reason):
+            return Refused(owner)
+        if answer.intent == "meteor_move" and slots.get("meteor") in (None, POINTS_PER_TURN) and not (
+                {"pawn", "steps", "square", "from_square"} & set(slots)):
+            return Act(Meteor(owner))
+        said = {name: slots[name] for name in MOVE_SLOTS if name in slots}
+        if "from_square" in slots and "pawn" not in said:
+            pawn = self.pawn_at(owner, str(slots["from_square"]), bool(slots.get("at_machine")))
+            if pawn is None:
+                return Refused(Reason("dino_no_pawn_there", {"colour": self.game.colours[owner],
+                                                             "square": slots["from_square"]}))
+            said["pawn"] = pawn
+        egg = said.pop("egg", None)
+        result = self.game.interpret(owner, **said)
+        if isinstance(result, Reason):
+            return Refused(result)
+        if isinstance(result, TableQuestion):
+            return self.ask_missing(result, owner, answer)
+        if isinstance(result, Meteor):
+            return Act(result)
+        refusal = self.game.check(result)
+        if refusal is not None:  # said before the egg is offered
+            return Refused(refusal, result)
+        return self.with_egg(result, egg, owner, answer)
+
+    def ask_missing(self, missing: TableQuestion, owner: int, answer: Answer) -> Missing:
+        """What the board data cannot decide, asked of the table; the reply may also be a whole new move."""
+        params = dict(missing.params)
+        if missing.code == "which_pawn":
+            params["choices"] = self.pawn_choices(owner)
+        question = Question(self.key(f"ask.{missing.code}"), "answer", params, owner)
+        return Missing(question, answer, lambda reply: self.fill(missing.code, owner, reply))
+
+    def fill(self, code: str, owner: int, reply: Answer) -> dict[str, Any] | None:
+        """What a reply to the question `code` adds to the move; None when it is a command of its own."""
+        slots = reply.slots
+        if code == "which_pawn" and reply.intent in ("pawn_choice", "number", "square_answer"):
+            if "pawn" in slots or slots.get("number") in (1, 2):
+                return {"pawn": slots["pawn"] if "pawn" in slots else int(slots["number"]) - 1}
+            square = slots.get("from_square", slots.get("square"))
+            pawn = None if square is None else self.pawn_at(owner, str(square), bool(slots.get("at_machine")))
+            if pawn is None and slots.get("at_machine"):
+                pawn = next((v.pawn for v in self.game.pawns(owner) if v.place == AT_START), None)
+            return None if pawn is None else {"pawn": pawn}
+        if code in ("where", "where_exit") and reply.intent == "square_answer":
+            return {"square": slots["square"]}
+        if code == "how_many" and reply.intent in ("steps_answer", "number"):
+            return {"steps": slots.get("steps", slots.get("number"))}
+        return None
+
+    def with_egg(self, move: Move, egg: Any, owner: int, answer: Answer) -> Outcome:
+        """The move, with the egg said; when it ends by a nest that still has an egg for it and nothing was
+        said, ask: yes, no or the colour (the move is dropped by "annule")."""
+        if egg == NO_EGG:
+            return Act(move)
+        if egg is not None:
+            return Act(Move(move.player, move.pawn, move.steps, move.square, move.exit, str(egg), move.meteor))
+        choices = [] if move.exit else self.game.egg_choices(move.player, move.pawn, move.square)
+        if not choices:
+            return Act(move)
+        question = Question(self.key("ask_egg"), "egg", {"colours": choices, "square": move.square}, owner)
+        again = Question(self.key("ask_egg_again"), "egg", {"colours": choices}, owner)
+        return Missing(question, answer, lambda reply: self.egg_answer(choices, reply), again)
+
+    def egg_answer(self, choices: list[str], reply: Answer) -> Any:
+        """What a reply to "do you take an egg?" adds: none, the only one, the colour said; a yes with several
+        nests or a colour of no nest there asks again which colour."""
+        colour = reply.slots.get("egg", reply.slots.get("colour"))
+        if reply.intent == "no":
+            return {"egg": NO_EGG}
+        if reply.intent == "yes" and len(choices) == 1:
+            return {"egg": choices[0]}
+        if reply.intent in ("egg_take", "colour_choice", "yes"):
+            return {"egg": colour} if colour in choices else ASK_AGAIN
+        return None
+
+    def mover(self, player: int | None, slots: dict[str, Any]) -> int | Reason:
+        """The player whose pawn is moved: named by its colour, else the player named, else the current one."""
+        colour = slots.get("colour")
+        if colour is not None:
+            owner = self.game.player_of_colour(colour)
+            if owner is None:
+                return Reason("dino_unknown_pawn_colour", {"value": self.session.catalog.name("colours", colour),
+                                                           "colours": list(self.game.colours)})
+            return owner
+        named = self.player_named(slots.get("player"))
+        return (player if player is not None else self.game.current_player) if named is None else named
+
+    def pawn_at(self, player: int, square: str, at_machine: bool = False) -> int | None:
+        """The player's pawn on `square`; one waiting at its time machine there only when `at_machine` is said
+        or no pawn stands on the square."""
+        views = [view for view in self.game.pawns(player) if view.place != HOME and view.square == square]
+        on_board = [view for view in views if view.place == ON_BOARD]
+        waiting = [view for view in views if view.place == AT_START]
+        found = (waiting or on_board) if at_machine else (on_board or waiting)
+        return found[0].pawn if found else None
+
+    def pawn_choices(self, player: int) -> str:
+        """The two pawns of a colour told apart: first and second, and where each is (on a square, or waiting
+        at its time machine)."""
+        parts = []
+        for order, pawn in enumerate(self.game.in_play(player)):
+            view = self.game.pawn(player, pawn)
+            where = self.text("choice_at_machine" if view.place == AT_START else "choice_on_square",
+                              square=view.square)
+            parts.append(self.text("choice", order=self.text(f"ordinal.{order}"), where=where))
+        return self.text("choice_or", first=parts[0], second=parts[1]) if len(parts) == 2 else "".join(parts)
+
+    # ----- after an action
+    def moment(self) -> int:
+        return self.game.meteor_left
+
+    def narrate(self, action: Any, before: int, events: Any) -> None:
+        say, game = self.say, self.game
+        name = game.players[action.player]
+        if isinstance(action, Move):
+            colour = game.colours[action.player]
+            say("went_home" if action.exit else "moved", player=name, colour=colour, steps=action.steps,
+                square=action.square)
+            if action.egg is not None:
+                say("egg_taken", player=name, colour=action.egg, left=game.nests()[action.egg][1])
+        elif isinstance(action, Penalty):
+            say("penalty_noted", colour=game.colours[action.player], points=action.points)
+            return
+        elif self.automatic(action):
+            say("no_pawn_meteor", player=name)
+        moved = before - game.meteor_left
+        if moved:
+            say("meteor_moved", stones=moved, left=game.meteor_left)
+        if game.phase != PLAY:
+            say("meteor_fell")
+            if game.phase == PENALTIES:
+                say("penalties_start", count=len(game.penalties_due()))
+
+    def automatic(self, action: Any) -> bool:
+        """A meteor move the program plays itself: its player had no pawn left in play."""
+        return isinstance(action, Meteor) and not self.game.in_play(action.player)
+
+    def actions_to_undo(self) -> int:
+        """The last action said, with the forced meteor moves after it."""
+        actions, count = self.game.actions, 1
+        while count < len(actions) and self.automatic(actions[-count]):
+            count += 1
+        return count
+
+    def describe(self, action: Action) -> str:
+        game = self.game
+        name = game.players[action.player]
+        if isinstance(action, Move):
+            return self.text("action_move", player=name, colour=game.colours[action.player], steps=action.steps,
+                             square=action.square)
+        if isinstance(action, Penalty):
+            return self.text("action_penalty", colour=game.colours[action.player], points=action.points)
+        return self.text("action_meteor", player=name)
+
+    # ----- the start and the end
+    def announce_start(self, resumed: bool) -> None:
+        game = self.game
+        if resumed:
+            self.say("resumed", turn=game.turn)
+        else:
+            self.say("welcome", count=len(game.players), names=list(game.players))
+            self.describe_setup()
+            self.say("trust")
+        QUERIES.handlers["meteor_state"](self, {})
+
+    def describe_setup(self) -> None:
+        game, setup = self.game, self.game.setup
+        for player, name in enumerate(game.players):
+            self.say("player_colour", player=name, colour=game.colours[player],
+                     squares=[view.square for view in game.pawns(player)])
+        QUERIES.handlers["nest_state"](self, {})
+        QUERIES.handlers["barrier_state"](self, {})
+        self.say("options", eggs=setup.eggs_per_nest, stones=game.meteor_total,
+                 exits=self.text("exits_own" if setup.own_colour_exits else "exits_all"))
+        self.say("first_player", player=game.players[setup.first_player])
+
+    def announce_final_scores(self) -> None:
+        sheet = self.game.score()
+        for entry in sheet.players:
+            self.session.say_text(self.score_line(entry, final=True))
+        self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
+        ordered = sorted(sheet.players, key=lambda entry: -entry.total)
+        places: list[int] = []
+        for index, entry in enumerate(ordered):
+            places.append(places[-1] if index and entry.total == ordered[index - 1].total else index + 1)
+        self.say("ranking", ranking=[self.text("rank_item", place=place, player=entry.name, total=entry.total)
+                                     for place, entry in zip(places, ordered)])
+
+    def score_line(self, entry: Any, final: bool) -> str:
+        return self.text("score_final" if final else "score_so_far", player=entry.name, total=entry.total,
+                         eggs=entry.eggs, egg_points=entry.egg_points, colours=len(entry.colours),
+                         colour_points=entry.colour_points, penalty=entry.penalty)
+
+    def pawn_line(self, view: PawnView) -> str:
+        key = {AT_START: "pawn_at_start", ON_BOARD: "pawn_on_board", HOME: "pawn_home"}[view.place]
+        return self.text(key, player=self.game.players[view.player], colour=view.colour, number=view.pawn + 1,
+                         square=view.square)

@@ -1,0 +1,112 @@
+"""What players may ask in the middle of any Draftosaurus question: zoos and pens, where a species may go,
+the scores, whose turn it is, the die and what a face means, where the game stands."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.dialogue.turn import SHARED_QUERIES, Queries
+from companion.games.draftosaurus.engine import ROLL
+from companion.games.draftosaurus.ids import PENS
+
+if TYPE_CHECKING:
+    from companion.dialogue.draftosaurus.table import DraftosaurusTable
+
+QUERIES = Queries(SHARED_QUERIES)
+RIVER = "river"
+
+
+def _player(table: DraftosaurusTable, slots: dict[str, Any]) -> int | None:
+    """The player named (None and said so when nobody has that name), else the one being asked."""
+    waiting = table.game.waiting_for()
+    asked = table.asked if table.asked is not None else (waiting[0] if waiting else table.game.roller)
+    return table.player_said(slots.get("player"), asked)
+
+
+@QUERIES.answers("zoo")
+def zoo(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    """A whole zoo, or one pen of it ("la rivière de David")."""
+    player = _player(table, slots)
+    if player is None:
+        return
+    name, content = table.game.players[player], table.game.zoos[player]
+    pen = slots.get("pen")
+    if pen is not None:
+        species = content.get(str(pen), [])
+        if species:
+            table.say("pen_of", player=name, pen=pen, content=_species_words(table, species))
+        else:
+            table.say("pen_of_empty", player=name, pen=pen)
+        return
+    filled = [pen_id for pen_id in PENS if content.get(pen_id)]
+    if not filled:
+        table.say("zoo_empty", player=name)
+        return
+    parts = [table.text("pen_content", pen=pen_id, content=_species_words(table, content[pen_id]))
+             for pen_id in filled]
+    empty = [pen_id for pen_id in PENS if pen_id != RIVER and not content.get(pen_id)]
+    table.say("zoo", player=name, count=sum(len(v) for v in content.values()), content=" ".join(parts),
+              empty=table.text("empty_pens", pens=empty) if empty else table.text("no_empty_pen"))
+
+
+def _species_words(table: DraftosaurusTable, species: list[str]) -> str:
+    return table.session.catalog.join(table.session.catalog.name("species", s) for s in species)
+
+
+@QUERIES.answers("legal")
+def legal(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    """Where a species may go for a player now."""
+    player = _player(table, slots)
+    if player is None:
+        return
+    if slots.get("species") is None:
+        table.say("which_species_query")
+        return
+    table.say_legal(player, str(slots["species"]))
+
+
+@QUERIES.answers("score")
+def score(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    sheet = table.game.score()
+    named = table.player_said(slots.get("player"), None)
+    if slots.get("player") is not None and named is None:
+        return
+    for entry in sheet.players:
+        if named is None or entry.name == table.game.players[named]:
+            table.session.say_text(table.score_line(entry, final=False))
+
+
+@QUERIES.answers("whose_turn")
+def whose_turn(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    game = table.game
+    if game.phase == ROLL:
+        table.say("where_roll", round=game.round, turn=game.turn, roller=game.players[game.roller])
+    elif game.waiting_for():
+        table.say("waiting", names=[game.players[i] for i in game.waiting_for()], face=table.face_id())
+    else:
+        table.say("game_over")
+
+
+@QUERIES.answers("status")
+def status(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    game = table.game
+    table.say("status", round=game.round, rounds=game.rounds, turn=game.turn, turns=game.turns_per_round)
+    whose_turn(table, slots)
+
+
+@QUERIES.answers("current_die")
+def current_die(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    if table.face_id() is None:
+        table.say("no_face_yet", roller=table.game.players[table.game.roller])
+    else:
+        table.say_face()
+
+
+@QUERIES.answers("face_meaning")
+def face_meaning(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    face = slots.get("face") or table.face_id()
+    if face is None:
+        table.say("no_face_yet", roller=table.game.players[table.game.roller])
+        return
+    table.say("face_meaning", face=face, sticker=table.session.catalog.name("faces", str(face), "sticker"),
+              meaning=table.text(f"faces.{face}"))

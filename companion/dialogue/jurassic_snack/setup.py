@@ -1,0 +1,64 @@
+"""Setting up a Jurassic Snack table: the two players (blue first), the tokens (physical or hidden), the
+assembly of the boards; from the command line, or by questions for what it leaves out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.dialogue.session import Session
+from companion.dialogue.setup import ask_names, ask_until, label_players, listed_names, names_can_be_typed, table_seed
+from companion.errors import BadInput, RuleViolation
+from companion.games.common import Reason
+from companion.games.jurassic_snack.engine import MODES, Game, Options
+from companion.games.jurassic_snack.layout import Layout
+
+
+def start_game(session: Session, args: Any) -> Game:
+    """The new game, from the options and questions for what they leave out."""
+    layout = read_layout(args.layout, session)
+    options = Options(quiet_turns=args.quiet_turns or Options().quiet_turns)
+    if args.players:
+        players = listed_names(args.players, session.lang)
+        if len(players) != 2:
+            raise BadInput("--players: Jurassic Snack needs exactly two names, blue first, then yellow")
+    else:
+        players = ask_players(session)
+    session.set_player_names(players)
+    mode = args.tokens or ask_mode(session)
+    try:
+        return Game.new(players, layout=layout, mode=mode, seed=table_seed(args), options=options)
+    except RuleViolation as error:
+        reason = error.reason if isinstance(error.reason, Reason) else Reason("js_unknown_action")
+        raise BadInput(session.catalog.say(f"reasons.{reason.code}", **reason.params)) from None
+
+
+def read_layout(path: Path | None, session: Session) -> Layout:
+    """The assembly described in a JSON file (a list of boards), or the default square."""
+    if path is None:
+        return Layout.default()
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BadInput(f"--layout {path}: not a readable JSON file ({error})") from None
+    try:
+        return Layout.build(data.get("boards") if isinstance(data, dict) else data)
+    except RuleViolation as error:
+        reason = error.reason
+        assert isinstance(reason, Reason)
+        raise BadInput(f"--layout {path}: " + session.catalog.say(f"reasons.{reason.code}", **reason.params)) from None
+
+
+def ask_players(session: Session) -> list[str]:
+    """The two names when a typed line can hold any name; otherwise "Player 1" and "Player 2"."""
+    if not names_can_be_typed(session):
+        return label_players(session, 2)
+    return ask_names(session, 2, keys=("js.setup.ask_blue", "js.setup.ask_yellow"))
+
+
+def ask_mode(session: Session) -> str:
+    answer = ask_until(session, session.text("js.setup.ask_mode"),
+                       lambda said: said.intent == "token_mode" and said.slots.get("token_mode") in MODES,
+                       "js.setup.expected_mode")
+    return str(answer.slots["token_mode"])

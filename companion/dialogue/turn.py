@@ -1,0 +1,480 @@
+"""The turn mechanism every game plugs into.
+
+A turn: ask the question the game's state calls for → understand the answer → complete half a command by
+asking only for what is missing → read back a doubtful one → check it with the engine → apply → save →
+narrate. Queries are answered in the middle of any question, undo and redo take back or play again the
+last action whatever the question, and the next question always goes to the player who must now act.
+
+A game's table (a Table subclass) supplies only what is its own: `question` (what to ask now),
+`interpret` (what an answer means: an action, a missing part, a refusal or a reminder of what is expected),
+`describe` (an action in words), `narrate` (what an applied action changed at the table), `allowed`
+(what is allowed instead of a refused action), its queries (a Queries registry), its start and end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Generic, Self, TypeVar
+
+from companion import registry
+from companion.dialogue.savefile import SaveFileError, write_save
+from companion.dialogue.session import Answer, Session
+from companion.dialogue.setup import player_by_name
+from companion.errors import BadInput
+from companion.games.common import OVER, LoggedGame, Reason
+from companion.language.rules import RulesBook
+
+
+GameT = TypeVar("GameT", bound=LoggedGame)
+UNDO_INTENTS = ("undo", "redo")
+
+
+# ---------------------------------------------------------------- what a game's table answers
+
+@dataclass(frozen=True)
+class Question:
+    """What the table asks: the sentence `key` filled with `params`, heard in dialogue state `state`.
+    `player` (an index) is the one expected to answer."""
+
+    key: str
+    state: str
+    params: dict[str, Any] = field(default_factory=dict)
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class Act:
+    """Apply `action` once the engine has checked it."""
+
+    action: Any
+
+
+ASK_AGAIN = object()  # what a Missing's fill gives for a reply to its question that still lacks something
+
+
+@dataclass(frozen=True)
+class Missing:
+    """Half a command: ask `question` for what is missing. `fill` gives the slots a reply adds to `answer`
+    (None: the reply is a command of its own; ASK_AGAIN: an answer to the question that does not settle it,
+    and `again`, else `question`, is asked); by default a reply of the same intent adds its slots."""
+
+    question: Question
+    answer: Answer
+    fill: Callable[[Answer], Any] | None = None
+    again: Question | None = None
+
+    def complete(self, reply: Answer) -> Any:
+        """The command `reply` makes of this half: completed, replaced by a whole new command, or ASK_AGAIN."""
+        added = self.fill(reply) if self.fill is not None else (
+            reply.slots if reply.intent == self.answer.intent else None)
+        if added is ASK_AGAIN:
+            return ASK_AGAIN
+        return reply if added is None else self.answer.merged(added, reply)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Refuse without asking the engine (the table knows why): say `reason`, then what `action` may do."""
+
+    reason: Reason
+    action: Any = None
+
+
+@dataclass(frozen=True)
+class Expected:
+    """An answer of another kind than the question asks for: say `key` (what is expected)."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Done:
+    """The table answered it itself; nothing to apply."""
+
+
+Outcome = Act | Missing | Refused | Expected | Done
+
+
+@dataclass(frozen=True)
+class Secret:
+    """What an action revealed that an undo cannot hide again: `others` must agree to take it back, and hear
+    `key` (with `params`): what stays known."""
+
+    others: tuple[int, ...]
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- queries, registered explicitly
+
+Handler = Callable[[Any, dict[str, Any]], Any]
+
+
+class Queries:
+    """The queries a table answers whatever its question: intent → handler(table, slots). A handler that asks
+    a question of its own may return the Answer of a new command said instead, which then goes on."""
+
+    def __init__(self, *bases: Queries):
+        self.handlers: dict[str, Handler] = {}
+        for base in bases:
+            self.handlers.update(base.handlers)
+
+    def answers(self, *intents: str) -> Callable[[Handler], Handler]:
+        """Register the decorated function as the answer to `intents`."""
+        def register(handler: Handler) -> Handler:
+            for intent in intents:
+                self.handlers[intent] = handler
+            return handler
+        return register
+
+    def get(self, intent: str) -> Handler | None:
+        return self.handlers.get(intent)
+
+
+SHARED_QUERIES = Queries()
+
+
+@SHARED_QUERIES.answers("rules")
+def rules_query(table: Table[Any], slots: dict[str, Any]) -> None:
+    """The rules on a topic, or the topics there are."""
+    topic = slots.get("topic")
+    section = table.rules.find(str(topic)) if topic else None
+    if topic is None:
+        table.say("rules_topics", topics=table.session.catalog.join(s.short_name for s in table.rules.sections))
+    elif section is None:
+        table.say("rules_unknown")
+    else:
+        table.session.say_text(section.text)
+
+
+# ---------------------------------------------------------------- the table
+
+_DROPPED = object()  # what route() gives when an undo or redo closed the question
+_APPLY = object()  # what read_back() gives after a yes
+
+
+class Table(Generic[GameT]):
+    """One game at the table, from its first question (or where a save left it) to the final scores."""
+
+    SPEC: ClassVar[registry.GameSpec]
+    QUERIES: ClassVar[Queries] = SHARED_QUERIES
+    # What rebuilding the game from a save may raise; each means a corrupt save.
+    CORRUPT_SAVE_ERRORS: ClassVar[tuple[type[Exception], ...]] = (KeyError, TypeError, ValueError, AttributeError,
+                                                                   BadInput)
+
+    def __init__(self, session: Session, game: GameT, save_path: Path, *, asked: int | None = None):
+        self.session = session
+        self.game = game
+        self.save_path = save_path
+        self.asked = asked  # the player the last question went to; kept in the save
+        self.state = "turn"  # the dialogue state of the open question
+        self.redo_stack: list[list[Any]] = []  # what each undo took back, the latest last
+        session.set_player_names(game.players)
+        self.rules = RulesBook.load(self.SPEC.stem, session.lang, options=self.rule_options())
+
+    # ----- what each game supplies
+    def question(self) -> Question | Act:
+        """What to ask now, or an action the table plays without asking (a virtual die, a forced move)."""
+        raise NotImplementedError
+
+    def interpret(self, question: Question, answer: Answer) -> Outcome:
+        """What `answer` to `question` means."""
+        raise NotImplementedError
+
+    def describe(self, action: Any) -> str:
+        """An action in words, for read-backs, "undone" and "redone"."""
+        raise NotImplementedError
+
+    def narrate(self, action: Any, before: Any, events: Any) -> None:
+        """Say what `action` changed (`before`: what moment() gave before it; `events`: what apply returned)."""
+
+    def moment(self) -> Any:
+        """What narrate compares to tell what changed (the round, the turn...)."""
+        return None
+
+    def allowed(self, action: Any, reason: Reason) -> None:
+        """After a refusal of `action`: say what is allowed instead."""
+
+    def secret(self, actions: list[Any]) -> Secret | None:
+        """What taking back `actions` cannot hide again (hidden information they revealed), if anything."""
+        return None
+
+    def actions_to_undo(self) -> int:
+        """How many actions, at the end of a log that is not empty, one undo takes back."""
+        return 1
+
+    def rule_options(self) -> dict[str, Any] | None:
+        """The rule options the rules texts are read with (None: the game's defaults)."""
+        return None
+
+    def announce_start(self, resumed: bool) -> None:
+        raise NotImplementedError
+
+    def announce_final_scores(self) -> None:
+        raise NotImplementedError
+
+    # ----- words
+    def key(self, name: str, /) -> str:
+        """The catalog key of this game's sentence `name`."""
+        return f"{self.SPEC.namespace}.{name}"
+
+    def text(self, name: str, /, **params: Any) -> str:
+        return self.session.text(self.key(name), **params)
+
+    def say(self, name: str, /, **params: Any) -> str:
+        return self.session.say(self.key(name), **params)
+
+    def reason_words(self, reason: Reason) -> str:
+        return self.session.catalog.say(f"reasons.{reason.code}", **reason.params)
+
+    def player_name(self, player: int | None) -> str | None:
+        return None if player is None else self.game.players[player]
+
+    # ----- the loop
+    def run(self) -> None:
+        """Play until the game is over (or the input ends: the caller says where the game is saved)."""
+        while self.game.phase != OVER:
+            self.play_turn()
+        self.announce_final_scores()
+
+    def play_turn(self) -> None:
+        """One question and what its answer leads to."""
+        step = self.question()
+        if isinstance(step, Act):
+            self.act(step.action)
+            return
+        if step.player is not None:
+            self.asked = step.player
+            self.session.earcon("your_turn")
+        half: Missing | None = None
+        reply = self.ask(step)
+        while reply is not None:
+            answer = reply if half is None else half.complete(reply)
+            if answer is ASK_AGAIN:
+                assert half is not None
+                reply = self.ask(half.again or half.question, half)
+                continue
+            outcome = self.interpret(step, answer)
+            if isinstance(outcome, Missing):
+                half = outcome
+                reply = self.ask(outcome.question, half)
+                continue
+            if isinstance(outcome, Act) and answer.doubtful:
+                half, reply = None, self.read_back(outcome.action, step.state)
+                if reply is not _APPLY:
+                    continue
+            self.conclude(outcome)
+            return
+
+    def read_back(self, action: Any, state: str) -> Any:
+        """Read a doubtful action back by its meaning: _APPLY after a yes; None after a no or an undo (nothing
+        is applied, and that is said); or a new command said instead, for the question to take."""
+        meaning = self.describe(action)
+        verdict = self.confirm(self.session.text("session.confirm_meaning", meaning=meaning), state,
+                               again=self.session.text("session.meaning_again", meaning=meaning))
+        if verdict is True:
+            return _APPLY
+        if verdict is False:
+            self.session.say("session.confirm_refused")
+            return None
+        if verdict.intent == "undo":  # "annule" at the read-back: the action read back is what it takes back
+            self.say("dropped", what=meaning)
+            return None
+        routed = self.route(verdict, state, None)
+        return routed if isinstance(routed, Answer) else None
+
+    def ask(self, question: Question, half: Missing | None = None) -> Answer | None:
+        """The answer to `question` that the game must interpret; queries are answered on the way. None when
+        an undo or redo closed the question (an undo said during half a command drops that half)."""
+        speaker = self.player_name(question.player)
+        self.state = question.state
+        prompt = self.session.text(question.key, **question.params)
+        answer = self.session.ask(prompt, question.state, speaker=speaker)
+        while True:
+            routed = self.route(answer, question.state, half)
+            if routed is _DROPPED:
+                return None
+            if isinstance(routed, Answer):
+                return routed
+            if self.session.verbosity == "full":
+                self.session.say_text(prompt, remember=False)
+            answer = self.session.ask(None, question.state, speaker=speaker)
+
+    def route(self, answer: Answer, state: str, half: Missing | None) -> Any:
+        """An undo, a redo or a query is handled here (_DROPPED, or None for a query); any other answer is
+        given back for the game to interpret."""
+        if answer.intent in UNDO_INTENTS:
+            if half is not None:
+                self.say("dropped", what=self.half_words(half))
+            elif answer.intent == "undo":
+                self.undo(answer, state)
+            else:
+                self.redo(answer, state)
+            return _DROPPED
+        handler = self.QUERIES.get(answer.intent)
+        if handler is None:
+            return answer
+        if answer.unsure:
+            verdict = self.confirm(self.session.text("session.confirm", heard=answer.heard.text), state)
+            if verdict is not True:
+                if verdict is False:
+                    self.session.say("session.confirm_refused")
+                    return None
+                return self.route(verdict, state, half)
+        said_instead = handler(self, answer.slots)
+        return self.route(said_instead, state, half) if isinstance(said_instead, Answer) else None
+
+    def confirm(self, question: str, state: str, again: str | None = None) -> bool | Answer:
+        """A yes/no question: True, False, or the Answer of a new command for the game. Queries said instead
+        are answered and the question asked again."""
+        while True:
+            verdict = self.session.confirm(question, state, again)
+            if not isinstance(verdict, Answer) or self.QUERIES.get(verdict.intent) is None:
+                return verdict
+            self.route(verdict, state, None)
+
+    def half_words(self, half: Missing) -> str:
+        """What was said of a half command, for "dropped"."""
+        return half.answer.heard.text if half.answer.heard is not None else half.answer.intent
+
+    def conclude(self, outcome: Outcome) -> None:
+        if isinstance(outcome, Act):
+            self.act(outcome.action)
+        elif isinstance(outcome, Refused):
+            self.refuse(outcome.reason, outcome.action)
+        elif isinstance(outcome, Expected):
+            self.session.earcon("not_understood")
+            self.say(outcome.key, **outcome.params)
+
+    # ----- applying actions
+    def act(self, action: Any) -> bool:
+        """Apply a legal action, save at once, say what changed; or say why not (False)."""
+        reason = self.game.check(action)
+        if reason is not None:
+            self.refuse(reason, action)
+            return False
+        before = self.moment()
+        events = self.game.apply(action)
+        self.redo_stack.clear()
+        self.save()
+        self.narrate(action, before, events)
+        return True
+
+    def refuse(self, reason: Reason, action: Any = None) -> None:
+        """Say why, then what is allowed instead."""
+        self.session.earcon("refused")
+        self.say("refused", reason=self.reason_words(reason))
+        if action is not None:
+            self.allowed(action, reason)
+
+    # ----- undo and redo: the log replayed without the last actions, or with them again
+    def undo(self, answer: Answer, state: str) -> None:
+        actions = self.game.actions
+        if not actions:
+            self.say("nothing_to_undo")
+            return
+        undone = actions[-self.actions_to_undo():]
+        what = self.describe(undone[0])
+        if answer.doubtful and not self.agreed(self.text("confirm_undo", what=what), state):
+            return
+        secret = self.secret(undone)
+        if secret is not None and not self.others_agree(secret, what, state):
+            return
+        self.game = self.game.replay(self.game.setup_json(), actions[:-len(undone)])
+        self.redo_stack.append(undone)
+        self.asked = getattr(undone[0], "player", self.asked)  # who must now act again
+        self.save()
+        self.say("undone", what=what)
+        if secret is not None:
+            self.say(secret.key, **secret.params)
+
+    def redo(self, answer: Answer, state: str) -> None:
+        if not self.redo_stack:
+            self.say("nothing_to_redo")
+            return
+        what = self.describe(self.redo_stack[-1][0])
+        if answer.doubtful and not self.agreed(self.text("confirm_redo", what=what), state):
+            return
+        redone = self.redo_stack.pop()
+        before = self.moment()
+        events = [self.game.apply(action) for action in redone]
+        self.save()
+        self.say("redone", what=what)
+        self.narrate(redone[-1], before, events[-1])
+
+    def agreed(self, question: str, state: str) -> bool:
+        """A clear yes to `question`; anything else is said to change nothing (a new command is not taken)."""
+        verdict = self.confirm(question, state)
+        if verdict is not True:
+            self.session.say("session.confirm_refused")
+        return verdict is True
+
+    def others_agree(self, secret: Secret, what: str, state: str) -> bool:
+        """Each other player agrees to take back an action that revealed something."""
+        for other in secret.others:
+            if not self.agreed(self.text("undo_consent", other=self.game.players[other], what=what, **secret.params),
+                               state):
+                return False
+        return True
+
+    # ----- players
+    def player_named(self, name: Any) -> int | None:
+        """The index of the player called `name` (in any case); None when nobody is, or no name was said."""
+        return None if name is None else player_by_name(self.game.players, name)
+
+    def player_said(self, name: Any, default: int | None) -> int | None:
+        """The player named, `default` when no name was said; None, and the players listed, for a name that is
+        nobody's."""
+        if name is None:
+            return default
+        found = self.player_named(name)
+        if found is None:
+            self.say("unknown_player", name=name, players=list(self.game.players))
+        return found
+
+    def unknown_player(self, name: Any) -> Expected:
+        """The reminder for a name that is not a player's: the players there are."""
+        return Expected("unknown_player", {"name": name, "players": list(self.game.players)})
+
+    # ----- a new game, and a saved one
+    @classmethod
+    def new(cls, session: Session, args: Any, save_path: Path) -> Self:
+        """A new table from the options of `companion play` (and set-up questions for what they leave out),
+        saved at once."""
+        table = cls(session, save_path=save_path, **cls.start(session, args))
+        table.save()
+        return table
+
+    @classmethod
+    def start(cls, session: Session, args: Any) -> dict[str, Any]:
+        """The constructor's arguments, besides the session and the path, of a new game."""
+        raise NotImplementedError
+
+    def save(self) -> None:
+        write_save(self.save_path, self.SPEC.id, self.save_content())
+
+    def save_content(self) -> dict[str, Any]:
+        """What the save file holds: the game, who was asked last, and how the session was set up."""
+        return {"finished": self.game.phase == OVER, "state": self.game.to_json(),
+                "dialogue": {"asked": self.asked}, "session": self.session.settings()}
+
+    @classmethod
+    def from_save(cls, session: Session, content: dict[str, Any], save_path: Path) -> Self:
+        """The table a save holds; a game that cannot be rebuilt from it is a corrupt save (SaveFileError)."""
+        try:
+            parts = cls.saved_parts(content)
+            asked = (content.get("dialogue") or {}).get("asked")
+            table = cls(session, save_path=save_path, **parts)
+            if asked is not None and not (type(asked) is int and 0 <= asked < len(table.game.players)):
+                raise ValueError(f"asked player {asked!r}")
+        except cls.CORRUPT_SAVE_ERRORS as error:
+            raise SaveFileError("corrupt", save_path, type(error).__name__) from None
+        table.asked = asked
+        return table
+
+    @classmethod
+    def saved_parts(cls, content: dict[str, Any]) -> dict[str, Any]:
+        """The constructor's arguments, besides the session and the path, that a save holds."""
+        return {"game": cls.SPEC.engine_class().from_json(content["state"])}

@@ -1,0 +1,451 @@
+"""The conversation at the table has no dead ends: every question takes the answer it invites, a new command,
+help and repeat; half a command is completed; a guess offered back can be accepted; resumed games keep how they
+were played. Each case is played through the text engine, in French, English and Spanish where it applies."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.dialogue.savefile import write_save
+from companion.games.dino.engine import Game as DinoGame
+from companion.games.draftosaurus.engine import Game, Roll
+from companion.games.jurassic_snack.engine import HIDDEN, OVER
+from companion.games.jurassic_snack.engine import Game as SnackGame
+from tests.conftest import run_play, saved_state
+
+
+def play(tmp_path: Path, game: str, lines: list[str], *options: str, lang: str = "fr") -> subprocess.CompletedProcess:
+    return run_play(["play", game, "--engine", "text", "--lang", lang, "--save", str(tmp_path / "g.json"), *options],
+                    lines, tmp_path)
+
+
+def draft(tmp_path: Path, lines: list[str], players: str = "Alice,Bruno,David", lang: str = "fr",
+          *options: str) -> subprocess.CompletedProcess:
+    return play(tmp_path, "draftosaurus", lines, "--players", players, *options, lang=lang)
+
+
+def zoos(tmp_path: Path) -> list[dict[str, list[str]]]:
+    return Game.from_json(saved_state(tmp_path / "g.json")["state"]).zoos
+
+
+# ---------------------------------------------------------------- 1. every name said at once
+
+@pytest.mark.parametrize("lang, lines, names, sentence", [
+    ("fr", ["quatre", "Alice, Bruno, Chloé et David", "oui", "Bruno", "oui", "oui"], ["Alice", "Bruno", "Chloé", "David"],
+     "Je note 4 noms : Alice, Bruno, Chloé et David. C'est bien ça ?"),
+    ("en", ["three", "Ann, Ben and Cid", "yes", "Ben", "yes", "yes"], ["Ann", "Ben", "Cid"],
+     "I have 3 names: Ann, Ben and Cid. Is that right?"),
+    ("es", ["tres", "Ana, Beto y Carla", "sí", "Beto", "sí", "sí"], ["Ana", "Beto", "Carla"],
+     "Apunto 3 nombres: Ana, Beto y Carla. ¿Es correcto?"),
+])
+def test_every_name_said_at_once_is_split_and_confirmed_in_one_sentence(tmp_path, lang, lines, names, sentence):
+    result = play(tmp_path, "draftosaurus", lines, lang=lang)
+    assert result.returncode == 0, result.stderr
+    assert sentence in result.stdout
+    setup = saved_state(tmp_path / "g.json")["state"]["setup"]
+    assert setup["players"] == names and setup["first_roller"] == 1
+
+
+def test_a_name_holding_a_separator_is_refused_with_the_reason(tmp_path):
+    result = play(tmp_path, "draftosaurus", ["deux", "Alice; Bruno", "Alice", "Bruno", "Alice", "oui", "oui"])
+    out = result.stdout
+    assert "Un nom ne peut pas contenir « ; », donc « Alice; Bruno » ne convient pas." in out
+    assert "Nouvelle partie de Draftosaurus à 2 joueurs : Alice et Bruno." in out
+    refused = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Ann;Ben,Cid", "--lang", "en",
+                        "--save", str(tmp_path / "other.json")], [], tmp_path)
+    assert refused.returncode == 2 and "A name cannot hold \";\"" in refused.stderr
+
+
+def test_too_many_names_at_once_are_said_again(tmp_path):
+    out = play(tmp_path, "dino", ["deux", "Ana, Bruno et Chloé", "Ana et Bruno", "oui", "Bruno"]).stdout
+    assert "J'entends Ana, Bruno et Chloé : c'est trop pour 2 joueurs. Redis les noms." in out
+    assert "Je note 2 noms : Ana et Bruno. C'est bien ça ?" in out
+
+
+# ---------------------------------------------------------------- 2. a guess offered back
+
+@pytest.mark.parametrize("lang, wrong, guess, yes, pen", [
+    ("fr", "tricératop dans la prairi", "Voulais-tu dire : tricératops dans la prairie ? Oui ou non.", "oui",
+     "prairie_of_love"),
+    ("en", "tricerotops in the river", "Did you mean: triceratops in the river? Yes or no.", "yes", "river"),
+    ("es", "tricerátop en la pradra del amor", "¿Querías decir: triceratops en la pradera del amor? Sí o no.", "sí",
+     "prairie_of_love"),
+])
+def test_yes_to_a_guess_applies_it(tmp_path, lang, wrong, guess, yes, pen):
+    die = {"fr": "dé croix", "en": "the die says cross", "es": "dado cruz"}[lang]
+    result = draft(tmp_path, [die, wrong, yes], lang=lang)
+    assert guess in result.stdout
+    assert zoos(tmp_path)[0][pen] == ["triceratops"]
+
+
+def test_no_to_a_guess_changes_nothing_and_a_new_command_replaces_it(tmp_path):
+    out = draft(tmp_path, ["dé croix", "tricératop dans la prairi", "non", "tricératop dans la prairi",
+                           "stégosaure dans la rivière"]).stdout
+    assert "D'accord. Redis-le autrement, ou dis aide." in out
+    assert zoos(tmp_path)[0] == {**zoos(tmp_path)[0], "prairie_of_love": [], "river": ["stegosaurus"]}
+
+
+def test_a_guess_takes_help_and_repeat_and_asks_again_shortly(tmp_path):
+    out = draft(tmp_path, ["dé croix", "tricératop dans la prairi", "aide", "répète", "bof", "oui"]).stdout
+    assert "Réponds oui ou non. Tu peux aussi dire directement autre chose." in out
+    assert out.count("Voulais-tu dire : tricératops dans la prairie ? Oui ou non.") == 2
+    assert "Réponds oui ou non, ou dis autre chose. Réponds oui ou non : tricératops dans la prairie ?" in out
+    assert zoos(tmp_path)[0]["prairie_of_love"] == ["triceratops"]
+
+
+# ---------------------------------------------------------------- 3. half a command
+
+@pytest.mark.parametrize("lang, lines, asked", [
+    ("fr", ["dé croix", "tricératops", "dans le trio", "forêt des similaires", "stégosaure"],
+     ["Alice, dans quel enclos mets-tu le tricératops ? Possible :", "Bruno, quel dinosaure mets-tu dans la forêt des "
+                                                                    "similaires ?"]),
+    ("en", ["the die says cross", "triceratops", "in the trio", "forest of sameness", "stegosaurus"],
+     ["Alice, which pen for the triceratops? You can choose:", "Bruno, which dinosaur goes in the forest of sameness?"]),
+    ("es", ["dado cruz", "tricerátops", "en el trío", "bosque de la igualdad", "estegosaurio"],
+     ["Alice, ¿en qué corral pones el tricerátops? Puedes elegir:",
+      "Bruno, ¿qué dinosaurio pones en el bosque de la igualdad?"]),
+])
+def test_half_a_placement_is_completed_by_asking_for_the_missing_part(tmp_path, lang, lines, asked):
+    out = draft(tmp_path, lines, lang=lang).stdout
+    for question in asked:
+        assert question in out
+    alice, bruno, _ = zoos(tmp_path)
+    assert alice["woody_trio"] == ["triceratops"] and bruno["forest_of_sameness"] == ["stegosaurus"]
+
+
+def test_a_whole_new_command_answers_the_question_for_the_missing_part(tmp_path):
+    out = draft(tmp_path, ["dé croix", "tricératops", "Bruno : stégosaure dans la rivière"]).stdout
+    alice, bruno, _ = zoos(tmp_path)
+    assert bruno["river"] == ["stegosaurus"] and not any(alice.values())
+    assert out.rstrip().splitlines()[-2] == "Alice, quel dinosaure, et dans quel enclos ?"  # Alice's turn again
+
+
+def test_undo_during_half_a_command_drops_it(tmp_path):
+    out = draft(tmp_path, ["dé croix", "tricératops", "annule", "stégosaure dans la rivière"]).stdout
+    assert "D'accord, j'oublie « tricératops »." in out
+    assert zoos(tmp_path)[0]["river"] == ["stegosaurus"]
+
+
+DINO_SETUP = ["oui", "non", "B2", "C5", "D3", "E2", "B5", "D5", "entre C3 et C4", "entre D4 et D5", "entre B2 et C2",
+              "non", "oui"]
+
+
+def test_dino_steps_without_a_pawn_ask_which_pawn_then_where(tmp_path):
+    result = play(tmp_path, "dino", DINO_SETUP + ["avance de trois", "le premier", "B2", "non"], "--players", "Ana,Bruno")
+    out = result.stdout
+    assert "Quel pion rouge : le premier, qui attend à la machine de A1, ou le second, qui attend à la machine de F6 ?" in out
+    assert "Le pion rouge s'arrête sur quel carré ?" in out
+    assert "Ana : pion rouge en B2, 3 emplacements." in out
+
+
+def test_dino_a_new_move_answers_a_question_of_the_move(tmp_path):
+    out = play(tmp_path, "dino", DINO_SETUP + ["avance de trois", "tout pour la météorite"],
+               "--players", "Ana,Bruno").stdout
+    assert "La météorite avance : 4 pierres ; encore 24 pierres." in out
+
+
+def test_dino_an_egg_of_a_colour_not_there_asks_again(tmp_path):
+    out = play(tmp_path, "dino", DINO_SETUP + ["mon pion rouge numéro 1 avance de 3 jusqu'en B2",
+                                               "je prends un œuf vert", "oui"], "--players", "Ana,Bruno").stdout
+    assert "Prends-tu un œuf ? Dis oui, non, ou la couleur : rouge." in out
+    assert "Ana prend un œuf rouge" in out
+
+
+@pytest.mark.parametrize("lang, lines, question", [
+    ("fr", ["nord", "B5"], "Ana, depuis quelle case ?"),
+    ("en", ["north", "B5"], "Ana, from which square?"),
+    ("es", ["norte", "B5"], "Ana, ¿desde qué casilla?"),
+])
+def test_jurassic_snack_a_direction_alone_asks_from_which_square(tmp_path, lang, lines, question):
+    result = play(tmp_path, "jurassic-snack", lines, "--players", "Ana,Ben", "--tokens", "physical", "--seed", "3",
+                  lang=lang)
+    assert question in result.stdout
+    game = SnackGame.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert [(a.square, a.direction) for a in game.actions] == [("B5", "north")]
+
+
+def test_jurassic_snack_a_square_alone_asks_which_way(tmp_path):
+    out = play(tmp_path, "jurassic-snack", ["B5", "vers le nord"], "--players", "Ana,Ben", "--tokens", "physical",
+               "--seed", "3").stdout
+    assert "Ana, depuis B5, vers où : nord, sud, est ou ouest ?" in out
+
+
+# ---------------------------------------------------------------- 4. resume keeps how the game was played
+
+def test_resume_keeps_the_language_engine_die_verbosity_and_tracked_player(tmp_path):
+    save = tmp_path / "elsewhere" / "game.json"
+    env_lines = ["the die says cross"]
+    first = run_play(["play", "draftosaurus", "--engine", "text", "--lang", "en", "--verbosity", "short",
+                      "--players", "Ann,Ben,Cid", "--only-mine", "Ben", "--die", "virtual", "--seed", "3",
+                      "--save", str(save)], env_lines, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert f"To go on, type: companion resume {save}." in first.stdout
+    content = saved_state(save)
+    assert content["session"] == {"lang": "en", "engine": "text", "verbosity": "short"}
+    assert content["settings"]["die"] == "virtual"
+    second = run_play(["resume"], ["Ben: triceratops in the river"], tmp_path)  # no file: the newest save
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.startswith("Resuming the game: round 1 of 2, turn 1.")
+    assert "Ben?" in second.stdout  # short messages, and only Ben's zoo is followed
+    game = Game.from_json(saved_state(save)["state"])
+    assert game.tracked == (1,) and game.zoos[1]["river"] == ["triceratops"]
+    french = run_play(["resume", str(save), "--lang", "fr"], [], tmp_path)
+    assert french.stdout.startswith("Reprise de la partie")
+
+
+def test_resume_without_a_file_takes_the_game_saved_last_wherever_it_is(tmp_path):
+    older = tmp_path / "a" / "older.json"
+    newer = tmp_path / "b" / "newer.json"
+    run_play(["play", "draftosaurus", "--engine", "text", "--players", "A,B", "--save", str(older)], [], tmp_path)
+    time.sleep(0.05)
+    run_play(["play", "jurassic-snack", "--engine", "text", "--players", "Ana,Ben", "--tokens", "hidden",
+              "--save", str(newer)], [], tmp_path)
+    result = run_play(["resume"], [], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Reprise de la partie, tour 1.")
+    by_name = run_play(["resume", "draftosaurus"], [], tmp_path)
+    assert by_name.returncode == 2  # its usual save does not exist: these games were saved elsewhere
+
+
+def test_the_player_being_asked_is_saved_and_asked_again_after_resume(tmp_path):
+    draft(tmp_path, ["dé croix", "Bruno : stégosaure dans la rivière", "David : tricératops dans la rivière",
+                     "annule"])
+    assert saved_state(tmp_path / "g.json")["dialogue"]["asked"] == 2  # David's move was taken back
+    resumed = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], [], tmp_path)
+    assert "David, quel dinosaure, et dans quel enclos ?" in resumed.stdout
+
+
+# ---------------------------------------------------------------- 5. a pen of a named player
+
+@pytest.mark.parametrize("lang, players, lines, answer", [
+    ("fr", "Alice,Bruno,David", ["dé croix", "David : stégosaure dans la rivière", "la rivière de David"],
+     "La rivière de David : stégosaure."),
+    ("fr", "Alice,Ève", ["dé croix", "Alice : stégosaure dans l'île", "l'île d'Alice"],
+     "L'île du solitaire d'Alice : stégosaure."),
+    ("en", "Ann,Ben", ["the die says cross", "Ben: stegosaurus in the river", "the river of Ben"],
+     "Ben's river: stegosaurus."),
+    ("es", "Ana,Beto", ["dado cruz", "Ana: estegosaurio en el río", "el río de Ana"], "El río de Ana: estegosaurio."),
+])
+def test_a_pen_of_a_named_player_is_answered_naming_the_player(tmp_path, lang, players, lines, answer):
+    assert answer in draft(tmp_path, lines, players, lang).stdout
+
+
+# ---------------------------------------------------------------- 6. refusals say what is allowed
+
+@pytest.mark.parametrize("lang, line, faces", [
+    ("fr", "dé cœur", "Prairie des amoureux est un enclos, pas une face du dé. Les faces : croix pour forêt, fleur pour "
+                      "plaine, fenêtre pour côté toilettes, rond pour côté cafétéria, carré pour enclos vide et "
+                      "triangle pour attention au T-Rex."),
+    ("en", "die heart", "Prairie of love is a pen, not a die face. The faces are: cross for forest, flower for "
+                        "grassland, window for toilets side, circle for cafeteria side, square for empty pen and "
+                        "triangle for watch out for the T-Rex."),
+    ("es", "dado corazón", "Pradera del amor es un corral, no una cara del dado. Las caras son: cruz para bosque, flor "
+                           "para pastizal, ventana para lado de los baños, círculo para lado de la cafetería, cuadrado "
+                           "para corral vacío y triángulo para cuidado con el T-Rex."),
+])
+def test_a_pen_sticker_said_for_the_die_lists_the_six_faces(tmp_path, lang, line, faces):
+    assert faces in draft(tmp_path, [line], lang=lang).stdout
+
+
+def test_an_unknown_name_lists_the_players(tmp_path):
+    out = draft(tmp_path, ["dé croix", "le zoo de Xavier"]).stdout
+    assert "Je ne connais personne qui s'appelle Xavier. Les joueurs : Alice, Bruno et David." in out
+    setup = play(tmp_path / "s", "draftosaurus", ["deux", "Alice, Bruno", "oui", "Xavier", "Bruno"]).stdout
+    assert "Je ne connais personne qui s'appelle Xavier. Les joueurs : Alice et Bruno." in setup
+
+
+def test_a_command_during_the_pause_says_how_to_go_on(tmp_path):
+    out = draft(tmp_path, ["pause", "dé croix", "reprendre", "dé croix"]).stdout
+    assert "La partie est en pause. Dis reprendre pour continuer, ou quitter." in out
+    assert len(Game.from_json(saved_state(tmp_path / "g.json")["state"]).actions) == 1
+
+
+def test_ctrl_c_during_the_set_up_says_nothing_is_saved_yet(tmp_path):
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path), COMPANION_CONFIG=str(tmp_path / "c.json"))
+    process = subprocess.Popen([sys.executable, "-m", "companion", "play", "draftosaurus", "--engine", "text",
+                                "--save", str(tmp_path / "g.json")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True, env=env)
+    assert process.stdout.readline().startswith("Combien de joueurs")
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=30)
+    assert "Interruption pendant la préparation : rien n'est encore enregistré." in out
+    assert not (tmp_path / "g.json").exists()
+
+
+# ---------------------------------------------------------------- 7. what was revealed cannot be taken back alone
+
+def _hidden_token_game() -> tuple[int, list]:
+    """A seed, and the actions before a Diplo of the first player eats a hidden token."""
+    for seed in range(100):
+        game = SnackGame.new(["Ana", "Ben"], mode=HIDDEN, seed=seed)
+        for action in game.legal_actions():
+            trial = game.copy()
+            if any(event.code == "js_token" for event in trial.apply(action)):
+                return seed, [action]
+    raise AssertionError("no first move eats grass")
+
+
+def test_undoing_a_revealed_token_needs_the_other_player_and_it_stays_known(tmp_path):
+    seed, (move,) = _hidden_token_game()
+    line = f"diplo en {move.square} vers le {dict(north='nord', south='sud', east='est', west='ouest')[move.direction]}"
+    result = play(tmp_path, "jurassic-snack", [line, "annule", "non", "annule", "oui"], "--players", "Ana,Ben",
+                  "--tokens", "hidden", "--seed", str(seed))
+    out = result.stdout
+    assert out.count("Ben, on veut annuler diplo") == 2
+    assert "D'accord, je n'en tiens pas compte." in out
+    assert re.search(r"Le jeton [\w ]+ reste connu de vous deux\.", out)
+    assert SnackGame.from_json(saved_state(tmp_path / "g.json")["state"]).actions == []
+
+
+def test_my_secret_is_the_secret_of_whoever_asks(tmp_path):
+    for seed in range(300):
+        game = SnackGame.new(["Ana", "Ben"], mode=HIDDEN, seed=seed)
+        chooser = __import__("random").Random(seed)
+        while game.phase != OVER and game.pending != "scouting":
+            game.apply(chooser.choice(game.legal_actions()))
+        if game.pending == "scouting" and game.player == 0:
+            break
+    else:
+        raise AssertionError("no scouting by Ana")
+    state = game.to_json()
+    board = next(a.board for a in game.legal_actions())
+    path = tmp_path / "g.json"
+    write_save(path, "jurassic-snack", {"finished": False, "state": state})
+    result = run_play(["resume", str(path), "--engine", "text"],
+                      [f"plateau {board}", "Ben : mon secret", "Ana : mon secret", "oui"], tmp_path)
+    out = result.stdout
+    assert "Ben n'a aucune information secrète." in out
+    assert "Secret d'Ana. Ben, bouche-toi les oreilles. Ana, dis oui pour écouter." in out
+    assert "Plateau regardé :" in out
+
+
+# ---------------------------------------------------------------- 8. two pawns of one colour told apart
+
+def test_two_pawns_of_one_colour_are_told_apart_when_both_are_by_one_machine(tmp_path):
+    from companion.games.dino.actions import Meteor, Move
+
+    assert play(tmp_path, "dino", DINO_SETUP, "--players", "Ana,Bruno").returncode == 0
+    game = DinoGame.from_json(saved_state(tmp_path / "g.json")["state"])
+    start = game.pawn(0, 0).square  # Ana's first pawn waits at its time machine by this square
+    distances = game.board.distances(game.setup.barriers)
+    while not (game.pawn(0, 1).place == "board" and game.pawn(0, 1).square == start):
+        moves = [a for a in game.legal_actions() if isinstance(a, Move) and a.pawn == 1 and not a.exit
+                 and a.egg is None]
+        game.apply(min(moves, key=lambda move: (distances[move.square][start], -move.steps)))
+        game.apply(Meteor(1))
+    write_save(tmp_path / "g.json", "dino", {"finished": False, "state": game.to_json()})
+    out = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], ["avance de un", "le premier"],
+                   tmp_path).stdout
+    assert f"Quel pion rouge : le premier, qui attend à la machine de {start}, ou le second, en {start} ?" in out
+    english = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text", "--lang", "en"],
+                       ["move one", "the one waiting at the machine"], tmp_path).stdout
+    assert (f"Which red pawn: the first, waiting at the time machine of {start}, or the second, on {start}?"
+            in english)
+    assert "Which square does the red pawn stop in?" in english
+
+
+# ---------------------------------------------------------------- 9. French and Spanish as natives write them
+
+_BAD = {
+    "fr": [r"\bde [AEIOUYÉÈÊ][a-zé]", r"\bà le\b", r"\bde le\b", r": -", r"\b0 couples?\b", r"Enclos vides :[^.]*rivière"],
+    "es": [r"parasaurolofus", r"parasaurolophus", r"\bde el\b", r"\ba el\b", r": -"],
+}
+
+
+@pytest.mark.parametrize("lang, players", [("fr", "Alice,Ève,Bruno"), ("es", "Ana,Ester,Beto")])
+def test_a_whole_game_reads_as_a_native_speaker_writes(tmp_path, lang, players):
+    from tests.conftest import random_game, script_lines
+
+    names = players.split(",")
+    expected = random_game(names, 5)
+    queries = {"fr": ["le zoo d'Alice", "la rivière d'Ève", "les scores", "mon zoo"],
+               "es": ["el zoo de Ana", "el río de Ester", "los puntos", "mi zoo"]}[lang]
+    lines = script_lines(expected, lang)
+    lines = lines[:6] + queries + lines[6:] + queries
+    result = draft(tmp_path, lines, players, lang)
+    assert result.returncode == 0, result.stderr
+    for line in result.stdout.splitlines():
+        for pattern in _BAD[lang]:
+            assert not re.search(pattern, line), (pattern, line)
+        assert line[:1].isupper() or line[:1] in "¿¡«\"" or line[:1].isdigit(), line
+
+
+def test_the_way_of_addressing_people_is_written_down():
+    readme = (Path(__file__).parent.parent / "voices" / "README.md").read_text(encoding="utf-8")
+    assert "tu" in readme and "vous" in readme and "vosotros" in readme
+
+
+# ---------------------------------------------------------------- 10. shorter turns
+
+def test_the_die_in_short_mode_is_at_most_eight_words_and_the_prompt_is_said_once(tmp_path):
+    out = draft(tmp_path, ["dé croix", "Alice : tricératops dans la rivière", "Bruno : tricératops dans la rivière",
+                           "David : tricératops dans la rivière", "dé fleur"], "Alice,Bruno,David", "fr",
+                "--verbosity", "short").stdout
+    faces = [line for line in out.splitlines() if line.startswith("Dé :")]
+    assert faces and all(len(line.split()) <= 8 for line in faces)
+    before_first_face = out.split("Dé :", 1)[0]
+    assert before_first_face.count("lance le dé") + before_first_face.count("quelle face") == 1
+    assert "Tour 2 : le dé passe à Bruno." in out
+
+
+def test_repeat_after_the_scores_repeats_every_line(tmp_path):
+    out = draft(tmp_path, ["dé croix", "les scores", "répète"]).stdout
+    for name in ("Alice", "Bruno", "David"):
+        assert out.count(f"{name} : 0 point pour l'instant.") == 2
+
+
+def test_help_cites_the_players_of_this_game(tmp_path):
+    out = draft(tmp_path, ["dé croix", "aide"], "Zoé,Yann").stdout
+    assert "Yann, stégosaure dans la rivière" in out and "le zoo de Yann" in out and "Bruno" not in out
+
+
+def test_the_final_result_ranks_every_player(tmp_path):
+    from tests.conftest import random_game, script_lines
+
+    expected = random_game(["Alice", "Bruno", "Chloé"], 12)
+    out = draft(tmp_path, script_lines(expected, "fr"), "Alice,Bruno,Chloé").stdout
+    ranking = next(line for line in out.splitlines() if line.startswith("Classement : "))
+    totals = {entry.name: entry.total for entry in expected.score().players}
+    for name, total in totals.items():
+        assert f"{name}, {total} point" in ranking
+    order = [name for name in sorted(totals, key=lambda n: -totals[n])]
+    assert ranking.index(order[0]) < ranking.index(order[-1])
+
+
+# ---------------------------------------------------------------- the games are one list, with their own options
+
+def test_an_option_of_another_game_is_refused(tmp_path):
+    result = run_play(["play", "dino", "--trio-points", "6", "--engine", "text"], [], tmp_path)
+    assert result.returncode == 2 and "--trio-points" in result.stderr
+    result = run_play(["play", "draftosaurus", "--tokens", "hidden", "--engine", "text"], [], tmp_path)
+    assert result.returncode == 2 and "--tokens" in result.stderr
+
+
+def test_every_part_that_lists_the_games_reads_the_registry():
+    from companion import registry
+    from companion.commands import score
+    from companion.language import grammar, rules
+
+    assert grammar.games() == registry.ids()
+    assert rules.GAMES == tuple(spec.stem for spec in registry.GAMES)
+    assert score.GAMES == ("draftosaurus",)
+    for spec in registry.GAMES:
+        table = spec.table_class()
+        assert table.SPEC is spec and table.QUERIES.get("rules") is not None
+        assert grammar.states(spec.id)
+
+
+def test_a_save_records_the_roll_prompt_player_after_a_redo(tmp_path):
+    draft(tmp_path, ["dé croix", "Alice : tricératops dans la rivière", "annule", "rétablis"])
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert isinstance(game.actions[0], Roll) and len(game.actions) == 2
+    assert json.loads((tmp_path / "g.json").read_text())["content"]["dialogue"]["asked"] == 0
