@@ -1,7 +1,8 @@
 """The `companion` command line: one sub-command per module in companion/commands/.
 
 Each command module defines NAME, HELP, configure(parser) and run(args) -> exit code.
-Exit codes: 0 done, 2 bad input (one line on stderr), 1 internal error.
+Exit codes: 0 done, 2 bad input (one line on stderr), 3 a save could not be written (the last one stays good),
+1 internal error, 130 Ctrl-C, 128 + the signal's number for SIGTERM and SIGHUP (the game stays saved).
 """
 
 from __future__ import annotations
@@ -9,11 +10,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
+import signal
 import sys
+from contextlib import contextmanager
 from types import ModuleType
+from typing import Iterator
 
 from companion import __version__, commands
-from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, BadInput
+from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, BadInput, Stopped
+from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
+from companion.text import clean, print_anywhere, read_anything
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def command_modules() -> list[ModuleType]:
@@ -23,11 +32,35 @@ def command_modules() -> list[ModuleType]:
     return sorted((m for m in found if hasattr(m, "NAME")), key=lambda m: m.NAME)
 
 
+# argparse's usual complaints, said in the user's language (cli.<key> in voices/<lang>/messages/).
+_USAGE_ERRORS = ((re.compile(r"unrecognized arguments: (?P<value>.+)"), "unknown_option"),
+                 (re.compile(r"argument (?P<option>\S+): invalid choice: '(?P<value>[^']*)' \(choose from "
+                             r"(?P<choices>.+)\)"), "bad_choice"),
+                 (re.compile(r"argument (?P<option>\S+): expected one argument"), "needs_value"),
+                 (re.compile(r"the following arguments are required: (?P<value>.+)"), "missing"))
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports bad usage as one line and exit code 2."""
+    """argparse that reports bad usage as one line, in the language asked for, and exit code 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        raise BadInput(f"{self.prog}: {message}")
+        command = self.prog.partition(" ")[2]  # "play dino" of "companion play dino"; main adds "companion:"
+        for pattern, key in _USAGE_ERRORS:
+            found = pattern.fullmatch(message)
+            if found:
+                message = catalog(_language(sys.argv[1:])).say(f"cli.{key}", **found.groupdict())
+                break
+        raise BadInput(f"{command}: {message}" if command else message)
+
+
+def _language(argv: list[str]) -> str:
+    """The --lang of a command line not parsed yet (the default language when none or a bad one is given)."""
+    for index, arg in enumerate(argv):
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else (
+            argv[index + 1] if arg == "--lang" and index + 1 < len(argv) else None)
+        if value in LANGUAGES:
+            return value
+    return DEFAULT_LANGUAGE
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,21 +77,60 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = None
+    for stream in (sys.stdout, sys.stderr):
+        print_anywhere(stream)
+    read_anything(sys.stdin)
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        if not getattr(args, "_run", None):
-            parser.print_help()
-            return EXIT_BAD_INPUT
-        return int(args._run(args) or 0)
+        with _signals_stop():
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            if not getattr(args, "_run", None):
+                parser.print_help()
+                return EXIT_BAD_INPUT
+            return int(args._run(args) or 0)
     except BadInput as error:
-        print(f"companion: {error}", file=sys.stderr)
+        explain = getattr(error, "explain", None)
+        _complain(explain(_lang(args)) if explain else str(error))
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print("companion: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as stop:
+        _complain(catalog(_lang(args)).say("files.interrupted"))
+        return stop.exit_code if isinstance(stop, Stopped) else EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
     except Exception as error:  # noqa: BLE001 - the last line of defence: never a bare traceback for users
-        print(f"companion: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        _complain(f"internal error: {type(error).__name__}: {error}")
         return EXIT_INTERNAL
+
+
+def _complain(message: str) -> None:
+    """One line on standard error (if there still is one)."""
+    try:
+        print(f"companion: {clean(message)}", file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _lang(args: argparse.Namespace | None) -> str:
+    lang = getattr(args, "lang", None)
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+@contextmanager
+def _signals_stop() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop the program as Ctrl-C does (the game loop says where the game is saved)."""
+
+    def stop(number: int, _frame: object) -> None:
+        for other in STOP_SIGNALS:  # a second signal (a closed terminal sends SIGHUP after SIGTERM) changes nothing
+            signal.signal(other, signal.SIG_IGN)
+        raise Stopped(number)
+
+    try:
+        previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+    except ValueError:  # not the main thread: signals stay as they are
+        previous = {}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)

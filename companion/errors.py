@@ -5,6 +5,8 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
+EXIT_CANNOT_WRITE = 3  # a save could not be written (disk full, read-only folder): the last save stays good
+EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM and SIGHUP give 128 + their number (Stopped.exit_code)
 
 
 class BadInput(Exception):
@@ -17,3 +19,11 @@ class RuleViolation(BadInput):
     def __init__(self, message: str, reason: object | None = None):
         super().__init__(message)
         self.reason = reason
+
+
+class Stopped(KeyboardInterrupt):
+    """A signal asked the program to stop (SIGTERM, SIGHUP): handled like Ctrl-C; exit code 128 + its number."""
+
+    def __init__(self, signal_number: int):
+        super().__init__(f"signal {signal_number}")
+        self.exit_code = 128 + signal_number

@@ -112,8 +112,9 @@ def test_scripted_complete_game_ends_with_the_right_scores(tmp_path, players, la
     separator = " : " if lang == "fr" else ": "
     for entry in expected.score().players:
         assert f"{entry.name}{separator}{entry.total} " in result.stdout, entry.name
-    last = result.stdout.strip().splitlines()[-1]
-    assert all(expected.players[i] in last for i in expected.score().winners), last
+    lines = result.stdout.strip().splitlines()
+    verdict = lines[lines.index(catalog(lang).say("dino.after_end")) - 2]  # then the ranking, then the last question
+    assert all(expected.players[i] in verdict for i in expected.score().winners), verdict
 
 
 SETUP = ["oui", "non", "B2", "C5", "D3", "E2", "B5", "D5", "entre C3 et C4", "entre D4 et D5", "entre B2 et C2", "non",
@@ -202,13 +203,15 @@ def test_fall_penalties_and_final_scores(tmp_path):
     assert "Refusé. Depuis B3, il faut au moins 2 points pour rejoindre une machine, pas 1." in out
     assert "Ana : 4 points. 1 œuf : 1 ; 1 couleur : 5 ; pénalité : 2." in out
     assert "Bruno : 0 point. 0 œuf : 0 ; 0 couleur : 0 ; pénalité : 0." in out
-    assert out.strip().splitlines()[-2:] == ["Ana gagne avec 4 points.", "Classement : 1. Ana, 4 points et 2. Bruno, 0 point."]
+    lines = out.strip().splitlines()
+    end = lines.index("Ana gagne avec 4 points.")
+    assert lines[end + 1] == "Classement : 1. Ana, 4 points et 2. Bruno, 0 point."
     assert saved_state(tmp_path / "g.json")["finished"] is True
 
 
 def test_set_up_by_voice_refuses_what_the_rules_forbid(tmp_path):
     lines = ["sept", "trois",  # 7 players refused
-             "Ana", "Bruno", "Chloé", "Bruno",  # the oldest starts
+             "Ana", "Bruno", "Chloé", "oui", "Bruno",  # the names read back; the oldest starts
              "non", "je prends le bleu", "rouge", "rouge", "vert",  # red is taken once
              "oui"]  # a random layout
     lines += ["non", "5", "2", "69", "30 pierres", "oui"]  # options: 2 eggs, 30 stones, own-colour exits

@@ -15,5 +15,5 @@ def test_bench_reports_percentiles_sizes_and_target(capsys):
     for result in report["results"]:
         assert result["utterances"] >= 60
         assert 0 < result["all"]["p50_ms"] <= result["all"]["p95_ms"] <= result["all"]["max_ms"]
-    assert {s["state"] for s in report["grammar_sizes"]} == {"die", "turn", "confirm", "setup", "any"}
+    assert {s["state"] for s in report["grammar_sizes"]} == {"die", "turn", "confirm", "setup", "who", "any"}
     assert report["target"]["p95_ms"] == 5.0 and isinstance(report["target"]["met"], bool)

@@ -5,21 +5,28 @@ import json
 import pytest
 
 from companion.dialogue.savefile import SaveFileError, read_save, write_save
+from companion.games.draftosaurus.engine import Game, Roll
+
+
+def content(seed: int = 1) -> dict:
+    """What a table saves: its game's state (here after one die face) and its settings."""
+    game = Game.new(["Alice", "Bruno"], seed=seed, mode="table")
+    game.apply(Roll("forest"))
+    return {"finished": False, "state": game.to_json(), "settings": {"die": "physical", "seed": seed}}
 
 
 def test_round_trip(tmp_path):
     path = tmp_path / "game.json"
-    content = {"setup": {"players": ["Alice", "Bruno"]}, "actions": [{"type": "roll", "face": "forest"}]}
-    write_save(path, "draftosaurus", content)
-    assert read_save(path, "draftosaurus") == ("draftosaurus", content)
+    write_save(path, "draftosaurus", content())
+    assert read_save(path, "draftosaurus") == ("draftosaurus", content())
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"], "no temporary file left behind"
 
 
 def test_rewrite_replaces_whole_file(tmp_path):
     path = tmp_path / "game.json"
-    write_save(path, "draftosaurus", {"actions": list(range(100))})
-    write_save(path, "draftosaurus", {"actions": [1]})
-    assert read_save(path)[1] == {"actions": [1]}
+    write_save(path, "draftosaurus", content(100))
+    write_save(path, "draftosaurus", content(2))
+    assert read_save(path)[1] == content(2)
 
 
 @pytest.mark.parametrize("text, code", [
@@ -40,9 +47,9 @@ def test_bad_files_are_refused_and_left_alone(tmp_path, text, code):
 
 def test_tampered_content_fails_the_checksum(tmp_path):
     path = tmp_path / "game.json"
-    write_save(path, "draftosaurus", {"actions": [1, 2]})
+    write_save(path, "draftosaurus", content())
     document = json.loads(path.read_text())
-    document["content"]["actions"].append(3)
+    document["content"]["state"]["actions"].append({"type": "roll", "face": "forest"})
     path.write_text(json.dumps(document))
     with pytest.raises(SaveFileError) as caught:
         read_save(path)
@@ -51,7 +58,7 @@ def test_tampered_content_fails_the_checksum(tmp_path):
 
 def test_save_of_another_game_is_refused(tmp_path):
     path = tmp_path / "game.json"
-    write_save(path, "dino", {})
+    write_save(path, "dino", content())
     with pytest.raises(SaveFileError) as caught:
         read_save(path, "draftosaurus")
     assert caught.value.code == "other_game"

@@ -56,7 +56,7 @@ def test_every_name_said_at_once_is_split_and_confirmed_in_one_sentence(tmp_path
 
 
 def test_a_name_holding_a_separator_is_refused_with_the_reason(tmp_path):
-    result = play(tmp_path, "draftosaurus", ["deux", "Alice; Bruno", "Alice", "Bruno", "Alice", "oui", "oui"])
+    result = play(tmp_path, "draftosaurus", ["deux", "Alice; Bruno", "Alice", "Bruno", "oui", "Alice", "oui", "oui"])
     out = result.stdout
     assert "Un nom ne peut pas contenir « ; », donc « Alice; Bruno » ne convient pas." in out
     assert "Nouvelle partie de Draftosaurus à 2 joueurs : Alice et Bruno." in out
@@ -97,8 +97,8 @@ def test_no_to_a_guess_changes_nothing_and_a_new_command_replaces_it(tmp_path):
 def test_a_guess_takes_help_and_repeat_and_asks_again_shortly(tmp_path):
     out = draft(tmp_path, ["dé croix", "tricératop dans la prairi", "aide", "répète", "bof", "oui"]).stdout
     assert "Réponds oui ou non. Tu peux aussi dire directement autre chose." in out
-    assert out.count("Voulais-tu dire : tricératops dans la prairie ? Oui ou non.") == 2
-    assert "Réponds oui ou non, ou dis autre chose. Réponds oui ou non : tricératops dans la prairie ?" in out
+    assert out.count("Voulais-tu dire : tricératops dans la prairie ? Oui ou non.") == 3
+    assert "Je n'ai pas compris « bof ». Voulais-tu dire : tricératops dans la prairie ? Oui ou non." in out
     assert zoos(tmp_path)[0]["prairie_of_love"] == ["triceratops"]
 
 
@@ -425,7 +425,7 @@ def test_the_final_result_ranks_every_player(tmp_path):
 
 def test_an_option_of_another_game_is_refused(tmp_path):
     result = run_play(["play", "dino", "--trio-points", "6", "--engine", "text"], [], tmp_path)
-    assert result.returncode == 2 and "--trio-points" in result.stderr
+    assert result.returncode == 2 and result.stderr.startswith("companion: option inconnue ici : --trio-points 6.")
     result = run_play(["play", "draftosaurus", "--tokens", "hidden", "--engine", "text"], [], tmp_path)
     assert result.returncode == 2 and "--tokens" in result.stderr
 
@@ -449,3 +449,60 @@ def test_a_save_records_the_roll_prompt_player_after_a_redo(tmp_path):
     game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
     assert isinstance(game.actions[0], Roll) and len(game.actions) == 2
     assert json.loads((tmp_path / "g.json").read_text())["content"]["dialogue"]["asked"] == 0
+
+
+def test_names_given_one_by_one_are_read_back_and_may_be_taken_back(tmp_path):
+    out = play(tmp_path, "draftosaurus", ["trois", "Alice", "oui", "Bruneau", "annule", "Bruno", "Jean et", "Chloé",
+                                          "non", "Alice, Bruno et Chloé", "oui", "Bruno", "oui", "oui"]).stdout
+    assert "J'attends un nom. Nom du joueur 2, dans l'ordre de la table ?" in out  # "oui" is no name
+    assert "D'accord, j'enlève Bruneau." in out
+    assert "Un nom ne peut pas contenir « et », donc « Jean et » ne convient pas." in out
+    assert "Je note 3 noms : Alice, Bruno et Chloé. C'est bien ça ?" in out
+    assert "D'accord, reprenons les noms depuis le début." in out
+    assert saved_state(tmp_path / "g.json")["state"]["setup"]["players"] == ["Alice", "Bruno", "Chloé"]
+
+
+def test_help_at_a_set_up_question_says_what_that_question_wants(tmp_path):
+    out = play(tmp_path, "draftosaurus", ["aide", "deux", "aide", "Ana, Bo", "aide", "oui", "aide", "Bo"]).stdout
+    assert "Réponds par un nombre, par exemple trois." in out
+    assert "Dis le nom du joueur, ou tous les noms d'un coup" in out
+    assert "Réponds oui ou non." in out
+    assert "Dis le nom d'un joueur, ou son numéro dans l'ordre de la table : Ana, ou 1." in out
+
+
+def test_a_damaged_save_is_explained_in_the_players_language(tmp_path):
+    game = Game.new(["Alice", "Bruno"], seed=1)
+    game.apply(Roll("forest"))
+    state = game.to_json()
+    state["actions"].append({"type": "place", "player": 1, "species": "trex", "pen": "prairie_of_love"})
+    state.pop("snapshot")
+    write_save(tmp_path / "g.json", "draftosaurus", {"finished": False, "state": state})
+    result = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], [], tmp_path)
+    assert result.returncode == 2
+    assert "le coup numéro 2 est impossible : prairie des amoureux : non, le dé impose un enclos de la forêt" in (
+        result.stderr)
+    assert "Replay" not in result.stderr
+
+
+def test_a_line_too_long_for_any_command_says_so(tmp_path):
+    out = draft(tmp_path, ["dé croix " * 60]).stdout
+    assert "C'est trop long pour une commande" in out
+
+
+@pytest.mark.parametrize("players, lang, said", [
+    ("A", "fr", "--players: il faut au moins deux noms, séparés par des virgules."),
+    ("A,a", "es", "--players: a aparece dos veces."),
+    ("A,B,C,D,E,F", "fr", "Draftosaurus se joue de 2 à 5 joueurs, pas 6."),
+])
+def test_a_bad_player_list_is_said_in_the_players_language(tmp_path, players, lang, said):
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--lang", lang, "--players", players,
+                       "--save", str(tmp_path / "g.json")], [], tmp_path)
+    assert result.returncode == 2 and said in result.stderr
+
+
+def test_a_fifo_as_the_list_of_recent_saves_does_not_hang_the_game(tmp_path):
+    os.mkfifo(tmp_path / "recent.json")
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "A,B", "--save",
+                       str(tmp_path / "g.json")], ["dé croix"], tmp_path, timeout=30)
+    assert result.returncode == 0 and (tmp_path / "g.json").exists()
+    assert run_play(["resume"], [], tmp_path, timeout=30).returncode == 0

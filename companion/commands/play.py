@@ -4,13 +4,20 @@
 from __future__ import annotations
 
 import argparse
+import io
+import os
 from pathlib import Path
+from typing import Any
 
 from companion import registry
 from companion.dialogue.runner import add_speech_options, open_session, refuse_save, run_table
 from companion.dialogue.savefile import SaveFileError, default_save_path, read_save
+from companion.dialogue.session import Session
 from companion.dialogue.setup import listed_names
-from companion.errors import BadInput
+from companion.dialogue.turn import Table
+from companion.games.common import OVER
+from companion.language.messages import DEFAULT_LANGUAGE
+from companion.speech.base import TextListener, TextSpeaker
 
 NAME = "play"
 HELP = "Play a game at the table: the program hears the die and the moves, checks them and keeps the score."
@@ -29,26 +36,44 @@ def configure(parser: argparse.ArgumentParser) -> None:
         spec.add_options(game)
 
 
-def check_save_target(path: Path, replace: bool) -> None:
-    """Refuse to write over a file that is not a save of ours, or over an unfinished game without --new."""
-    if not path.exists():
+def check_save_target(path: Path, replace: bool, game: str | None = None) -> None:
+    """Refuse to write over anything but a save that `companion resume` takes back (of `game`, when given),
+    and over an unfinished game without --new (`replace`). A link to nowhere, a file that is not a save, a
+    damaged save (even one whose checksum holds) or another game's save is refused with how to move it aside."""
+    if not os.path.lexists(path):
         return
-    _game, content = read_save(path)
-    if replace:
-        return
-    if not content.get("finished", False):
-        raise SaveFileError("in_progress", path, "use `companion resume` to go on, or --new to replace it")
+    try:
+        saved_game, content = read_save(path)
+        if saved_game not in registry.ids() or (game is not None and saved_game != game):
+            raise SaveFileError("other_game", path, saved_game[:40])
+        table = _rebuilt_table(path, saved_game, content)
+    except SaveFileError as error:
+        raise error.with_advice("move_aside") from None
+    if not replace and not (content.get("finished") is True and table.game.phase == OVER):
+        raise SaveFileError("in_progress", path)
+
+
+def _rebuilt_table(path: Path, game: str, content: dict[str, Any]) -> Table[Any]:
+    """The table `resume` would rebuild from this save, without a word said; SaveFileError if it cannot be."""
+    quiet = Session(game=game, lang=DEFAULT_LANGUAGE, speaker=TextSpeaker(io.StringIO()),
+                    listener=TextListener(io.StringIO()))
+    try:
+        return registry.game(game).table_class().from_save(quiet, content, path)
+    except SaveFileError:
+        raise
+    except Exception as error:  # noqa: BLE001 - a save that resume cannot rebuild is never written over
+        raise SaveFileError("corrupt", path, type(error).__name__) from None
 
 
 def run(args: argparse.Namespace) -> int:
     spec = registry.game(args.game)
+    if args.players is not None:
+        listed_names(args.players, args.lang)  # BadInput, said in the player's language, before anything else
     save_path = args.save or default_save_path(spec.id)
     try:
-        check_save_target(save_path, args.new)
+        check_save_target(save_path, args.new, args.game)
     except SaveFileError as error:
         raise refuse_save(args, error) from None
-    if args.players is not None and len(listed_names(args.players, args.lang)) < 2:
-        raise BadInput("--players: give at least two names separated by commas")
     session = open_session(args, spec.id)
     table_class = spec.table_class()
     return run_table(session, lambda: table_class.new(session, args, save_path), resumed=False)

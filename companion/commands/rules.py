@@ -10,7 +10,7 @@ from typing import IO
 from companion.errors import BadInput
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog, check_language
 from companion.language.rules import GAMES, RulesBook, RulesReader, Section
-from companion.speech.base import Heard, Listener, Speaker, TextListener, TextSpeaker
+from companion.speech.base import Heard, Listener, Speaker, TextListener, TextSpeaker, is_terminal
 
 NAME = "rules"
 HELP = ("Read the rules of a game, or one topic of them (draftosaurus, jurassic-snack, dino). "
@@ -111,13 +111,18 @@ def _first_line_if_ready(stream: IO[str]) -> str | None:
 
     None when the input is a terminal or has nothing to read yet: the reading then starts at once.
     """
-    if stream.isatty():
+    if stream is None or stream.closed:
+        return ""
+    if is_terminal(stream):
         return None
     try:
-        ready, _, _ = select.select([stream], [], [], 0)
-    except (OSError, ValueError):
-        return stream.readline()
-    return stream.readline() if ready else None
+        try:
+            ready, _, _ = select.select([stream], [], [], 0)
+        except (OSError, ValueError):
+            return stream.readline()
+        return stream.readline() if ready else None
+    except (OSError, ValueError):  # open, but not for reading: no input either
+        return ""
 
 
 class _PrefilledListener(Listener):

@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from companion import registry
-from companion.dialogue.savefile import SaveFileError, check_document
+from companion.dialogue.savefile import SAVE_LIMIT, SaveFileError, check_document
+from companion.dialogue.turn import Table
 from companion.errors import BadInput, RuleViolation
+from companion.files import FileRefused, load_json, parse_json, read_stream
 from companion.games.common import OVER
 from companion.games.draftosaurus.engine import Game, ReplayRefused
 from companion.games.draftosaurus.ids import BOARDS
@@ -30,12 +32,14 @@ from companion.games.draftosaurus.winter import WinterRules
 from companion.games.draftosaurus.winter_board import WinterBoard, load_winter_board
 from companion.games.draftosaurus.winter_scoring import QuarantineMoveMade, score_winter_zoos
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
+from companion.text import clean, cleaned
 
 NAME = "score"
 HELP = "Score Draftosaurus zoos (or a saved game) from a JSON file: each pen, the totals, the winner and why."
 GAMES = tuple(spec.id for spec in registry.GAMES if spec.scorer)
 _ZOOS_FIELDS = {"board", "options", "players"}
 _PLAYER_FIELDS = {"name", "zoo"}
+SCORE_LIMIT = SAVE_LIMIT  # a file of zoos is smaller than a save
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -210,14 +214,14 @@ def _score_save(data: dict[str, Any], path: str, words: Catalog) -> tuple[ScoreS
     except SaveFileError as error:
         raise BadInput(error.explain(words.lang)) from None
     try:
-        game = Game.from_json(content.get("state"))
+        game = Game.from_json(content["state"])
     except ReplayRefused as refused:
         raise BadInput(words.say("score.save_refused", number=refused.number,
                                  problem=_explain(refused, words))) from None
     except RuleViolation as violation:
         raise BadInput(words.say("score.save_corrupt", path=path, detail=_explain(violation, words))) from None
-    except BadInput as error:
-        raise BadInput(words.say("score.save_corrupt", path=path, detail=str(error))) from None
+    except Table.CORRUPT_SAVE_ERRORS as error:  # what the game loop takes for a damaged save
+        raise BadInput(words.say("score.save_corrupt", path=path, detail=clean(str(error))[:200])) from None
     return game.score(), game.options, game.phase == OVER
 
 
@@ -242,17 +246,11 @@ def _sentence(text: str) -> str:
 
 
 def _read_json(path: str, words: Catalog) -> Any:
+    """The checked JSON document of the file (or standard input for "-"), read by companion.files; its texts
+    are cleaned of control characters (names are printed)."""
     try:
         if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except FileNotFoundError:
-        raise BadInput(words.say("score.file_missing", path=path)) from None
-    except (OSError, UnicodeDecodeError):
-        raise BadInput(words.say("score.file_unreadable", path=path)) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BadInput(words.say("score.not_json", path=path, line=error.lineno, column=error.colno)) from None
+            return cleaned(parse_json(read_stream(sys.stdin, path, SCORE_LIMIT), path))
+        return cleaned(load_json(Path(path), SCORE_LIMIT))
+    except FileRefused as refusal:
+        raise BadInput(refusal.explain(words.lang)) from None

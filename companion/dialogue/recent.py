@@ -6,13 +6,14 @@ with; the newest is the one whose file changed last, among those that are still 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from companion.dialogue.savefile import SaveFileError, data_home, read_save, write_json_atomically
+from companion.dialogue.savefile import SaveFileError, data_home, is_save_file, newest_save, write_json_atomically
+from companion.files import FileRefused, load_json
 
 RECENT_FILE = "recent.json"
 KEPT = 20
+_LIMIT = 64 << 10  # bytes: 20 paths
 
 
 def _recent_file() -> Path:
@@ -22,8 +23,8 @@ def _recent_file() -> Path:
 def recent_saves() -> list[Path]:
     """The saves listed, newest first in the order they were registered (a damaged list is no list)."""
     try:
-        data = json.loads(_recent_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = load_json(_recent_file(), _LIMIT)
+    except FileRefused:
         return []
     paths = data.get("saves") if isinstance(data, dict) else None
     return [Path(p) for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
@@ -41,18 +42,16 @@ def remember(path: Path) -> None:
 
 def latest_save() -> Path:
     """The save that changed last among the listed ones and the data folder's saves; SaveFileError if none."""
-    candidates = {p.resolve() for p in recent_saves()}
     folder = data_home() / "saves"
-    if folder.is_dir():
-        candidates |= {p.resolve() for p in folder.glob("*.json")}
-    found: list[tuple[float, Path]] = []
+    candidates = [path for path in recent_saves() if is_save_file(path)]
+    newest = newest_save(folder) if folder.is_dir() else None
+    if newest is not None:
+        candidates.append(newest)
+    found = []
     for path in candidates:
         try:
-            if not path.is_file():
-                continue
-            read_save(path)
             found.append((path.stat().st_mtime, path))
-        except (SaveFileError, OSError):
+        except OSError:
             continue
     if not found:
         raise SaveFileError("missing", folder)

@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.dialogue.recent import remember
-from companion.dialogue.savefile import SaveFileError, default_save_path
+from companion.dialogue.savefile import SaveFileError, SaveWriteError, default_save_path
 from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.dialogue.turn import Table
-from companion.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from companion.errors import EXIT_BAD_INPUT, EXIT_CANNOT_WRITE, EXIT_INTERRUPTED, EXIT_OK, BadInput, Stopped
+from companion.files import FileRefused
+from companion.games.common import OVER
 from companion.speech.base import TextListener, TextSpeaker
+from companion.text import clean
 
-EXIT_INTERRUPTED = 130
 # What a game is played with when neither the command line nor its save says otherwise.
 SESSION_DEFAULTS = {"lang": "fr", "engine": "auto", "verbosity": "full"}
 
@@ -103,17 +105,17 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
         table.announce_start(resumed)
         table.run()
         return EXIT_OK
-    except SaveFileError as error:
+    except (FileRefused, SaveWriteError) as error:  # a file given to start the game, or a save not written
         message = error.explain(session.lang)
         session.say_text(message)
-        print(f"companion: {message}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        print(f"companion: {clean(message)}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE if isinstance(error, SaveWriteError) else EXIT_BAD_INPUT
     except (EndOfInput, QuitRequested):
         _say_where(session, table, "session.saved_and_stopped", "session.stopped_before_save")
         return EXIT_OK
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM and SIGHUP (errors.Stopped)
         _say_where(session, table, "session.interrupted", "session.interrupted_before_save")
-        return EXIT_INTERRUPTED
+        return stop.exit_code if isinstance(stop, Stopped) else EXIT_INTERRUPTED
     finally:
         session.speaker.wait()
         for part in (session.listener, session.speaker):
@@ -126,5 +128,7 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
 def _say_where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_key: str) -> None:
     if table is None:
         session.say(unsaved_key)
+    elif table.game.phase == OVER:
+        session.say("session.finished_saved", path=str(table.save_path))
     else:
         session.say(saved_key, path=str(table.save_path), command=resume_command(session.game, table.save_path))

@@ -2,39 +2,103 @@
 
 A save holds the game's setup and its action log, so that the state can be rebuilt exactly; a
 checksum over the content tells a damaged file from a good one. A file that is not ours, damaged or
-from another game is refused and never overwritten.
+from another game is refused and never overwritten. Files are read through companion.files (regular
+files only, bounded, checked against SAVE_SCHEMA); a write that fails says so (SaveWriteError) and leaves
+the last good save in place; the temporary files of writes cut short by a kill are removed the first time
+a save is written in their folder.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import re
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 from companion import paths
 from companion.errors import BadInput
+from companion.files import FileRefused, check_shape, load_json
+from companion.text import clean, cleaned
+
+try:
+    import fcntl
+except ImportError:  # no advisory locks (Windows): only old leftovers are removed
+    fcntl = None  # type: ignore[assignment]
 
 KIND = "companion-save"
 FORMAT_VERSION = 1
+# The longest full games measured hold 12 KB (Dino, 4 players); a save is refused past 1 MiB.
+SAVE_LIMIT = 1 << 20
+
+# What every save of the game loop holds; the game's engine checks its state when the table is rebuilt.
+CONTENT_SCHEMA = {"state": dict, "finished?": bool, "settings?": dict, ...: Any}
+SAVE_SCHEMA = {"kind": str, "version": int, "game": str, "checksum": str, "content": CONTENT_SCHEMA}
+
+# Refusals of the file itself (it cannot be read as it is) and of what it holds.
+_UNREADABLE = frozenset({"not_a_file", "too_big", "denied", "unreadable", "link_loop", "dangling_link", "no_input"})
 
 
-class SaveFileError(BadInput):
-    """A save file that cannot be used: `code` names the message under `save.` that explains it."""
+class SaveFileError(FileRefused):
+    """A save file that cannot be used: `code` names the message under `save.` that explains it.
 
-    def __init__(self, code: str, path: Path, detail: str = ""):
-        super().__init__(f"{path}: {code.replace('_', ' ')}{': ' + detail if detail else ''}")
-        self.code = code
-        self.path = path
+    `cause` is the refusal of the file's reader, said instead of that message; `advice` names sentences
+    under `save.` said after it (what to do)."""
+
+    PREFIX = "save"
+
+    def __init__(self, code: str, path: Path, detail: str = "", *, cause: FileRefused | None = None,
+                 advice: tuple[str, ...] = ()):
+        super().__init__(code, path, detail=detail)
         self.detail = detail
+        self.cause = cause
+        self.advice = advice
 
     def explain(self, lang: str) -> str:
-        """The catalog sentence, in `lang`, that says why the file cannot be used."""
+        """The catalog sentences, in `lang`, that say why the file cannot be used (and what to do)."""
         from companion.language.messages import catalog
 
-        return catalog(lang).say(f"save.{self.code}", path=str(self.path), detail=self.detail)
+        words = catalog(lang)
+        if self.cause is not None:
+            ending = "save.damaged_untouched" if self.code == "corrupt" else "save.untouched"
+            sentences = [self.cause.explain(lang), words.say(ending)]
+        else:
+            sentences = [super().explain(lang)]
+        sentences.extend(words.say(f"save.{key}", path=str(self.path)) for key in self.advice)
+        return " ".join(sentences)
+
+    def with_advice(self, *keys: str) -> SaveFileError:
+        """The same refusal, followed by the sentences `keys`."""
+        return SaveFileError(self.code, self.path, self.detail, cause=self.cause, advice=(*self.advice, *keys))
+
+
+class SaveWriteError(BadInput):
+    """A save could not be written at `path`; `saved_before`: the file there still holds the last good save."""
+
+    def __init__(self, path: Path, error: OSError, saved_before: bool):
+        super().__init__(f"{path}: cannot write: {error.strerror or error}")
+        self.path = path
+        self.reason = _WRITE_REASONS.get(error.errno, "other")
+        self.detail = error.strerror or type(error).__name__
+        self.saved_before = saved_before
+
+    def explain(self, lang: str) -> str:
+        from companion.language.messages import catalog
+
+        words = catalog(lang)
+        reason = words.say(f"files.write_reasons.{self.reason}", detail=self.detail)
+        then = "files.saved_before" if self.saved_before else "files.nothing_saved"
+        return " ".join((words.say("files.cannot_write", path=str(self.path), reason=reason),
+                         words.say(then, path=str(self.path))))
+
+
+_WRITE_REASONS = {errno.ENOSPC: "no_space", errno.EDQUOT: "no_space", errno.EROFS: "read_only",
+                  errno.EACCES: "denied", errno.EPERM: "denied", errno.EFBIG: "too_large",
+                  errno.ENOENT: "no_folder", errno.ENOTDIR: "no_folder", errno.EEXIST: "no_folder"}
 
 
 def data_home() -> Path:
@@ -51,26 +115,95 @@ def _checksum(content: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+# ---- writing
+
+_swept: set[Path] = set()  # folders cleaned of leftover temporary files
+_HEAD = ('{\n "kind": ' + json.dumps(KIND)).encode("utf-8")  # how every save written here begins
+_LEFTOVER = re.compile(r"\..+\.json\.[a-z0-9_]{8}\.tmp")  # tempfile's names for .NAME.json.XXXXXXXX.tmp
+_OLD_LEFTOVER_S = 3600  # without locks, a temporary file this old is no live write's
+
+
 def write_save(path: Path, game: str, content: dict[str, Any]) -> None:
-    """Write `content` as the save of `game` at `path`: a new file is swapped in whole, or nothing changes."""
-    write_json_atomically(path, {"kind": KIND, "version": FORMAT_VERSION, "game": game,
-                                 "checksum": _checksum(content), "content": content})
+    """Write `content` as the save of `game` at `path` (through a symbolic link, its target): a new file is
+    swapped in whole, or nothing changes and SaveWriteError says why."""
+    document = {"kind": KIND, "version": FORMAT_VERSION, "game": game,
+                "checksum": _checksum(content), "content": content}
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        if target.parent not in _swept and target.parent.is_dir():
+            _swept.add(target.parent)
+            remove_leftovers(target.parent)
+        write_json_atomically(target, document)
+    except OSError as error:
+        raise SaveWriteError(path, error, saved_before=is_save_file(target)) from None
 
 
 def write_json_atomically(path: Path, document: Any) -> None:
-    """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes."""
+    """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes (OSError)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(document, stream, ensure_ascii=False, indent=1)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    _write_whole(path, document)
     _sync_directory(path.parent)
+
+
+def _write_whole(path: Path, document: Any) -> None:
+    """Write `document` beside `path` and rename it over `path`, holding a lock on it until renamed (so that
+    remove_leftovers never takes a live write for a leftover)."""
+    while True:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                if fcntl is not None:
+                    fcntl.flock(stream.fileno(), fcntl.LOCK_EX)
+                    if os.fstat(stream.fileno()).st_nlink == 0:
+                        continue  # taken for a leftover before it was locked: start again
+                json.dump(document, stream, ensure_ascii=False, indent=1)
+                stream.flush()
+                os.fsync(stream.fileno())
+                os.replace(temporary, path)
+                return
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Remove the temporary files that writes cut short (a kill, a crash) left in `folder`; the ones removed.
+
+    Only files named as write_save names them, that are empty or begin as a save, that no live write holds."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if _LEFTOVER.fullmatch(entry.name) and entry.is_file(follow_symlinks=False) and _is_leftover(entry.path):
+            removed.append(Path(entry.path))
+    return removed
+
+
+def _is_leftover(name: str) -> bool:
+    """Whether `name` is a leftover, removing it if so (while holding its lock)."""
+    try:
+        descriptor = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        if fcntl is not None:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return False  # a write is under way
+        elif time.time() - os.fstat(descriptor).st_mtime < _OLD_LEFTOVER_S:
+            return False
+        head = os.read(descriptor, len(_HEAD))
+        if head != _HEAD[:len(head)]:
+            return False
+        os.unlink(name)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
 
 
 def _sync_directory(folder: Path) -> None:
@@ -86,39 +219,43 @@ def _sync_directory(folder: Path) -> None:
         os.close(descriptor)
 
 
-def read_document(path: Path) -> dict[str, Any]:
-    """The raw JSON document at `path`, or SaveFileError when it is missing or not JSON."""
+# ---- reading
+
+def read_document(path: Path) -> Any:
+    """The JSON document at `path`, or SaveFileError when it cannot be read as JSON (see companion.files)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SaveFileError("missing", path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SaveFileError("unreadable", path, str(error)) from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SaveFileError("corrupt", path, f"line {error.lineno}") from None
-    if not isinstance(document, dict):
-        raise SaveFileError("foreign", path)
-    return document
+        return load_json(path, SAVE_LIMIT)
+    except SaveFileError:
+        raise
+    except FileRefused as refusal:
+        if refusal.code == "missing":
+            raise SaveFileError("missing", path) from None
+        code = "unreadable" if refusal.code in _UNREADABLE else "corrupt"
+        raise SaveFileError(code, path, refusal.code, cause=refusal) from None
 
 
-def is_save_document(document: dict[str, Any]) -> bool:
-    return document.get("kind") == KIND
+def is_save_document(document: Any) -> bool:
+    return isinstance(document, dict) and document.get("kind") == KIND
 
 
-def check_document(path: Path, document: dict[str, Any], game: str | None = None) -> dict[str, Any]:
-    """The content of a save document after every check; `game` (when given) must match."""
+def check_document(path: Path, document: Any, game: str | None = None) -> dict[str, Any]:
+    """The content of a save document after every check; `game` (when given) must match.
+
+    Texts in the content come back cleaned of control characters (names are printed)."""
     if not is_save_document(document):
         raise SaveFileError("foreign", path)
-    if document.get("version") != FORMAT_VERSION:
-        raise SaveFileError("version", path, str(document.get("version")))
-    content = document.get("content")
-    if not isinstance(content, dict) or document.get("checksum") != _checksum(content):
-        raise SaveFileError("corrupt", path, "checksum")
-    if game is not None and document.get("game") != game:
-        raise SaveFileError("other_game", path, str(document.get("game")))
-    return content
+    if document.get("version") != FORMAT_VERSION or type(document.get("version")) is not int:
+        raise SaveFileError("version", path, clean(str(document.get("version")))[:20])
+    try:
+        check_shape(document, SAVE_SCHEMA, path)
+    except FileRefused as refusal:
+        raise SaveFileError("corrupt", path, refusal.code, cause=refusal) from None
+    content = document["content"]
+    if document["checksum"] != _checksum(content):
+        raise SaveFileError("corrupt", path, "checksum", cause=FileRefused("checksum", path))
+    if game is not None and document["game"] != game:
+        raise SaveFileError("other_game", path, clean(document["game"])[:40])
+    return cleaned(content)
 
 
 def read_save(path: Path, game: str | None = None) -> tuple[str, dict[str, Any]]:
@@ -126,3 +263,24 @@ def read_save(path: Path, game: str | None = None) -> tuple[str, dict[str, Any]]
     document = read_document(path)
     content = check_document(path, document, game)
     return document["game"], content
+
+
+def is_save_file(path: Path) -> bool:
+    """Whether `path` holds a save that read_save takes (never raises: a dangling link is no save)."""
+    try:
+        read_save(path)
+    except SaveFileError:
+        return False
+    return True
+
+
+def newest_save(folder: Path) -> Path | None:
+    """The save of `folder` (its *.json files that are saves) written last, or None."""
+    saves = []
+    for candidate in sorted(folder.glob("*.json")):
+        try:
+            if is_save_file(candidate):
+                saves.append((candidate.stat().st_mtime, candidate))
+        except OSError:
+            continue
+    return max(saves)[1] if saves else None

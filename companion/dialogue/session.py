@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from companion import registry
 from companion.dialogue.history import MessageHistory
-from companion.language.grammar import CONFIRM_STATE, ParseResult, confirming, parse
+from companion.language.grammar import CONFIRM_STATE, MAX_LINE, ParseResult, confirming, parse
 from companion.language.messages import Catalog, catalog
 from companion.language.recognition_grammar import parse_heard
 from companion.speech.base import Heard, Listener, Speaker
@@ -77,6 +77,7 @@ class Session:
         self.player_names: list[str] = []
         self.help_key = f"{registry.game(game).namespace}.help"  # <namespace>.help.<state>
         self.last_prompt: str | None = None
+        self.question_help: str | None = None  # what "help" says for the open question, when it has its own
 
     def settings(self) -> dict[str, str]:
         """What a resumed game must be played with again."""
@@ -110,11 +111,12 @@ class Session:
         if hasattr(self.listener, "set_player_names"):
             self.listener.set_player_names(self.player_names)
 
-    def ask(self, prompt: str | None, state: str, speaker: str | None = None) -> Answer:
+    def ask(self, prompt: str | None, state: str, speaker: str | None = None, help_key: str | None = None) -> Answer:
         """Say `prompt` (if any), then listen until an utterance that is not a shared command is understood.
 
         Shared commands are answered here and the question stays open. `speaker` names the player expected to
-        answer, whose voice the recogniser may adapt to."""
+        answer, whose voice the recogniser may adapt to; `help_key`, what "help" says for this question."""
+        self.question_help = help_key
         if prompt:
             self.last_prompt = self.say_text(prompt)
         while True:
@@ -124,14 +126,14 @@ class Session:
                 self.earcon("understood")
                 return answer
 
-    def ask_sure(self, prompt: str | None, state: str) -> Answer:
+    def ask_sure(self, prompt: str | None, state: str, help_key: str | None = None) -> Answer:
         """`ask`, with the words of an unsure answer read back first (set-up questions, which no game checks)."""
-        answer = self.ask(prompt, state)
+        answer = self.ask(prompt, state, help_key=help_key)
         while answer.doubtful or answer.unsure:
             verdict = self.confirm(self.text("session.confirm", heard=heard_words(answer)), state)
             if verdict is True:
                 return replace(answer, doubtful=False, heard=None)
-            answer = verdict if isinstance(verdict, Answer) else self.ask(None, state)
+            answer = verdict if isinstance(verdict, Answer) else self.ask(None, state, help_key=help_key)
         return answer
 
     def hear(self, state: str) -> Answer | None:
@@ -171,7 +173,7 @@ class Session:
                 self.say_text(question if result.intent == "repeat" else self.text("help.confirm"), remember=False)
                 continue
             if result.intent in ("yes", "no") or result.intent is None:
-                self.say("session.confirm_again", question=again or question)  # a doubtful yes is no yes
+                self.say("session.confirm_again", heard=heard.text, question=again or question)  # a doubtful yes is no yes
                 continue
             answer = self.take(heard, result, state)
             if answer is not None and not self.handle_shared(answer, state):
@@ -192,6 +194,9 @@ class Session:
         """Say so; when the grammar has a close sentence, offer it: yes takes it, no drops it, a new command
         replaces it."""
         self.earcon("not_understood")
+        if len(heard.text) > MAX_LINE:
+            self.say("session.too_long", heard=result.text)
+            return None
         if not result.suggestion:
             self.say("session.not_understood", heard=result.text)
             return None
@@ -219,8 +224,9 @@ class Session:
         raise QuitRequested()
 
     # ----- shared commands
-    def handle_shared(self, answer: Answer, state: str) -> bool:
-        """Answer a shared command (True), or leave the answer to the caller (False)."""
+    def handle_shared(self, answer: Answer, state: str, help_key: str | None = None) -> bool:
+        """Answer a shared command (True), or leave the answer to the caller (False); `help_key` (else the open
+        question's) is what "help" says."""
         intent = answer.intent
         if intent not in SHARED_INTENTS:
             return False
@@ -246,14 +252,15 @@ class Session:
         elif intent == "pause":
             self._pause()
         else:
-            self.say_text(self.help_text(state))
+            self.say_text(self.help_text(state, help_key or self.question_help))
         return True
 
-    def help_text(self, state: str) -> str:
-        """The help of this state of the game (with the players' own names), else the general help."""
+    def help_text(self, state: str, question_help: str | None = None) -> str:
+        """The help of this question, else of this state of the game (with the players' own names), else the
+        general help."""
         names = self.player_names or [self.catalog.say("setup.player_label", number=1)]
         params = {"player": names[0], "other": names[1] if len(names) > 1 else names[0]}
-        keys = (f"{self.help_key}.{state}", f"help.{state}", "help.general")  # the game's, the shared one
+        keys = (question_help or "", f"{self.help_key}.{state}", f"help.{state}", "help.general")
         return self.catalog.say(next(key for key in keys if key in self.catalog.messages), **params)
 
     def _repeat(self) -> None:

@@ -12,6 +12,7 @@ from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Sessi
 from companion.errors import BadInput
 from companion.language.grammar import parse
 from companion.language.messages import catalog
+from companion.text import clean_name
 
 AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
 SETUP_STATE = "setup"
@@ -23,20 +24,24 @@ NAME_SEPARATORS = (",", ";", ":", "/", "&", "+", "|")
 
 
 def ask_until(session: Session, question: str, accept: Callable[[Answer], bool], again_key: str = AGAIN, /,
-              state: str = SETUP_STATE, **again_params: Any) -> Answer:
+              state: str = SETUP_STATE, help_key: str | None = None, **again_params: Any) -> Answer:
     """Ask `question` (heard in `state`) until `accept` takes the answer; each new try says `again_key` (with
-    `again_params`)."""
-    answer = session.ask_sure(question, state)
+    `again_params`). `help_key` is what "help" says for it."""
+    answer = session.ask_sure(question, state, help_key)
     while not accept(answer):
-        answer = session.ask_sure(session.text(again_key, **again_params), state)
+        answer = session.ask_sure(session.text(again_key, **again_params), state, help_key)
     return answer
+
+
+_HELP = {"yes": "help.yes_no", "number": "help.number"}  # what "help" says when these are expected
 
 
 def ask_intent(session: Session, key: str, expected: Collection[str], *, again_key: str = AGAIN,
                state: str = SETUP_STATE, **params: Any) -> Answer:
     """The answer to the question `key`, asked again until its intent is one of `expected`."""
     question = session.text(key, **params)
-    return ask_until(session, question, lambda answer: answer.intent in expected, again_key, state,
+    help_key = next((_HELP[intent] for intent in expected if intent in _HELP), None) if state == SETUP_STATE else None
+    return ask_until(session, question, lambda answer: answer.intent in expected, again_key, state, help_key,
                      question=question)
 
 
@@ -60,17 +65,19 @@ def ask_number(session: Session, question: str) -> int:
     """A whole number said in answer to `question`, asked again until one is said."""
     answer = ask_until(session, question,
                        lambda said: said.intent == "number" and isinstance(said.slots.get("number"), int),
-                       question=question)
+                       AGAIN, SETUP_STATE, "help.number", question=question)
     return int(answer.slots["number"])
 
 
 # ----- names
 
-def name_problem(name: str, taken: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
+def name_problem(name: str, taken: Sequence[str], lang: str = "en") -> tuple[str, dict[str, Any]] | None:
     """Why `name` cannot be a player's (a key under setup. and its params), or None."""
     if not name:
         return "name_empty", {}
-    separator = next((mark for mark in NAME_SEPARATORS if mark in name), None)
+    words = name.casefold().split()
+    separator = next((mark for mark in NAME_SEPARATORS if mark in name), None) or next(
+        (word for word in (words[0], words[-1]) if word in _AND_WORDS.get(lang, ())), None)
     if separator is not None:
         return "name_separator", {"name": name, "mark": separator}
     if name.casefold() in (other.casefold() for other in taken):
@@ -87,55 +94,69 @@ def split_names(line: str, lang: str) -> list[str]:
 
 
 def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -> list[str]:
-    """The names of `count` players, asked in turn round the table; several may be said at once.
+    """The names of `count` players, asked in turn round the table; several may be said at once, "annule"
+    takes back the last one, and the whole list is read back at the end (no: the names are asked again).
 
     `keys` gives the question for each player (default: "name of player N")."""
     names: list[str] = []
-    while len(names) < count:
-        key = keys[len(names)] if keys else ("setup.ask_first_name" if not names else "setup.ask_name")
-        said = _name_line(session, session.text(key, number=len(names) + 1))
-        found = split_names(said, session.lang)
-        if len(names) + len(found) > count:
-            session.say("setup.too_many_names", count=count, names=found)
-            continue
-        problem = next((p for p in (name_problem(n, [*names, *found[:i]]) for i, n in enumerate(found)) if p), None)
-        if problem is not None or not found:
-            key, params = problem or ("name_empty", {})
-            session.say(f"setup.{key}", **params)
-            continue
-        if len(found) > 1 and not _names_confirmed(session, found):
-            continue
-        names.extend(found)
-    return names
+    while True:
+        while len(names) < count:
+            key = keys[len(names)] if keys else ("setup.ask_first_name" if not names else "setup.ask_name")
+            said = _name_line(session, session.text(key, number=len(names) + 1))
+            if said is None:  # "annule": the last name goes
+                if names:
+                    session.say("setup.name_dropped", name=names.pop())
+                continue
+            found = split_names(said, session.lang)
+            if len(names) + len(found) > count:
+                session.say("setup.too_many_names", count=count, names=found)
+                continue
+            problem = next((p for p in (name_problem(n, [*names, *found[:i]], session.lang)
+                                        for i, n in enumerate(found)) if p), None)
+            if problem is not None or not found:
+                key, params = problem or ("name_empty", {})
+                session.say(f"setup.{key}", **params)
+                continue
+            names.extend(found)
+        if count < 2 or _names_confirmed(session, names):
+            return names
+        names = []
 
 
-def _names_confirmed(session: Session, found: list[str]) -> bool:
-    """Several names heard in one line are read back in one sentence; no asks for them again."""
-    question = session.text("setup.confirm_names", count=len(found), names=found)
+def _names_confirmed(session: Session, names: list[str]) -> bool:
+    """The names are read back in one sentence; no asks for them again."""
+    question = session.text("setup.confirm_names", count=len(names), names=names)
     while True:
         verdict = session.confirm(question, SETUP_STATE)
         if verdict is True or verdict is False:
+            if verdict is False:
+                session.say("setup.names_again")
             return verdict
         session.say("setup.expected_yes_no")
 
 
-def _name_line(session: Session, question: str) -> str:
-    """A typed name as written (the raw line); shared commands said instead are answered, and "my name is X"
-    gives X."""
+def _name_line(session: Session, question: str) -> str | None:
+    """A typed name as written (the raw line), or None for "annule"; shared commands said instead are
+    answered, "my name is X" gives X, and a yes, a no or a number is no name."""
     session.last_prompt = session.say_text(question)
     while True:
         heard = session.listener.listen(SETUP_STATE)
         if heard is None:
             raise EndOfInput()
         session.history.new_response()
-        line = " ".join(heard.text.split())
+        line = clean_name(heard.text)
         if not line:
             continue
         result = parse(line, game=session.game, lang=session.lang, state=SETUP_STATE)
         if result.intent in SHARED_INTENTS or result.intent == "quit":
             answer = session.take(heard, result, SETUP_STATE)
             if answer is not None:
-                session.handle_shared(answer, SETUP_STATE)
+                session.handle_shared(answer, SETUP_STATE, help_key="help.names")
+            continue
+        if result.intent == "undo":
+            return None
+        if result.intent in ("yes", "no", "number"):
+            session.say("setup.name_expected", question=question)
             continue
         if result.intent == "player" and isinstance(result.slots.get("player"), str):
             return str(result.slots["player"])
@@ -175,14 +196,17 @@ def player_by_name(players: Sequence[str], name: Any) -> int | None:
 
 
 def listed_names(players: str, lang: str = "en") -> list[str]:
-    """The names of a --players option ("Ana, Bo"): split at commas, trimmed, empty ones left out; BadInput
-    for a name no game can hold (a separator in it, the same name twice)."""
-    names = [" ".join(name.split()) for name in players.split(",") if name.strip()]
+    """The names of a --players option ("Ana, Bo"): split at commas, cleaned (text.clean_name), empty ones left
+    out; BadInput for a name no game can hold (a separator in it, the same name twice)."""
+    names = [clean_name(name) for name in players.split(",") if clean_name(name)]
     for index, name in enumerate(names):
-        problem = name_problem(name, names[:index])
+        problem = name_problem(name, names[:index], lang)
         if problem is not None:
             key, params = problem
+            key = "players_option_twice" if key == "name_taken" else key  # no question: the line is the answer
             raise BadInput("--players: " + catalog(lang).say(f"setup.{key}", **params))
+    if len(names) < 2:
+        raise BadInput("--players: " + catalog(lang).say("setup.players_option_count"))
     return names
 
 

@@ -19,7 +19,7 @@ from typing import Any, Callable, ClassVar, Generic, Self, TypeVar
 
 from companion import registry
 from companion.dialogue.savefile import SaveFileError, write_save
-from companion.dialogue.session import Answer, Session
+from companion.dialogue.session import Answer, QuitRequested, Session
 from companion.dialogue.setup import player_by_name
 from companion.errors import BadInput
 from companion.games.common import OVER, LoggedGame, Reason
@@ -146,7 +146,7 @@ def rules_query(table: Table[Any], slots: dict[str, Any]) -> None:
     elif section is None:
         table.say("rules_unknown")
     else:
-        table.session.say_text(section.text)
+        table.session.say_text(table.rules.spoken(section))  # its title first: the text may begin "It..."
 
 
 # ---------------------------------------------------------------- the table
@@ -187,8 +187,9 @@ class Table(Generic[GameT]):
         """An action in words, for read-backs, "undone" and "redone"."""
         raise NotImplementedError
 
-    def narrate(self, action: Any, before: Any, events: Any) -> None:
-        """Say what `action` changed (`before`: what moment() gave before it; `events`: what apply returned)."""
+    def narrate(self, action: Any, before: Any, events: Any, redone: bool = False) -> None:
+        """Say what `action` changed (`before`: what moment() gave before it; `events`: what apply returned);
+        `redone`: a redo already named the action."""
 
     def moment(self) -> Any:
         """What narrate compares to tell what changed (the round, the turn...)."""
@@ -234,10 +235,29 @@ class Table(Generic[GameT]):
 
     # ----- the loop
     def run(self) -> None:
-        """Play until the game is over (or the input ends: the caller says where the game is saved)."""
-        while self.game.phase != OVER:
-            self.play_turn()
-        self.announce_final_scores()
+        """Play until the game is over (or the input ends: the caller says where the game is saved). Once it is
+        over, a last question lets the table take back the move that ended it, or ask anything again."""
+        while True:
+            while self.game.phase != OVER:
+                self.play_turn()
+            self.announce_final_scores()
+            if not self.ask_after_the_end():
+                return
+
+    def ask_after_the_end(self) -> bool:
+        """True when an undo took the game back from its end; False to stop (quit, no, or the end of input)."""
+        while True:
+            try:
+                answer = self.ask(Question(self.key("after_end"), "turn"))
+            except QuitRequested:
+                return False
+            if answer is None:  # undo or redo: the game may have come back
+                if self.game.phase != OVER:
+                    return True
+                continue
+            if answer.intent in ("no", "stop", "quit"):
+                return False
+            self.session.say("session.after_end_expected")
 
     def play_turn(self) -> None:
         """One question and what its answer leads to."""
@@ -402,7 +422,7 @@ class Table(Generic[GameT]):
         events = [self.game.apply(action) for action in redone]
         self.save()
         self.say("redone", what=what)
-        self.narrate(redone[-1], before, events[-1])
+        self.narrate(redone[-1], before, events[-1], redone=True)
 
     def agreed(self, question: str, state: str) -> bool:
         """A clear yes to `question`; anything else is said to change nothing (a new command is not taken)."""
@@ -470,9 +490,20 @@ class Table(Generic[GameT]):
             if asked is not None and not (type(asked) is int and 0 <= asked < len(table.game.players)):
                 raise ValueError(f"asked player {asked!r}")
         except cls.CORRUPT_SAVE_ERRORS as error:
-            raise SaveFileError("corrupt", save_path, type(error).__name__) from None
+            raise SaveFileError("corrupt", save_path, cls.damage(session, error)) from None
         table.asked = asked
         return table
+
+    @staticmethod
+    def damage(session: Session, error: Exception) -> str:
+        """What is wrong with a save that cannot be rebuilt, in the session's words: the move that breaks a
+        rule and why, else that its content is no game."""
+        reason = getattr(error, "reason", None)
+        if not isinstance(reason, Reason):
+            return session.catalog.say("save.bad_content")
+        words = session.catalog.say(f"reasons.{reason.code}", **reason.params)
+        number = getattr(error, "number", None)
+        return words if number is None else session.catalog.say("save.bad_move", number=number, reason=words)
 
     @classmethod
     def saved_parts(cls, content: dict[str, Any]) -> dict[str, Any]:

@@ -141,17 +141,19 @@ class Catalog:
             return entry
         return Spoken(entry[field], entry.get("the")) if field == "name" else entry[field]
 
-    def join(self, items: Iterable[str]) -> str:
-        """'a, b and c' in this language (Spanish: "Ana e Isabel", as grammar.yaml's join_before says)."""
+    def join(self, items: Iterable[str], word: str = "and") -> str:
+        """'a, b and c' (`word` "or": 'a, b or c', for a choice) in this language; the last word may change
+        with the word after it, as grammar.yaml's join_before says (Spanish: "Ana e Isabel", "siete u ocho")."""
         items = list(items)
         if len(items) <= 1:
             return "".join(items)
         head, last = self.say("list.separator").join(items[:-1]), items[-1]
         folded = last.casefold()
         for rule in self.grammar.get("join_before") or ():
-            if folded.startswith(tuple(rule["starts"])) and not folded.startswith(tuple(rule.get("not") or ())):
+            if rule.get("word", "and") == word and folded.startswith(tuple(rule["starts"])) and not folded.startswith(
+                    tuple(rule.get("not") or ())):
                 return str(rule["join"]).format(head=head, last=last)
-        return self.say("list.join", head=head, last=last)
+        return self.say("list.join" if word == "and" else "list.join_or", head=head, last=last)
 
     def _spoken_params(self, params: dict[str, Any]) -> dict[str, Any]:
         spoken = dict(params)

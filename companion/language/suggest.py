@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 CLOSE_ENOUGH = 0.72
 CHOICES_PER_WORD = 3
 MAX_TRIES = 64
+MAX_WORDS = 24  # the longest example sentence has 13 words: a suggestion is looked for in the first 24 only
 DROP = ""  # stands for "leave this word out"
 
 
@@ -25,7 +26,7 @@ def suggest(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str
     """The closest accepted sentence, spelled as the grammar writes it, or None."""
     from companion.language.grammar import fold
 
-    words = folded.without(grammar.skip_phrases).words or folded.words
+    words = (folded.without(grammar.skip_phrases).words or folded.words)[:MAX_WORDS]
     if not words:
         return None
     known = grammar.vocabulary | {w for name in players for w in fold(name).words}

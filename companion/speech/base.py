@@ -10,6 +10,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import IO, Sequence
 
+from companion.text import clean
+
 
 class Unavailable(Exception):
     """A speech part cannot work here (no engine, no device, no model...).
@@ -111,8 +113,18 @@ class Listener(ABC):
         pass
 
 
+def is_terminal(stream: IO[str] | None) -> bool:
+    """Whether `stream` is an open terminal (a closed or missing stream is none)."""
+    try:
+        return stream is not None and not stream.closed and stream.isatty()
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 class TextSpeaker(Speaker):
-    """Prints each message as one plain line: no colours, no cursor tricks, good for screen readers."""
+    """Prints each message as one plain line: no colours, no cursor tricks, good for screen readers.
+
+    Control characters and escape sequences (a name may hold them) are never printed."""
 
     name = "text"
 
@@ -120,19 +132,46 @@ class TextSpeaker(Speaker):
         self.stream = stream or sys.stdout
 
     def say(self, text: str) -> None:
-        print(text, file=self.stream, flush=True)
+        print(clean(text), file=self.stream, flush=True)
+
+
+# A typed line is a command of a few words (grammar.MAX_LINE); what lies past this is not read into memory,
+# and a "line" with no end of line after this much is no typing: the input is taken as ended.
+LINE_KEPT = 4096
+LINE_GIVEN_UP = 1 << 20
 
 
 class TextListener(Listener):
-    """Reads typed lines; a typed line is taken as said (no confidence, no confirmation)."""
+    """Reads typed lines; a typed line is taken as said (no confidence, no confirmation).
+
+    A closed or missing input (the program started with stdin closed) is the end of the input."""
 
     name = "text"
 
     def __init__(self, stream: IO[str] | None = None):
-        self.stream = stream or sys.stdin
+        self.stream = stream if stream is not None else sys.stdin
 
     def listen(self, state: str | None = None) -> Heard | None:
-        line = self.stream.readline()
-        if not line:
+        try:
+            line = self._line()
+        except (OSError, ValueError, AttributeError):  # closed, or missing (sys.stdin is None)
+            return None
+        if line is None:
             return None
         return Heard(text=line.strip(), engine="text")
+
+    def _line(self) -> str | None:
+        """The next line, cut at LINE_KEPT characters; None at the end of the input."""
+        line = self.stream.readline(LINE_KEPT)
+        if not line:
+            return None
+        skipped = 0
+        tail = line
+        while not tail.endswith("\n"):
+            tail = self.stream.readline(LINE_KEPT)
+            skipped += len(tail)
+            if not tail:
+                break
+            if skipped > LINE_GIVEN_UP:
+                return None
+        return line

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import paths
+from companion.files import FileRefused, load_json
 
 SECTION = "speech"
 ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")  # the default order of "auto"
@@ -83,10 +84,14 @@ def _fits(value: Any, default: Any) -> bool:
     return isinstance(value, type(default))
 
 
+CONFIG_LIMIT = 64 << 10  # the settings take a few hundred bytes
+
+
 def _read_file(path: Path) -> dict[str, Any]:
+    """The settings file as read by companion.files; {} when it cannot be used (a pipe, too big, not JSON...)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = load_json(path, CONFIG_LIMIT)
+    except FileRefused:
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -97,13 +102,23 @@ def load_config(path: Path | None = None) -> SpeechConfig:
     return SpeechConfig.from_dict(section) if isinstance(section, dict) else SpeechConfig()
 
 
-def save_config(config: SpeechConfig, path: Path | None = None) -> Path:
-    """Write the speech section, keeping the file's other sections; returns the file written."""
+def save_config(config: SpeechConfig, path: Path | None = None) -> Path | None:
+    """Write the speech section, keeping the file's other sections; returns the file written, or None when the
+    file there cannot be read as settings (it is never written over) or the folder takes no file: the
+    settings then hold for this session only."""
     path = path or config_path()
-    data = _read_file(path)
+    try:
+        data = load_json(path, CONFIG_LIMIT) if os.path.lexists(path) else {}
+    except FileRefused:
+        return None
+    if not isinstance(data, dict):
+        return None
     data[SECTION] = asdict(config)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".tmp")
+        temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        return None
     return path

@@ -15,7 +15,7 @@ from typing import IO, Callable, Iterator, Sequence
 from companion.errors import BadInput
 from companion.language.messages import catalog, check_language
 from companion.speech.audio import AudioSource, MicrophoneSource, WavFileSource
-from companion.speech.base import Listener, Speaker, TextListener, TextSpeaker, Unavailable
+from companion.speech.base import Listener, Speaker, TextListener, TextSpeaker, Unavailable, is_terminal
 from companion.speech.config import LISTENING_ENGINES, SpeechConfig, load_config
 from companion.speech.earcons import Earcons
 from companion.speech.listener import SpeechListener
@@ -115,7 +115,7 @@ def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosau
     keys = keys if keys is not None else sys.stdin
     explicit = engine != "auto"
     candidates = _candidates(engine, order or config.engines, audio_files)
-    if confirm_download is None and audio_files is None and keys.isatty():
+    if confirm_download is None and audio_files is None and is_terminal(keys):
         confirm_download = terminal_confirm(lang, keys, say)
     messages = catalog(lang)
 

@@ -20,6 +20,7 @@ from companion.speech import activity
 from companion.speech.base import Speaker, Unavailable
 from companion.speech.config import SpeechConfig, save_config
 from companion.speech.voice import voice_settings
+from companion.text import clean
 
 
 class _Worker:
@@ -135,6 +136,7 @@ class TtsSpeaker(Speaker):
                 "volume": self.config.volume, **extra}
 
     def say(self, text: str) -> None:
+        text = clean(text)  # a name may hold escape sequences: never printed, never spoken
         print(text, file=self.out, flush=True)
         self._check_health()
         if self.broken or self.save_only:

@@ -57,8 +57,8 @@ class DinoTable(Table[Game]):
         if answer.intent in ("pawn_move", "meteor_move"):
             return self.move(question, answer)
         if answer.intent == "egg_take":
-            return Expected("move_first")
-        return Expected("expected_move")
+            return Expected("move_first", {"colour": self.game.colours[self.game.current_player]})
+        return Expected("expected_move", {"colour": self.game.colours[self.game.current_player]})
 
     def penalty(self, answer: Answer) -> Outcome:
         points = answer.slots.get("steps", answer.slots.get("number"))
@@ -83,6 +83,8 @@ class DinoTable(Table[Game]):
                 return Refused(Reason("dino_no_pawn_there", {"colour": self.game.colours[owner],
                                                              "square": slots["from_square"]}))
             said["pawn"] = pawn
+        if "pawn" not in said:
+            said.update(self.only_pawn(owner, said))
         egg = said.pop("egg", None)
         result = self.game.interpret(owner, **said)
         if isinstance(result, Reason):
@@ -95,6 +97,22 @@ class DinoTable(Table[Game]):
         if refusal is not None:  # said before the egg is offered
             return Refused(refusal, result)
         return self.with_egg(result, egg, owner, answer)
+
+    def only_pawn(self, player: int, said: dict[str, Any]) -> dict[str, int]:
+        """{"pawn": k} when only one of the player's pawns can make what was said (a pawn waiting at its time
+        machine does not go home; a square out of reach in the steps said is out of reach); else {}."""
+        square, steps, exit = said.get("square"), said.get("steps"), bool(said.get("exit"))
+        if square is None and not exit:
+            return {}
+        able = []
+        for pawn in self.game.in_play(player):
+            if exit and self.game.pawn(player, pawn).place != ON_BOARD:
+                continue
+            least = None if square is None else self.game.least_steps(player, pawn, str(square), exit)
+            if square is not None and (least is None or (isinstance(steps, int) and least > steps)):
+                continue
+            able.append(pawn)
+        return {"pawn": able[0]} if len(able) == 1 else {}
 
     def ask_missing(self, missing: TableQuestion, owner: int, answer: Answer) -> Missing:
         """What the board data cannot decide, asked of the table; the reply may also be a whole new move."""
@@ -132,7 +150,9 @@ class DinoTable(Table[Game]):
         if not choices:
             return Act(move)
         question = Question(self.key("ask_egg"), "egg", {"colours": choices, "square": move.square}, owner)
-        again = Question(self.key("ask_egg_again"), "egg", {"colours": choices}, owner)
+        catalog = self.session.catalog
+        again = Question(self.key("ask_egg_again"), "egg",
+                         {"choices": catalog.join((catalog.name("colours", c) for c in choices), "or")}, owner)
         return Missing(question, answer, lambda reply: self.egg_answer(choices, reply), again)
 
     def egg_answer(self, choices: list[str], reply: Answer) -> Any:
@@ -183,13 +203,14 @@ class DinoTable(Table[Game]):
     def moment(self) -> int:
         return self.game.meteor_left
 
-    def narrate(self, action: Any, before: int, events: Any) -> None:
+    def narrate(self, action: Any, before: int, events: Any, redone: bool = False) -> None:
         say, game = self.say, self.game
         name = game.players[action.player]
         if isinstance(action, Move):
             colour = game.colours[action.player]
-            say("went_home" if action.exit else "moved", player=name, colour=colour, steps=action.steps,
-                square=action.square)
+            if not redone:
+                say("went_home" if action.exit else "moved", player=name, colour=colour, steps=action.steps,
+                    square=action.square)
             if action.egg is not None:
                 say("egg_taken", player=name, colour=action.egg, left=game.nests()[action.egg][1])
         elif isinstance(action, Penalty):

@@ -29,6 +29,10 @@ def zoo(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
     player = _player(table, slots)
     if player is None:
         return
+    if player not in table.game.tracked:
+        table.say("not_followed", player=table.game.players[player],
+                  followed=[table.game.players[p] for p in table.game.tracked])
+        return
     name, content = table.game.players[player], table.game.zoos[player]
     pen = slots.get("pen")
     if pen is not None:

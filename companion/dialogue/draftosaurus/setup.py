@@ -9,7 +9,8 @@ from typing import Any
 from companion.dialogue.session import Session
 from companion.dialogue.setup import (ask_choice, ask_names, ask_player, ask_yes, label_players, listed_names,
                                       names_can_be_typed, player_by_name, table_seed)
-from companion.errors import BadInput
+from companion.errors import BadInput, RuleViolation
+from companion.games.common import Reason
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
 from companion.games.draftosaurus.engine import Game, Options
 
@@ -33,8 +34,13 @@ def start_game(session: Session, args: Any) -> tuple[Game, str, int]:
     else:
         setup = ask_setup(session, free_text_names=names_can_be_typed(session))
     seed = table_seed(args)
-    game = Game.new(setup.players, options=setup.options, mode="table", seed=seed,
-                    first_roller=setup.first_roller, tracked=setup.tracked)
+    try:
+        game = Game.new(setup.players, options=setup.options, mode="table", seed=seed,
+                        first_roller=setup.first_roller, tracked=setup.tracked)
+    except RuleViolation as refused:  # e.g. six players: said in the player's language
+        if not isinstance(refused.reason, Reason):
+            raise
+        raise BadInput(session.catalog.say(f"reasons.{refused.reason.code}", **refused.reason.params)) from None
     return game, args.die, seed
 
 

@@ -16,7 +16,7 @@ from companion.dialogue.draftosaurus.queries import QUERIES
 from companion.dialogue.draftosaurus.setup import start_game
 from companion.dialogue.session import Answer, Session
 from companion.dialogue.setup import ask_number
-from companion.dialogue.turn import Act, Expected, Missing, Outcome, Question, Table
+from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import Reason
 from companion.games.draftosaurus.engine import DISCARD, PLACE, ROLL, Discard, Game, Place, Roll
 from companion.games.draftosaurus.ids import DIE_FACES
@@ -91,8 +91,13 @@ class DraftosaurusTable(Table[Game]):
         waiting = game.waiting_for()
         if game.phase == DISCARD:  # 2-player variant, table mode: the figures put back are not told to us
             return Act(Discard(waiting[0], None))
-        player = self.asked if self.asked in waiting else waiting[0]
+        player = self.asked if self.asked in waiting else self.next_round_the_table(waiting)
         return Question(self.key("ask_place"), "turn", {"player": game.players[player]}, player)
+
+    def next_round_the_table(self, waiting: list[int]) -> int:
+        """The first of `waiting` going round the table from the player who rolled."""
+        count = len(self.game.players)
+        return min(waiting, key=lambda player: (player - self.game.roller) % count)
 
     def virtual_face(self) -> str:
         """The face of the virtual die: drawn from the game seed and the number of rolls so far."""
@@ -120,18 +125,26 @@ class DraftosaurusTable(Table[Game]):
     def interpret_place(self, question: Question, answer: Answer) -> Outcome:
         if answer.intent == "die":
             return Expected("die_already", {"face": self.face_id()})
-        if answer.intent != "place":
+        if answer.intent not in ("place", "player"):
             return Expected("expected_place")
         slots = answer.slots
         player = self.player_index(slots.get("player"), default=question.player)
         if player is None:
             return self.unknown_player(slots.get("player"))
+        if player not in self.game.tracked:
+            return Expected("not_followed", {"player": self.game.players[player],
+                                             "followed": [self.game.players[p] for p in self.game.tracked]})
+        if answer.intent == "player":  # a name alone: that player speaks now
+            if player not in self.game.waiting_for():
+                return Refused(Reason("draft_already_placed", {"player": self.game.players[player]}))
+            self.asked = player
+            return Done()
         name, species, pen = self.game.players[player], slots.get("species"), slots.get("pen")
         if species is None:
             return Missing(Question(self.key("which_species"), "turn", {"player": name, "pen": pen}, player), answer)
         if pen is None:
             return Missing(Question(self.key("which_pen"), "turn",
-                                    {"player": name, "species": species, "pens": self.legal(player, str(species))},
+                                    {"player": name, "species": species, "pens": self.pen_choice(player, str(species))},
                                     player), answer)
         return Act(Place(player, str(species), str(pen)))
 
@@ -146,14 +159,15 @@ class DraftosaurusTable(Table[Game]):
     def moment(self) -> Moment:
         return Moment(self.game.round, self.game.turn, self.game.phase)
 
-    def narrate(self, action: Any, before: Moment, events: Any) -> None:
+    def narrate(self, action: Any, before: Moment, events: Any, redone: bool = False) -> None:
         game, say = self.game, self.say
         if isinstance(action, Roll):
-            if self.settings.die == "virtual":
+            if self.settings.die == "virtual" and not redone:
                 say("virtual_roll", roller=game.players[game.roller])
             self.say_face()
         elif isinstance(action, Place):
-            say("accepted", player=game.players[action.player], species=action.species, pen=action.pen)
+            if not redone:
+                say("accepted", player=game.players[action.player], species=action.species, pen=action.pen)
             if game.phase == DISCARD and before.phase == PLACE:
                 say("discard")
         if game.phase == "over":
@@ -176,7 +190,12 @@ class DraftosaurusTable(Table[Game]):
             self.say_legal(action.player, action.species)
 
     def say_legal(self, player: int, species: str) -> None:
-        self.say("legal", player=self.game.players[player], species=species, pens=self.legal(player, species))
+        self.say("legal", player=self.game.players[player], species=species, pens=self.pen_choice(player, species))
+
+    def pen_choice(self, player: int, species: str) -> str:
+        """The pens `species` may go to for `player`, as a choice ("a, b or c")."""
+        catalog = self.session.catalog
+        return catalog.join((catalog.name("pens", pen) for pen in self.legal(player, species)), "or")
 
     def automatic(self, action: Any) -> bool:
         """Played by the program, not said: the virtual die, and the discards the table does not name."""

@@ -10,7 +10,7 @@ from companion.dialogue.session import Answer
 from companion.dialogue.turn import SHARED_QUERIES, Queries
 from companion.games.common import Reason
 from companion.games.jurassic_snack.actions import Move
-from companion.games.jurassic_snack.engine import EFFECT, GRASS, OVER
+from companion.games.jurassic_snack.engine import EFFECT, GRASS, OVER, REVEAL
 from companion.games.jurassic_snack.ids import COLORS, TREX
 from companion.games.jurassic_snack.layout import COLUMN_LETTERS
 
@@ -127,11 +127,15 @@ def say_moves(table: JurassicSnackTable, only: str | None) -> None:
     if table.game.phase == EFFECT:
         table.say("expected_effect", effect=table.text(f"effects.{table.game.pending}"))
         return
+    if table.game.phase == REVEAL:
+        table.say("expected_reveal", tokens=table.token_names())
+        return
     if not by_square:
         table.say("no_moves" if only is None else "no_moves_from", square=table.square_words(only))
         return
-    items = [table.text("move_item", square=table.square_words(square),
-                        directions=[table.text(f"directions.{d}") for d in directions])
+    catalog = table.session.catalog
+    items = [table.text("move_item", square=table.square_words(square), piece=table.content_words(square),
+                        directions=catalog.join((table.text(f"directions.{d}") for d in directions), "or"))
              for square, directions in by_square.items()]
     table.say("moves", moves="; ".join(items))
 

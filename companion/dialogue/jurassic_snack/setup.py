@@ -3,16 +3,16 @@ assembly of the boards; from the command line, or by questions for what it leave
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from companion.dialogue.session import Session
 from companion.dialogue.setup import ask_names, ask_until, label_players, listed_names, names_can_be_typed, table_seed
 from companion.errors import BadInput, RuleViolation
+from companion.files import load_json
 from companion.games.common import Reason
 from companion.games.jurassic_snack.engine import MODES, Game, Options
-from companion.games.jurassic_snack.layout import Layout
+from companion.games.jurassic_snack.layout import LAYOUT_LIMIT, LAYOUT_SCHEMA, Layout
 
 
 def start_game(session: Session, args: Any) -> Game:
@@ -35,13 +35,12 @@ def start_game(session: Session, args: Any) -> Game:
 
 
 def read_layout(path: Path | None, session: Session) -> Layout:
-    """The assembly described in a JSON file (a list of boards), or the default square."""
+    """The assembly described in a JSON file (a list of boards, or {"boards": [...]}), or the default square.
+
+    The file is read by companion.files (FileRefused when it cannot be used as it is)."""
     if path is None:
         return Layout.default()
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BadInput(f"--layout {path}: not a readable JSON file ({error})") from None
+    data = load_json(Path(path), LAYOUT_LIMIT, LAYOUT_SCHEMA)
     try:
         return Layout.build(data.get("boards") if isinstance(data, dict) else data)
     except RuleViolation as error:

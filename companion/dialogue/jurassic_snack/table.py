@@ -16,7 +16,7 @@ from companion.dialogue.jurassic_snack.queries import QUERIES
 from companion.dialogue.jurassic_snack.setup import start_game
 from companion.dialogue.jurassic_snack.words import SquareWords
 from companion.dialogue.session import Answer, Session
-from companion.dialogue.turn import Act, Expected, Missing, Outcome, Question, Refused, Secret, Table
+from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Secret, Table
 from companion.games.common import Reason
 from companion.games.jurassic_snack.actions import Action, Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
 from companion.games.jurassic_snack.engine import EFFECT, HIDDEN, REVEAL, Game
@@ -71,8 +71,15 @@ class JurassicSnackTable(SquareWords, Table[Game]):
             token = answer.slots.get("token")
             if answer.intent == "reveal" and token in TOKENS:
                 return Act(Reveal(game.player, str(token)))
-            return Expected("expected_reveal", {"tokens": [self.text(f"tokens.{t}") for t in TOKENS]})
+            return Expected("expected_reveal", {"tokens": self.token_names()})
         if game.phase == EFFECT:
+            if (answer.intent == "place_at" and game.pending in (ERUPTION, LOOK) and game.grass_left > 1
+                    and self.square_from(answer.slots)):  # one grass square said where two are chosen
+                return Missing(Question(self.key("which_second"), "pick",
+                                        {"player": game.players[game.player],
+                                         "square": self.square_words(self.square_from(answer.slots))}, game.player),
+                               Answer("pick", _square_slots(answer) or {}, answer.heard, answer.doubtful),
+                               _second_square)
             action = self.effect_action(str(game.pending), answer)
             if action is None:
                 return Expected("expected_effect", {"effect": self.text(f"effects.{game.pending}")})
@@ -81,6 +88,13 @@ class JurassicSnackTable(SquareWords, Table[Game]):
             return self.move(question, Answer("move", _square_slots(answer) or {}, answer.heard, answer.doubtful))
         if answer.intent == "move":
             return self.move(question, answer)
+        if answer.intent in ("move", "move_to") and answer.slots.get("player") is not None:
+            named = self.player_said(answer.slots["player"], None)
+            if named is None:
+                return Done()
+            if named != game.player:
+                return Refused(Reason("js_not_your_turn", {"player": game.players[named],
+                                                           "current": game.players[game.player]}))
         if answer.intent == "move_to":
             return self.move_to(answer)
         if answer.intent == "pass":
@@ -160,12 +174,15 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         say_moves(self, action.square if own else None)
 
     # ----- after an action
-    def narrate(self, action: Any, before: Any, events: Any) -> None:
+    def narrate(self, action: Any, before: Any, events: Any, redone: bool = False) -> None:
+        """What happened, in order; a secret is announced right after the look that made it (before the next
+        turn is said); a redone move is not said again ("rétabli" said it)."""
         for event in events or ():
-            if event.code not in _UNSAID_EVENTS:
-                self.session.say_text(self.reason_words(event))
-        if isinstance(action, (Scout, Look)):
-            self.announce_secret(action.player)
+            if event.code in _UNSAID_EVENTS or (redone and event.code == "js_moved"):
+                continue
+            self.session.say_text(self.reason_words(event))
+            if event.code in ("js_scouted", "js_looked"):
+                self.announce_secret(action.player)
 
     def announce_secret(self, player: int) -> None:
         names = self.game.players
@@ -202,6 +219,8 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         game, say = self.game, self.say
         if resumed:
             say("resumed", turn=game.turn)
+            if game.phase == EFFECT:  # the question alone would not say which effect it answers
+                say("pending_effect", effect=self.text(f"effects.{game.pending}"))
             return
         say("welcome", blue=game.players[0], yellow=game.players[1])
         say("mode", mode=self.text(f"modes.{game.mode}"))
@@ -226,6 +245,10 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         outcome = self.game.outcome
         return [] if outcome is None else [self.game.players[index] for index in outcome.winners]
 
+    def token_names(self) -> str:
+        """The seven tokens, as a choice."""
+        return self.session.catalog.join((self.text(f"tokens.{token}") for token in TOKENS), "or")
+
     def token_list(self, tokens: dict[str, int]) -> list[str]:
         return [self.text("unseen_item", count=count, token=self.text(f"tokens.{token}"))
                 for token, count in tokens.items()]
@@ -236,6 +259,15 @@ def _square_slots(reply: Answer) -> dict[str, Any] | None:
     if reply.intent == "place_at":
         return {key: reply.slots[key] for key in ("square", "board", "local") if key in reply.slots}
     return None
+
+
+def _second_square(reply: Answer) -> dict[str, Any] | None:
+    """What a reply to "and the second square?" adds: a square said alone."""
+    slots = _square_slots(reply)
+    if not slots:
+        return None
+    return {{"square": "target", "board": "target_board", "local": "target_local"}[key]: value
+            for key, value in slots.items()}
 
 
 def _direction_slots(reply: Answer) -> dict[str, Any] | None:

@@ -34,6 +34,8 @@ class SquareWords:
         for key in _SQUARE_PARAMS:
             if key in params:
                 words[key] = self.square_words(params[key]) if params[key] else ""
+        if params.get("direction") in DIRECTIONS:
+            words["towards"] = text(f"towards.{params['direction']}")
         if "squares" in params:
             words["squares"] = [self.square_words(square) for square in params["squares"]]
         for key, section, known in (("color", "colors", COLORS), ("direction", "directions", DIRECTIONS),

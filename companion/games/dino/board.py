@@ -13,9 +13,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
-
 from companion.errors import BadInput
+from companion.files import load_yaml
 from companion.games.dino.ids import COLOURS, MAX_PLAYERS, MIN_PLAYERS, PAWNS_PER_PLAYER
 
 BOARDS_DIR = Path(__file__).resolve().parent / "boards"
@@ -247,16 +246,23 @@ class _Reader:
         return value
 
 
+# The shipped board file, comments included, holds 4 KB; a board file is refused past 64 KiB.
+BOARD_LIMIT = 64 << 10
+_SQUARE_NAME = (str, int)
+# The shape of a board file; Board.from_json checks the values (colours, squares, counts).
+BOARD_SCHEMA = {
+    "id?": (str, int), "columns": [_SQUARE_NAME], "rows": [int], "pawn_colours": [str], "egg_colours": [str],
+    "start_positions": [{"square": _SQUARE_NAME, "colour": str, "side?": str}], "meteor_stones": {...: int},
+    "start_position_steps?": int, "spaces_per_square?": int, "square_links?": str, "assumptions?": [str],
+    "spaces?": (dict, type(None))}
+
+
 def load_board(name_or_path: str | Path = DEFAULT_BOARD) -> Board:
-    """A board by name (a file of companion/games/dino/boards/) or by path to a YAML file."""
+    """A board by name (a file of companion/games/dino/boards/) or by path to a YAML file.
+
+    The file is read by companion.files (bounded, no YAML aliases, shape checked): FileRefused if it cannot be
+    used as it is, BadInput naming the field if its values do not make a board."""
     path = Path(name_or_path)
     if path.suffix not in (".yaml", ".yml"):
         path = BOARDS_DIR / f"{name_or_path}.yaml"
-    try:
-        with path.open(encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
-    except FileNotFoundError:
-        raise BadInput(f"no Dino board file {path}") from None
-    except (OSError, yaml.YAMLError) as error:
-        raise BadInput(f"the Dino board file {path} cannot be read: {error}") from None
-    return Board.from_json(data, where=str(path.name))
+    return Board.from_json(load_yaml(path, BOARD_LIMIT, BOARD_SCHEMA), where=str(path.name))

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
 from companion.errors import RuleViolation
+from companion.files import FileRefused, load_yaml
 from companion.games.common import Reason
 from companion.games.draftosaurus.ids import WINTER_PENS
 
@@ -146,16 +145,17 @@ class WinterBoard:
         return cls(str(data.get("id", "custom")), values)
 
 
+# The shipped winter board file holds 4 KB; a board file is refused past 64 KiB.
+WINTER_BOARD_LIMIT = 64 << 10
+
+
 def load_winter_board(path: str | Path = DEFAULT_WINTER_BOARD) -> WinterBoard:
-    """The winter board described by a YAML file (default: the one shipped, every value unconfirmed)."""
+    """The winter board described by a YAML file (default: the one shipped, every value unconfirmed), read by
+    companion.files (regular files only, bounded, no YAML aliases)."""
     path = Path(path)
     try:
-        with path.open(encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
-    except FileNotFoundError:
-        raise RuleViolation(f"no winter board file {path}",
-                            Reason("draft_board_file_missing", {"path": str(path)})) from None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        raise RuleViolation(f"the winter board file {path} cannot be read",
-                            Reason("draft_board_file_unreadable", {"path": str(path)})) from None
+        data = load_yaml(path, WINTER_BOARD_LIMIT)
+    except FileRefused as refusal:
+        code = "draft_board_file_missing" if refusal.code == "missing" else "draft_board_file_unreadable"
+        raise RuleViolation(str(refusal), Reason(code, {"path": str(path)})) from None
     return WinterBoard.from_json(data)

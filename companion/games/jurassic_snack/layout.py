@@ -27,6 +27,11 @@ EGGS: dict[str, dict[str, tuple[int, int]]] = {
 }
 COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
+# A layout file (--layout): the placements, or {"boards": placements}; Layout.build checks the values.
+_PLACEMENT_SCHEMA = {"board": str, "column": int, "row": int, "rotation?": int}
+LAYOUT_SCHEMA = ([_PLACEMENT_SCHEMA], {"boards": [_PLACEMENT_SCHEMA], ...: Any})
+LAYOUT_LIMIT = 64 << 10  # four placements take 200 bytes
+
 
 @dataclass(frozen=True)
 class Placement:

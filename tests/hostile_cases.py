@@ -1,0 +1,362 @@
+"""Hostile files and environments for the tests/test_hostile_*.py files: the real `companion` command run
+with a time bound, its peak memory measured, and files built the way an attacker or an accident builds them.
+
+`python tests/hostile_cases.py` runs every case of the catalogue below once and prints the counts: cases
+tried, refused cleanly, the slowest refusal and the peak memory of any run.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import io
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from companion.dialogue.savefile import write_save
+from companion.games.dino.board import BOARDS_DIR
+from companion.games.dino.simulate import play_random_game as dino_game
+from companion.games.draftosaurus.simulate import play_random_game as draftosaurus_game
+from companion.games.jurassic_snack.layout import Layout
+from companion.games.jurassic_snack.simulate import play_random_game as snack_game
+
+# Every refusal comes within this many seconds of the start of the command (the issue's bound), counted in the
+# program's own time (user + system): on this shared machine the wall clock also counts the others' work (a
+# plain resume took 2.1 to 3.2 s of wall clock for 0.45 s of its own time at a load of 7). A refusal that
+# waits instead (a FIFO) spends no time of its own: the wall clock catches it at HANG_BOUND_S.
+REFUSAL_BOUND_S = 2.0
+HANG_BOUND_S = 20.0
+# A run whose address space would pass this is stopped (MemoryError): a blow-up fails the test, not the machine.
+MEMORY_CAP = 1536 << 20
+SEED = 5
+
+
+@dataclass
+class Run:
+    returncode: int | None  # None: still running after the bound (killed)
+    stdout: str
+    stderr: str
+    seconds: float  # wall clock
+    cpu_seconds: float  # the program's own time, user + system
+    peak_kib: int | None  # None: not measured (no GNU time here, or standard input closed)
+
+    @property
+    def prompt(self) -> bool:
+        """Answered by itself, within REFUSAL_BOUND_S of its own time."""
+        return self.returncode is not None and self.cpu_seconds < REFUSAL_BOUND_S
+
+    @property
+    def refused_cleanly(self) -> bool:
+        """Exit code 2 with one line on standard error and no internal error."""
+        lines = self.stderr.strip().splitlines()
+        return self.returncode == 2 and len(lines) == 1 and "internal error" not in self.stderr \
+            and "Traceback" not in self.stderr + self.stdout
+
+
+def environment(home: Path, **extra: str) -> dict[str, str]:
+    return dict(os.environ, COMPANION_HOME=str(home), COMPANION_CONFIG=str(home / "config.json"), **extra)
+
+
+def run_companion(args: list[str], home: Path, stdin: str | bytes | None = "", *, bound: float = HANG_BOUND_S,
+                  env: dict[str, str] | None = None, limits: Callable[[], None] | None = None,
+                  encoding: str = "utf-8") -> Run:
+    """`companion ARGS` with `stdin` (None: closed), killed past `bound` seconds of wall clock. The output is
+    decoded strictly from `encoding`."""
+    return _run_once(args, home, stdin, bound, env or environment(home), limits, encoding)
+
+
+# The peak memory of a child forked from pytest would count pytest's own pages (Linux keeps the largest
+# resident size across exec), so GNU time, small itself, starts the command and says the command's peak.
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
+def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
+    with tempfile.TemporaryDirectory() as scratch:
+        out_path, err_path, peak_path = Path(scratch) / "out", Path(scratch) / "err", Path(scratch) / "peak"
+        in_file = None
+        if stdin is not None:
+            in_path = Path(scratch) / "in"
+            in_path.write_bytes(stdin.encode("utf-8") if isinstance(stdin, str) else stdin)
+            in_file = open(in_path, "rb")
+
+        def prepare() -> None:
+            os.setsid()  # its own group: a kill at the bound reaches the command under GNU time too
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+            if stdin is None:
+                os.close(0)
+            if limits is not None:
+                limits()
+
+        command = [sys.executable, "-m", "companion", *args]
+        timed = GNU_TIME is not None and stdin is not None  # GNU time would open its report as the closed fd 0
+        if timed:
+            command = [GNU_TIME, "-f", "%M", "-o", str(peak_path), *command]
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            start = time.monotonic()
+            process = subprocess.Popen(command, stdin=in_file, stdout=out, stderr=err, env=env, preexec_fn=prepare,
+                                       close_fds=True)
+            returncode, usage = _wait(process, start + bound)
+            seconds = time.monotonic() - start
+        if in_file is not None:
+            in_file.close()
+        peak = int(peak_path.read_text().split()[-1]) if timed and returncode is not None else None
+        return Run(returncode, out_path.read_bytes().decode(encoding), err_path.read_bytes().decode(encoding),
+                   seconds, usage.ru_utime + usage.ru_stime, peak)
+
+
+def _wait(process: subprocess.Popen, deadline: float):
+    """(exit code or None if killed at the deadline, resource usage of that process and its children)."""
+    killed = False
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline and not killed:
+            os.killpg(process.pid, signal.SIGKILL)
+            killed = True
+        time.sleep(0.005)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return (None if killed else process.returncode), usage
+
+
+def file_state(path: Path) -> tuple:
+    """What must not change: the bytes of a file, or where a link points (or that nothing is there)."""
+    if path.is_symlink():
+        return ("link", os.readlink(path))
+    if not path.exists():
+        return ("absent",)
+    if path.is_file():
+        return ("file", path.read_bytes())
+    return ("other", path.stat().st_mode)
+
+
+# ---- saves, real and forged
+
+GAMES = ("draftosaurus", "dino", "jurassic-snack")
+
+
+def saved_content(game: str, finished: bool = False, actions: int | None = None) -> dict:
+    """What the table of `game` saves, at a reachable state: the whole game when `finished`, else its first
+    `actions` actions (by default half of them)."""
+    if game == "draftosaurus":
+        played = draftosaurus_game(["Ana", "Ben"], SEED).to_json()
+        extra = {"settings": {"die": "physical", "seed": SEED}}
+    elif game == "dino":
+        played, extra = dino_game(2, SEED).to_json(), {}
+    else:
+        played, extra = snack_game(SEED).to_json(), {}
+    if not finished:
+        count = len(played["actions"]) // 2 if actions is None else actions
+        played = _engine(game).replay(played["setup"], played["actions"][:count]).to_json()
+    return {**extra, "finished": finished, "state": played}
+
+
+def _engine(game: str):
+    from companion.games.dino.engine import Game as Dino
+    from companion.games.draftosaurus.engine import Game as Draftosaurus
+    from companion.games.jurassic_snack.engine import Game as Snack
+    return {"draftosaurus": Draftosaurus, "dino": Dino, "jurassic-snack": Snack}[game]
+
+
+def resume_outcome(path: Path) -> int:
+    """The exit code `resume` gives this save, found in-process as resume does it: 0 taken back (the table
+    rebuilt), 2 refused (anything else raises)."""
+    from companion import registry
+    from companion.dialogue.savefile import SaveFileError, read_save
+    from companion.dialogue.session import Session
+    from companion.speech.base import TextListener, TextSpeaker
+
+    try:
+        game, content = read_save(path)
+        if game not in registry.ids():
+            return 2
+        quiet = Session(game=game, lang="fr", speaker=TextSpeaker(io.StringIO()), listener=TextListener(io.StringIO()))
+        registry.game(game).table_class().from_save(quiet, content, path)
+    except SaveFileError:
+        return 2
+    return 0
+
+
+def document(game: str, content: dict) -> dict:
+    """A save document with a checksum that holds for `content` (a forger recomputes it, even over half of a
+    UTF-16 pair)."""
+    canonical = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    checksum = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+    return {"kind": "companion-save", "version": 1, "game": game, "checksum": checksum, "content": content}
+
+
+def write_document(path: Path, data, text: str | None = None) -> Path:
+    path.write_text(text if text is not None else json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path
+
+
+def forged_saves(game: str) -> dict[str, dict]:
+    """Saves of `game` that `resume` refuses although their checksum holds: name → document."""
+    good = saved_content(game)
+    forged: dict[str, dict] = {}
+
+    def variant(name: str, change: Callable[[dict], None]) -> None:
+        content = copy.deepcopy(good)
+        change(content)
+        forged[name] = document(game, content)
+
+    def illegal_move(content: dict) -> None:  # the last action played twice: out of turn, or already done
+        content["state"]["actions"].append(copy.deepcopy(content["state"]["actions"][-1]))
+        content["state"].pop("snapshot")
+
+    def snapshot_mismatch(content: dict) -> None:
+        snapshot = content["state"]["snapshot"]
+        key = next(k for k, v in snapshot.items() if isinstance(v, int) and not isinstance(v, bool))
+        snapshot[key] += 1
+
+    variant("illegal_move", illegal_move)
+    variant("snapshot_mismatch", snapshot_mismatch)
+    variant("lost_moves", lambda c: c["state"]["actions"].pop())  # the snapshot still counts them
+    variant("unknown_format", lambda c: c["state"].update(format=99))
+    variant("unknown_action", lambda c: c["state"]["actions"].insert(0, {"type": "teleport"}))
+    variant("actions_not_a_list", lambda c: c["state"].update(actions={"0": "x"}))
+    variant("players_not_a_list", lambda c: c["state"]["setup"].update(players="Ana,Ben"))
+    variant("unknown_setup_field", lambda c: c["state"]["setup"].update(cheat=True))
+    variant("finished_no", lambda c: c.update(finished="no"))
+    return forged
+
+
+# ---- hostile files for every reader
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def yaml_bomb() -> str:
+    """A few hundred bytes of YAML whose aliases expand into nine levels of nine-fold lists."""
+    lines = ['a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    for level in range(1, 9):
+        name, previous = chr(97 + level), chr(96 + level)
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
+    return "\n".join(lines) + "\ncolumns: *i\n"
+
+
+def crashing_documents(game: str = "draftosaurus") -> dict[str, str]:
+    """The texts that made the readers crash (issue item 2): name → file text."""
+    good = document(game, saved_content(game))
+    no_game = {k: v for k, v in good.items() if k != "game"}
+    infinite_seed = copy.deepcopy(good["content"])
+    infinite_seed.setdefault("settings", {})["seed"] = float("inf")
+    surrogate = copy.deepcopy(good["content"])
+    surrogate["state"]["setup"]["players"][0] = "\ud800"
+    return {
+        "no_game_key": json.dumps(no_game),
+        "huge_integer": '{"kind": "companion-save", "version": ' + "7" * 5000 + "}",
+        "deep_nesting": nested(5000),
+        "lone_surrogate": json.dumps(document(game, surrogate)),  # json.dumps escapes it: "\ud800"
+        "infinite_seed": json.dumps(document(game, infinite_seed)),  # "Infinity", checksum recomputed
+        "game_is_a_list": json.dumps({**good, "game": ["x"]}),
+    }
+
+
+def board_text() -> str:
+    return (BOARDS_DIR / "default.yaml").read_text(encoding="utf-8")
+
+
+def layout_text() -> str:
+    return json.dumps({"boards": Layout.default().to_json()})
+
+
+def make_fifo(path: Path) -> Path:
+    os.mkfifo(path)
+    return path
+
+
+def link(path: Path, target: str | Path) -> Path:
+    os.symlink(target, path)
+    return path
+
+
+# ---- the catalogue, for the counts
+
+def catalogue(folder: Path) -> list[tuple[str, list[str], Path]]:
+    """Every hostile case of items 2-4 as (name, command, file): each must be refused cleanly."""
+    cases: list[tuple[str, list[str], Path]] = []
+    text_play = ["--engine", "text", "--players", "Ana,Ben"]
+
+    def readers(name: str, path: Path, kind: str) -> None:
+        if kind in ("json", "any"):
+            cases.append((f"resume {name}", ["resume", str(path), "--engine", "text"], path))
+            cases.append((f"play --new --save {name}", ["play", "draftosaurus", *text_play, "--new", "--save",
+                                                        str(path)], path))
+            cases.append((f"score {name}", ["score", "draftosaurus", str(path)], path))
+            cases.append((f"--layout {name}", ["play", "jurassic-snack", *text_play, "--tokens", "hidden",
+                                               "--layout", str(path), "--save", str(folder / "js.json")], path))
+        if kind in ("yaml", "any"):
+            cases.append((f"--board {name}", ["play", "dino", *text_play, "--board", str(path), "--save",
+                                              str(folder / "dino.json")], path))
+
+    for name, text in crashing_documents().items():
+        readers(name, write_document(folder / f"{name}.json", None, text), "json")
+    readers("deep YAML", write_document(folder / "deep.yaml", None, nested(5000)), "yaml")
+    readers("huge YAML integer", write_document(folder / "huge.yaml", None, "rows: [" + "7" * 5000 + "]\n"), "yaml")
+    readers("YAML alias bomb", write_document(folder / "bomb.yaml", None, yaml_bomb()), "yaml")
+    readers("a FIFO", make_fifo(folder / "fifo.json"), "json")
+    readers("a FIFO", make_fifo(folder / "fifo.yaml"), "yaml")
+    readers("a link to /dev/zero", link(folder / "zero.json", "/dev/zero"), "json")
+    readers("a link to /dev/zero", link(folder / "zero.yaml", "/dev/zero"), "yaml")
+    for game in GAMES:
+        for name, forged in forged_saves(game).items():
+            path = write_document(folder / f"{game}-{name}.json", forged)
+            cases.append((f"resume {game} {name}", ["resume", str(path), "--engine", "text"], path))
+            cases.append((f"play --new --save {game} {name}", ["play", game, *text_play, "--tokens", "hidden",
+                                                               "--new", "--save", str(path)]
+                          if game == "jurassic-snack" else ["play", game, *text_play, "--new", "--save", str(path)],
+                          path))
+    other = folder / "dino-save.json"
+    write_save(other, "dino", saved_content("dino"))
+    cases.append(("play draftosaurus --new --save <a Dino save>", ["play", "draftosaurus", *text_play, "--new",
+                                                                   "--save", str(other)], other))
+    for name, target in (("a dangling link", folder / "nowhere.json"), ("a link loop", None)):
+        path = folder / f"{name.replace(' ', '-')}.json"
+        link(path, target or path)  # a loop: the link points to itself
+        cases.append((f"play --save {name}", ["play", "draftosaurus", *text_play, "--save", str(path)], path))
+        cases.append((f"play --new --save {name}", ["play", "draftosaurus", *text_play, "--new", "--save",
+                                                    str(path)], path))
+    return cases
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        home = folder / "home"
+        cases = catalogue(folder)
+        refused, slowest, slowest_wall, peak, failures = 0, (0.0, ""), (0.0, ""), 0, []
+        for name, command, path in cases:
+            before = file_state(path)
+            run = run_companion(command, home)
+            unchanged = file_state(path) == before
+            if run.refused_cleanly and unchanged and run.prompt:
+                refused += 1
+            else:
+                failures.append((name, run.returncode, round(run.cpu_seconds, 2), unchanged, run.stderr[-200:]))
+            slowest = max(slowest, (run.cpu_seconds, name))
+            slowest_wall = max(slowest_wall, (run.seconds, name))
+            peak = max(peak, run.peak_kib or 0)
+        print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+        print(f"cases tried: {len(cases)}")
+        print(f"refused cleanly (exit 2, one line, file unchanged, within {REFUSAL_BOUND_S} s): {refused}")
+        print(f"slowest refusal: {slowest[0]:.2f} s of its own time ({slowest[1]}); "
+              f"slowest on the wall clock: {slowest_wall[0]:.2f} s ({slowest_wall[1]})")
+        print(f"peak memory of a run: {peak / 1024:.0f} MiB")
+        for failure in failures:
+            print("NOT REFUSED CLEANLY:", *failure)
+        return 0 if not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
