@@ -28,7 +28,7 @@ def test_a_long_line_is_answered_at_once_and_the_game_goes_on(name, tmp_path):
     save = tmp_path / "s.json"
     run = run_companion([*PLAY, "--save", str(save)], tmp_path, LONG_LINES[name] + "\ndé : forêt\n")
     assert run.returncode == 0 and run.prompt, (run.returncode, run.cpu_seconds, run.stderr)
-    assert "Je n'ai pas compris « " in run.stdout and "… »" in run.stdout
+    assert "C'est trop long pour une commande : « " in run.stdout and "… »" in run.stdout
     assert max(len(line) for line in run.stdout.splitlines()) < 300, "the line is not read back whole"
     assert read_save(save)[1]["state"]["actions"] == [{"type": "roll", "face": "forest"}]  # the next line played
 

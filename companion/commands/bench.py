@@ -1,4 +1,4 @@
-"""`companion bench NAME`: speed and memory measurements (engine, parse, listen, play)."""
+"""`companion bench NAME`: speed and memory measurements (bots, engine, parse, listen, play)."""
 
 from __future__ import annotations
 

@@ -195,6 +195,11 @@ class Game(LoggedGame):
         return self._quiet
 
     @property
+    def lively(self) -> bool:
+        """Whether the turn under way has eaten a token or chased an opponent's Diplo (see quiet_turns)."""
+        return self._lively
+
+    @property
     def end(self) -> str | None:
         """Why the game ended: "elimination", "no_grass" or "quiet"; None while it goes on."""
         return self._end
