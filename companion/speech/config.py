@@ -18,8 +18,8 @@ from companion.files import FileRefused, load_json
 
 SECTION = "speech"
 ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")  # the default order of "auto"
-# Engines that "auto" tries only when the settings' order names them (see companion.speech.whisper for why).
-OPT_IN_ENGINES: tuple[str, ...] = ("whisper",)
+# Every engine that can be named; "auto" tries whisper only when the settings' order names it (see
+# companion.speech.whisper for why).
 LISTENING_ENGINES: tuple[str, ...] = ("vosk", "sphinx", "whisper", "text")
 
 RATE_RANGE = (0.5, 2.5)
