@@ -183,3 +183,12 @@ def test_the_listen_benchmark_measures_whisper(tmp_path):
     report = json.loads(result.stdout)
     assert report["engine"] == "whisper" and report["utterances"] == 3
     assert 0 <= report["misheard_and_applied_share"] <= 1 and report["decode_ms_p50"] > 0
+
+
+def test_models_says_whether_the_whisper_model_is_ready(tmp_path):
+    env = {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "VOSK_MODEL_PATH": ""}
+    listed = run_companion("models", "--json", env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout)["whisper"] is None
+    spoken = run_companion("models", "--lang", "en", env=env)
+    assert catalog("en").say("speech.models.whisper_none") in spoken.stdout.splitlines()
