@@ -1,5 +1,6 @@
-"""The package list: the code, and the top-level voices/ and grammars/ folders installed inside it
-(see package-dir in pyproject.toml). Data folders are listed too, so that their files are package data."""
+"""The package list: the code, and the top-level voices/ and grammars/ folders installed as the packages
+companion.voices and companion.grammars (see package-dir in pyproject.toml). Their subfolders are listed too,
+so that their files are package data."""
 from pathlib import Path
 
 from setuptools import find_namespace_packages, setup

@@ -1,19 +1,19 @@
 """The settings file: one JSON object whose sections belong to parts of the program ("speech", the winter
 board's values a table told...). Each part reads and rewrites only its own section.
 
-Its place: $COMPANION_CONFIG if set, else the platform's config folder ($XDG_CONFIG_HOME or ~/.config on Linux
-and macOS, %APPDATA% on Windows) / companion / config.json. A file that exists but cannot be read as a JSON
-object is never written over: the program goes on without it and says so where it matters.
+Its place: $COMPANION_CONFIG if set, else config.json in the platform's config folder (companion.paths). A
+file that exists but cannot be read as a JSON object is never written over: the program goes on without it and
+says so where it matters.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
+from companion import paths
 from companion.files import FileRefused, load_json
 
 LIMIT = 64 << 10  # the settings take a few hundred bytes
@@ -29,15 +29,8 @@ class SettingsUnreadable(Exception):
 
 
 def settings_path() -> Path:
-    """Where the settings file is (it may not exist yet)."""
-    override = os.environ.get("COMPANION_CONFIG")
-    if override:
-        return Path(override)
-    if sys.platform == "win32" and os.environ.get("APPDATA"):
-        base = Path(os.environ["APPDATA"])
-    else:
-        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "companion" / "config.json"
+    """Where the settings file is (it may not exist yet): see companion.paths."""
+    return paths.config_file()
 
 
 def read_settings(path: Path | None = None) -> dict[str, Any]:

@@ -1,19 +1,13 @@
 """The command line: every sub-command has --help, bad usage exits 2 with one line."""
 
-import subprocess
-import sys
-
 import pytest
 
 from companion.cli import command_modules, main
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True)
+from tests.conftest import run_companion
 
 
 def test_help_lists_every_command():
-    result = run("--help")
+    result = run_companion("--help")
     assert result.returncode == 0
     for module in command_modules():
         assert module.NAME in result.stdout
@@ -21,7 +15,7 @@ def test_help_lists_every_command():
 
 @pytest.mark.parametrize("name", [m.NAME for m in command_modules()])
 def test_each_command_has_help(name):
-    result = run(name, "--help")
+    result = run_companion(name, "--help")
     assert result.returncode == 0, result.stderr
     assert "usage:" in result.stdout
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,7 @@ from companion.games.dino.engine import OVER, Game
 from companion.games.dino.ids import DEFAULT_EGGS_RULE
 from companion.games.dino.simulate import pick_action, random_setup
 from companion.language.messages import catalog
-
-sys.path.insert(0, str(Path(__file__).parent))
-from play_scripts import run_play, saved_state  # noqa: E402
+from tests.conftest import run_play, saved_state
 
 # How a table types each kind of line, per language.
 LINES = {

@@ -2,9 +2,8 @@
 every game and language."""
 
 import pytest
-from hassil import Intents, TextSlotList, recognize_all
 
-from companion.language.grammar import examples, fold, games, load_grammar, parse, state_intents
+from companion.language.grammar import examples, games, parse
 from companion.language.messages import LANGUAGES
 
 GAME = "draftosaurus"
@@ -43,22 +42,3 @@ def test_unknown_or_garbled_sentence_is_refused_with_a_suggestion_when_close(gam
         # the suggestion itself is understood in the same state: offering it is safe
         again = parse(result.suggestion, game=game, lang=lang, state=example.state, player_names=players)
         assert again.intent is not None
-
-
-@pytest.mark.parametrize("game", games())
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_compiled_matcher_agrees_with_hassil(game, lang):
-    """Our word matcher is a faster reading of the same hassil templates: same intent and slots."""
-    grammar = load_grammar(game, lang)
-    corpus = examples(game, lang)
-    players = TextSlotList.from_tuples([(fold(p).text, p) for p in corpus.players], name="player")
-    for example in corpus.understood:
-        words = fold(example.text).without(grammar.skip_phrases)
-        state = Intents(language=lang, intents={n: grammar.intents.intents[n] for n in state_intents(game, example.state)},
-                        slot_lists=grammar.intents.slot_lists, expansion_rules=grammar.intents.expansion_rules)
-        found = next(iter(recognize_all(words.text, state, slot_lists={"player": players}, skip_words=[])), None)
-        assert found is not None, example.text
-        slots = {e.name: e.value for e in found.entities_list}
-        if "player" in example.slots and example.slots["player"] not in corpus.players:
-            slots["player"] = example.slots["player"]  # hassil's wildcard gives folded text; we give the words as said
-        assert (found.intent.name, slots) == (example.intent, example.slots), example.text

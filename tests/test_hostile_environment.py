@@ -16,12 +16,9 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_cases import (REFUSAL_BOUND_S, document, environment, run_companion, saved_content,  # noqa: E402
-                           write_document)
-
-from companion.dialogue.savefile import read_save  # noqa: E402
-from companion.errors import EXIT_CANNOT_WRITE  # noqa: E402
+from companion.dialogue.savefile import read_save
+from companion.errors import EXIT_CANNOT_WRITE
+from tests.hostile_cases import REFUSAL_BOUND_S, document, environment, run_companion, saved_content, write_document
 
 PLAY = ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben"]
 MOVES = ["dé : forêt", "Ana : tricératops dans la rivière", "Ben : diplodocus dans la rivière"]

@@ -10,11 +10,9 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_cases import (HANG_BOUND_S, board_text, crashing_documents, file_state, link,  # noqa: E402
-                           make_fifo, nested, run_companion, write_document, yaml_bomb)
-
-from companion.files import FileRefused, load_json, load_yaml, parse_json  # noqa: E402
+from companion.files import FileRefused, load_json, load_yaml, parse_json
+from tests.hostile_cases import (HANG_BOUND_S, board_text, crashing_documents, file_state, link, make_fifo,
+                                 nested, run_companion, write_document, yaml_bomb)
 
 TEXT_PLAY = ["--engine", "text", "--players", "Ana,Ben"]
 # A run reads a few files and the grammars: 42 MiB measured; a blow-up would pass a gigabyte.

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import io
 import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_cases import run_companion  # noqa: E402
-
-from companion.dialogue.savefile import read_save  # noqa: E402
-from companion.language.grammar import MAX_LINE, examples, games, parse  # noqa: E402
-from companion.language.messages import LANGUAGES  # noqa: E402
-from companion.speech.base import LINE_GIVEN_UP, LINE_KEPT, TextListener  # noqa: E402
+from companion.dialogue.savefile import read_save
+from companion.language.grammar import MAX_LINE, examples, games, parse
+from companion.language.messages import LANGUAGES
+from companion.speech.base import LINE_GIVEN_UP, LINE_KEPT, TextListener
+from tests.hostile_cases import run_companion
 
 PLAY = ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben"]
 # Scripts whose long lines never finished parsing before the bound, and the filler of the issue.

@@ -7,17 +7,14 @@ from __future__ import annotations
 import copy
 import json
 import random
-import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_cases import GAMES, document, file_state, resume_outcome, run_companion, saved_content  # noqa: E402
-
-from companion.commands.play import check_save_target  # noqa: E402
-from companion.dialogue.savefile import SaveFileError  # noqa: E402
+from companion.commands.play import check_save_target
+from companion.dialogue.savefile import SaveFileError
+from tests.hostile_cases import GAMES, document, file_state, resume_outcome, run_companion, saved_content
 
 GOOD = {game: document(game, saved_content(game, actions=8)) for game in GAMES}  # small: quick to generate
 

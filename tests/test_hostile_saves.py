@@ -12,13 +12,11 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_cases import (GAMES, document, file_state, forged_saves, link, make_fifo,  # noqa: E402
-                           resume_outcome, run_companion, saved_content, write_document)
-
-from companion.commands.play import check_save_target  # noqa: E402
-from companion.dialogue.savefile import (SaveFileError, is_save_file, newest_save, read_save,  # noqa: E402
+from companion.commands.play import check_save_target
+from companion.dialogue.savefile import (SaveFileError, is_save_file, newest_save, read_save,
                                          remove_leftovers, write_save)
+from tests.hostile_cases import (GAMES, document, file_state, forged_saves, link, make_fifo,
+                                 resume_outcome, run_companion, saved_content, write_document)
 
 
 def play_args(game: str, path: Path, *extra: str) -> list[str]:

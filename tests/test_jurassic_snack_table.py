@@ -14,7 +14,7 @@ from companion.games.jurassic_snack.actions import Erupt, Fly, Hatch, Look, Move
 from companion.games.jurassic_snack.engine import HIDDEN, OVER, PHYSICAL, Game
 from companion.language.messages import catalog
 from companion.speech.base import TextListener, TextSpeaker
-from tests.play_scripts import run_play, saved_state
+from tests.conftest import run_play, saved_state
 
 LINES = {
     "fr": {"diplo": "diplo en {square} vers {direction}", "trex": "T-Rex en {square} vers {direction}",

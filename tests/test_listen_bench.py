@@ -8,9 +8,9 @@ import shutil
 import numpy as np
 import pytest
 
-from audio.environments import run_companion
 from companion.language.grammar import parse
 from companion.speech.synthetic import FLITE_VOICES, SyntheticVoice, speak_to_wav
+from tests.conftest import run_companion
 
 
 @pytest.mark.slow
@@ -27,6 +27,14 @@ def test_the_listen_benchmark_reports_accuracy_speed_and_memory(tmp_path):
     # six espeak-ng voices, then flite's: both synthesisers speak, and each has its own accuracy
     assert set(report["accuracy_by_synthesiser"]) == {"espeak-ng", "flite"}
     assert report["p50_ms_per_3s"] <= report["p95_ms_per_3s"]
+    assert report["lang"] == "en"
+    wrong = 1 - report["accuracy"] + 1e-9
+    assert 0 <= report["misheard_and_applied_share"] + report["answered_wrongly_share"] <= wrong
+
+
+def test_a_language_without_an_engine_is_refused_in_one_line():
+    result = run_companion("bench", "listen", "--lang", "es", "--count", "1")
+    assert result.returncode == 2 and "PocketSphinx" in result.stderr and "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize("option", ["--count", "--repeats"])

@@ -13,7 +13,6 @@ import time
 import numpy as np
 import pytest
 
-from audio.environments import EmptyRecogniser, linux_only, run_companion, sound_home
 from companion.cli import main
 from companion.language.grammar import parse
 from companion.speech.audio import FRAME_SAMPLES, AudioSource, Resampler, read_wav
@@ -21,6 +20,7 @@ from companion.speech.base import Speaker
 from companion.speech.engines import open_listener
 from companion.speech.listener import SpeechListener
 from companion.speech.synthetic import speak_to_wav
+from tests.conftest import EmptyRecogniser, linux_only, run_companion, sound_home
 
 # (state, what is said, voice, speed, noise SNR in dB or None, expected intent, expected slots)
 COMMANDS = [

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from audio.environments import run_companion
 from companion.language.grammar import parse
 from companion.speech.models import is_vosk_model
 from companion.speech.synthetic import speak_to_wav
+from tests.conftest import run_companion
 
 # Per language: espeak-ng voice, and (dialogue state, sentence) pairs.
 SENTENCES = {

@@ -4,7 +4,8 @@ import pytest
 
 from companion.errors import BadInput
 from companion.language.messages import LANGUAGES
-from companion.language.numbers import MAX_NUMBER, from_words, match_number, spellings, to_words, words
+from companion.language.numbers import MAX_NUMBER, from_words, match_number, spellings, to_words
+from companion.language.text import words
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -45,6 +46,7 @@ def test_spanish_before_a_noun():
     assert to_words(21, "es", before_noun=True) == "veintiún"
     assert to_words(31, "es", before_noun=True) == "treinta y un"
     assert to_words(1, "es", before_noun=True) == "un"
+    assert to_words(121, "es", before_noun=True) == "ciento veintiún"
     assert to_words(21, "fr", before_noun=True) == "vingt et un"
 
 
@@ -66,8 +68,8 @@ def test_match_number_takes_the_longest_number_in_a_sentence():
 
 
 def test_words_folds_case_accents_and_punctuation():
-    assert words("L'Île, du Solitaire !") == ["l", "ile", "du", "solitaire"]
-    assert words("cœur") == ["coeur"]
+    assert words("L'Île, du Solitaire !") == ("l", "ile", "du", "solitaire")
+    assert words("cœur") == ("coeur",)
 
 
 def test_out_of_range_is_refused():

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from audio.environments import run_companion
+from tests.conftest import run_companion
 
 
 @pytest.mark.slow

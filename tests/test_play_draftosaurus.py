@@ -4,6 +4,7 @@ redo, refusals, save files, and resuming after the process is killed."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -16,8 +17,7 @@ from companion.dialogue.savefile import write_save
 from companion.games.draftosaurus.engine import Discard, Game, Roll
 from companion.language.messages import catalog
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-from play_scripts import final_lines, random_game, run_play, saved_state, script_lines  # noqa: E402
+from tests.conftest import final_lines, random_game, run_play, saved_state, script_lines
 
 TABLES = [
     (["Alice", "Bruno"], "fr", 11),
@@ -151,7 +151,7 @@ def test_killed_at_random_moments_loses_no_accepted_move(tmp_path):
     lines = script_lines(expected, "fr")
     moves = [a for a in expected.actions if not isinstance(a, Discard)]
     save = tmp_path / "g.json"
-    env = dict(__import__("os").environ, COMPANION_HOME=str(tmp_path))
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path))
     chooser = random.Random(5)
     start = ["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé,Dan", "--save", str(save)]
     kills = 0

@@ -6,7 +6,6 @@ and the match's sum with resume across its two games."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +13,7 @@ import pytest
 from companion.games.draftosaurus.engine import Game, QuarantineMove
 from companion.games.draftosaurus.winter_board import VALUE_KEYS, load_winter_board
 
-sys.path.insert(0, str(Path(__file__).parent))
-from play_scripts import final_lines, random_game, run_play, saved_state, script_lines  # noqa: E402
+from tests.conftest import final_lines, random_game, run_play, saved_state, script_lines
 
 SHIPPED = load_winter_board()
 SETTINGS_SECTION = "draftosaurus_winter_board"
@@ -50,7 +48,7 @@ def final_totals(output: str, names: list[str], lang: str) -> dict[str, int]:
     (["Ana", "Beto", "Carla", "Dani"], "es", 22),
 ], ids=lambda value: str(value))
 def test_a_scripted_winter_game_ends_with_the_engines_scores(tmp_path, players, lang, seed):
-    expected = random_game(players, seed, "winter")
+    expected = random_game(players, seed, board="winter")
     assert any(isinstance(action, QuarantineMove) for action in expected.actions)
     confirm_shipped_values(tmp_path)
     result = play(tmp_path, script_lines(expected, lang), "--board", "winter", players=",".join(players), lang=lang)
@@ -265,7 +263,7 @@ def test_mon_zoo_reads_the_pyramid_row_by_row_in_english_and_spanish(tmp_path):
 def quarantine_game(tmp_path: Path) -> tuple[Game, list[int]]:
     """A winter game played by the text engine up to the Quarantine's moves (the input ends there), and the
     players whose Quarantine holds a dinosaur, the one the question goes to first."""
-    expected = random_game(["Alice", "Bruno", "Chloé"], 5, "winter")
+    expected = random_game(["Alice", "Bruno", "Chloé"], 5, board="winter")
     lines = script_lines(expected, "fr")
     moves = sum(isinstance(action, QuarantineMove) for action in expected.actions)
     confirm_shipped_values(tmp_path)
@@ -337,7 +335,7 @@ def test_undo_takes_a_quarantine_move_back(tmp_path):
 
 def test_the_match_adds_the_scores_of_both_games_and_resumes_across_them(tmp_path):
     summer = random_game(["Ann", "Ben"], 3)
-    winter = random_game(["Ann", "Ben"], 4, "winter")
+    winter = random_game(["Ann", "Ben"], 4, board="winter")
     confirm_shipped_values(tmp_path)
     summer_lines, winter_lines = script_lines(summer, "en"), script_lines(winter, "en")
     start = ["play", "draftosaurus", "--engine", "text", "--lang", "en", "--players", "Ann,Ben", "--match",
@@ -434,7 +432,7 @@ def test_a_whole_winter_game_reads_as_a_native_speaker_writes(tmp_path, lang, pl
     from tests.test_table_talk import _BAD
 
     names = players.split(",")
-    expected = random_game(names, 9, "winter")
+    expected = random_game(names, 9, board="winter")
     queries = {"fr": ["le zoo d'Alice", "la pyramide d'Ève", "le pont d'Alice", "les scores", "mon zoo"],
                "es": ["el zoo de Ana", "la pirámide de Ester", "el puente de Ana", "los puntos", "mi zoo"]}[lang]
     lines = script_lines(expected, lang)

@@ -19,6 +19,7 @@ from companion.dialogue.session import EndOfInput, Session
 from companion.games.draftosaurus.engine import Game
 from companion.language.grammar import parse
 from companion.speech.base import Heard, Listener, TextSpeaker
+from tests.conftest import saved_state
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")]
@@ -58,7 +59,6 @@ class TablePlayers(Listener):
         self.last_heard: Heard | None = None
         self.agreed: bool | None = None  # the answer given to the last read-back
         self.unasked: Heard | None = None  # heard, and not read back (so far)
-        self.read_backs = 0
 
     def _sources(self):
         from companion.speech.audio import WavFileSource
@@ -75,7 +75,6 @@ class TablePlayers(Listener):
     def listen(self, state: str | None = None) -> Heard | None:
         if state is not None and state.startswith("confirm"):
             self.unasked = None
-            self.read_backs += 1
             self.agreed = self._means(self.last_heard.text, self.todo[0])
             self.queue.append(self._wav("yes" if self.agreed else "no", "en-us", 150))
             return self.inner.listen(state)
@@ -141,5 +140,5 @@ def test_a_game_segment_heard_through_sphinx(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Bruno: T-Rex, king of the jungle." in out
     assert "Swap your hands." in out
-    saved = Game.from_json(__import__("json").loads((tmp_path / "save.json").read_text())["content"]["state"])
+    saved = Game.from_json(saved_state(tmp_path / "save.json")["state"])
     assert saved.zoos == zoos

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from audio.environments import hidden_module, linux_only, run_python, sound_home
 from companion.language.messages import catalog
 from companion.speech.earcons import KINDS, PEAK, earcon
+from tests.conftest import hidden_module, linux_only, run_python, sound_home
 
 RATE = 22050
 

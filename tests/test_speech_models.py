@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from audio.environments import run_companion
 from companion.language.messages import catalog
 from companion.speech.audio import write_wav
 from companion.speech.base import Unavailable
 from companion.speech.config import SpeechConfig
 from companion.speech.models import download_vosk_model, find_vosk_model, remote_model, vosk_cache_dir
+from tests.conftest import run_companion
 
 UNREACHABLE = "http://127.0.0.1:9/model-list.json"  # the discard port: nothing answers there
 
@@ -30,6 +30,7 @@ def fake_model(folder: Path) -> Path:
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.delenv("VOSK_MODEL_PATH", raising=False)
     return tmp_path
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from audio.environments import hidden_module, linux_only, no_sound_devices, run_companion
 from companion.language.messages import catalog
 from companion.speech.audio import read_wav
+from tests.conftest import hidden_module, linux_only, no_sound_devices, run_companion
 
 SENTENCES = {
     "fr": "Le tricératops va dans la rivière, et le dé montre la forêt.",

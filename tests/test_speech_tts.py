@@ -1,6 +1,6 @@
 """The speaking voice: pyttsx3 in a child process that never blocks the caller and stops at once.
 
-Sound devices are ALSA configurations (see tests/audio/environments.py): a device that never finishes
+Sound devices are ALSA configurations (see tests/conftest.py): a device that never finishes
 playing (to test cutting speech off), and one that writes what it plays to a file (to check real sound).
 """
 
@@ -14,13 +14,13 @@ import time
 import numpy as np
 import pytest
 
-from audio.environments import linux_only, no_sound_devices, sound_home
 from companion.errors import BadInput
 from companion.language.messages import catalog
 from companion.speech.base import TextSpeaker
 from companion.speech.config import load_config
 from companion.speech.engines import open_speaker
 from companion.speech.tts import TtsSpeaker
+from tests.conftest import linux_only, no_sound_devices, sound_home
 
 pytestmark = linux_only
 

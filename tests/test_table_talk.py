@@ -20,7 +20,7 @@ from companion.games.dino.engine import Game as DinoGame
 from companion.games.draftosaurus.engine import Game, Roll
 from companion.games.jurassic_snack.engine import HIDDEN, OVER
 from companion.games.jurassic_snack.engine import Game as SnackGame
-from tests.play_scripts import run_play, saved_state
+from tests.conftest import run_play, saved_state
 
 
 def play(tmp_path: Path, game: str, lines: list[str], *options: str, lang: str = "fr") -> subprocess.CompletedProcess:
@@ -364,7 +364,7 @@ _BAD = {
 
 @pytest.mark.parametrize("lang, players", [("fr", "Alice,Ève,Bruno"), ("es", "Ana,Ester,Beto")])
 def test_a_whole_game_reads_as_a_native_speaker_writes(tmp_path, lang, players):
-    from tests.play_scripts import random_game, script_lines
+    from tests.conftest import random_game, script_lines
 
     names = players.split(",")
     expected = random_game(names, 5)
@@ -410,7 +410,7 @@ def test_help_cites_the_players_of_this_game(tmp_path):
 
 
 def test_the_final_result_ranks_every_player(tmp_path):
-    from tests.play_scripts import random_game, script_lines
+    from tests.conftest import random_game, script_lines
 
     expected = random_game(["Alice", "Bruno", "Chloé"], 12)
     out = draft(tmp_path, script_lines(expected, "fr"), "Alice,Bruno,Chloé").stdout

@@ -8,10 +8,11 @@ import json
 import sys
 from pathlib import Path
 
-from companion.errors import EXIT_OK, BadInput
 from companion.dialogue.session import understand
+from companion.errors import EXIT_OK, BadInput
 from companion.language.grammar import check_state, games
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
+from companion.speech.config import LISTENING_ENGINES
 from companion.speech.engines import open_listener
 
 NAME = "listen"
@@ -19,14 +20,14 @@ HELP = "Recognise one utterance from the microphone or a WAV file and print its 
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", default="auto", choices=("auto", "vosk", "sphinx", "text"),
+    parser.add_argument("--engine", default="auto", choices=("auto", *LISTENING_ENGINES),
                         help="recogniser (default: the best available)")
     parser.add_argument("--lang", default=DEFAULT_LANGUAGE, choices=LANGUAGES, help="language spoken")
     parser.add_argument("--game", default="draftosaurus", choices=games(), help="game whose commands to hear")
     parser.add_argument("--state", default="any",
                         help="dialogue state whose commands to hear (die, turn, confirm, setup, any)")
     parser.add_argument("--file", type=Path, metavar="WAV", help="hear this WAV file instead of the microphone")
-    parser.add_argument("--model", type=Path, metavar="PATH", help="speech model folder (Vosk, or PocketSphinx)")
+    parser.add_argument("--model", type=Path, metavar="PATH", help="speech model folder (Vosk, PocketSphinx or Whisper)")
     parser.add_argument("--player", action="append", default=[], metavar="NAME",
                         help="a player's name that may be said (repeat for each player)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,5 +1,6 @@
 """`companion models`: which speech engines, voices, models and sound devices this computer has;
-`companion models download LANG` fetches a Vosk model."""
+`companion models download LANG` fetches a Vosk model; `companion models whisper` makes the Whisper model
+ready from its two installed packages."""
 
 from __future__ import annotations
 
@@ -15,14 +16,16 @@ from companion.speech.audio import default_device
 from companion.speech.base import Unavailable
 from companion.speech.models import download_vosk_model, find_vosk_model, sphinx_model
 from companion.speech.tts import TtsSpeaker
+from companion.speech.whisper import assemble_model, find_whisper_model
 
 NAME = "models"
-HELP = "List speech engines, voices, models and sound devices; 'models download LANG' fetches a Vosk model."
+HELP = ("List speech engines, voices, models and sound devices; 'models download LANG' fetches a Vosk model; "
+        "'models whisper' makes the Whisper model ready.")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", nargs="?", choices=("list", "download"), default="list",
-                        help="list (default) or download")
+    parser.add_argument("action", nargs="?", choices=("list", "download", "whisper"), default="list",
+                        help="list (default), download (a Vosk model) or whisper (join the Whisper model)")
     parser.add_argument("language", nargs="?", choices=LANGUAGES, help="language of the model to download")
     parser.add_argument("--lang", default=DEFAULT_LANGUAGE, choices=LANGUAGES, help="language of the messages")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -33,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
         if args.language is None:
             raise BadInput("models download: say which language, e.g. companion models download fr")
         return _download(args.language)
+    if args.action == "whisper":
+        return _whisper(args.lang)
     report = inventory()
     print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else "\n".join(_lines(report, args.lang)))
     return EXIT_OK
@@ -47,6 +52,18 @@ def _download(lang: str) -> int:
                            reason=problem.explain(lang)), file=sys.stderr)
         return EXIT_INTERNAL
     print(messages.say("speech.download.done", name=path.name, path=str(path)))
+    return EXIT_OK
+
+
+def _whisper(lang: str) -> int:
+    messages = catalog(lang)
+    try:
+        path = assemble_model()
+    except (Unavailable, OSError) as problem:
+        reason = problem.explain(lang) if isinstance(problem, Unavailable) else str(problem)
+        print(messages.say("speech.whisper.failed", reason=reason), file=sys.stderr)
+        return EXIT_INTERNAL
+    print(messages.say("speech.whisper.ready", path=str(path)))
     return EXIT_OK
 
 
@@ -76,7 +93,9 @@ def inventory() -> dict:
         sphinx = sphinx_model(lang)
         languages[lang] = {"tts": _voice(lang), "vosk": str(vosk) if vosk else None,
                            "sphinx": str(sphinx) if sphinx else None, "text": True}
-    return {"languages": languages, "microphone": _device("input"), "output": _device("output")}
+    whisper = find_whisper_model()
+    return {"languages": languages, "whisper": str(whisper) if whisper else None,
+            "microphone": _device("input"), "output": _device("output")}
 
 
 def _problem_text(entry: dict, lang: str) -> str:
@@ -97,6 +116,8 @@ def _lines(report: dict, lang: str) -> list[str]:
             lines.append(messages.say(f"speech.models.{engine}", language=language, name=Path(path).name,
                                       path=path) if path else
                          messages.say(f"speech.models.{engine}_none", language=language, lang=code))
+    lines.append(messages.say("speech.models.whisper", name=Path(report["whisper"]).name, path=report["whisper"])
+                 if report["whisper"] else messages.say("speech.models.whisper_none"))
     lines.append(messages.say("speech.models.text"))
     for kind in ("microphone", "output"):
         device = report[kind]

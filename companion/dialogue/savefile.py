@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion import paths
 from companion.errors import BadInput
 from companion.files import FileRefused, check_shape, load_json
 from companion.text import clean, cleaned
@@ -101,11 +102,8 @@ _WRITE_REASONS = {errno.ENOSPC: "no_space", errno.EDQUOT: "no_space", errno.EROF
 
 
 def data_home() -> Path:
-    """Where companion keeps its saves: $COMPANION_HOME, else the XDG data folder."""
-    if os.environ.get("COMPANION_HOME"):
-        return Path(os.environ["COMPANION_HOME"])
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "companion"
+    """Where companion keeps its saves (see companion.paths)."""
+    return paths.data_home()
 
 
 def default_save_path(game: str) -> Path:

@@ -2,18 +2,17 @@
 
 The sentences live in grammars/<lang>/common.yaml and grammars/<lang>/<game>.yaml (hassil template
 format); grammars/<game>.states.yaml says which intents are active in each dialogue state. Templates and
-input go through the same `fold`, so case, accents, punctuation, hyphens and filler words never
-change the result. Loaded grammars are cached per (game, language, state).
+input go through the same `fold` (companion.language.text), so case, accents, punctuation, hyphens and
+filler words never change the result. Loaded grammars are cached per (game, language, state).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 import yaml
 from hassil import Intents
@@ -23,6 +22,7 @@ from companion import registry
 from companion.errors import BadInput
 from companion.language.matcher import Compiler, Context, GrammarError, Node, Trie, WildSpan, match_first
 from companion.language.messages import check_language
+from companion.language.text import WORD, Folded, fold, fold_phrase, fold_word
 from companion.paths import grammars_dir
 
 STATES_FILE = "states.yaml"
@@ -32,72 +32,12 @@ CONFIRM_STATE = "confirm"
 CONFIRMING = "confirm:"  # "confirm:turn": a yes/no question asked in the middle of the state "turn"
 PLAYER_LIST = "player"
 
-_WORD = re.compile(r"[^\W_]+")
-_LIGATURES = str.maketrans({"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "ß": "ss"})
+_WORD = WORD
 # Template syntax kept as is; list {...} and rule <...> names are never folded.
 _TEMPLATE_PART = re.compile(r"(\{[^}]*\}|<[^>]*>|[()\[\]|;])")
 
 
-# ---------------------------------------------------------------- normalisation (the one place)
-
-def fold_word(word: str) -> str:
-    """A word as the matcher sees it: lower case, no accents, ligatures spelled out."""
-    decomposed = unicodedata.normalize("NFKD", word.translate(_LIGATURES))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-@dataclass(frozen=True)
-class Folded:
-    """A sentence as words for matching, each with its span in the original text."""
-
-    original: str
-    words: tuple[str, ...]
-    spans: tuple[tuple[int, int], ...]
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.words)
-
-    def without(self, phrases: Iterable[tuple[str, ...]]) -> Folded:
-        """The same sentence with every occurrence of the given word sequences removed.
-
-        Removal repeats until nothing changes, so a filler said inside another ("s'il, euh, te plaît")
-        goes too."""
-        ordered = sorted(set(phrases), key=len, reverse=True)
-        folded = self
-        while True:
-            shorter = folded._without_once(ordered)
-            if len(shorter.words) == len(folded.words):
-                return folded
-            folded = shorter
-
-    def _without_once(self, ordered: Sequence[tuple[str, ...]]) -> Folded:
-        keep_words, keep_spans, index = [], [], 0
-        while index < len(self.words):
-            for phrase in ordered:
-                if phrase and self.words[index:index + len(phrase)] == phrase:
-                    index += len(phrase)
-                    break
-            else:
-                keep_words.append(self.words[index])
-                keep_spans.append(self.spans[index])
-                index += 1
-        return Folded(self.original, tuple(keep_words), tuple(keep_spans))
-
-    def original_words(self, start: int, end: int) -> str:
-        """The original text behind words start:end."""
-        return self.original[self.spans[start][0]:self.spans[end - 1][1]]
-
-
-def fold(text: str) -> Folded:
-    """Split a sentence into folded words: punctuation, apostrophes and hyphens separate words."""
-    matches = list(_WORD.finditer(text))
-    return Folded(text, tuple(fold_word(m.group()) for m in matches), tuple(m.span() for m in matches))
-
-
-def fold_phrase(text: str) -> str:
-    return fold(text).text
-
+# ---------------------------------------------------------------- normalisation (companion.language.text)
 
 def map_template_words(template: str, words: Callable[[str], Sequence[str]]) -> str:
     """A hassil template whose plain text is rewritten word by word by `words`; its syntax is kept."""

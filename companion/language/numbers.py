@@ -1,207 +1,130 @@
 """Number words from 0 to 999 in French, English and Spanish: saying a number, and reading one back.
 
-`to_words` gives the one spelling the program says. `from_words` accepts every usual spelling a player
-may use (digits too): French "vingt et un" or "vingt-et-un", Belgian and Swiss "septante", "huitante",
-"octante", "nonante", "quatre-vingt" without its s; English with or without "and", "a hundred";
-Spanish "veintiuno", "veintiún", "veinte y uno", "cien" or "ciento". Comparison is made on `words()`:
-lower case, no accents, no punctuation or hyphens.
+The spellings come from the Unicode CLDR spell-out rules (unicode-rbnf): French as written in France, Belgium
+and Switzerland (septante, nonante, huitante), English with and without "and", Spanish in both genders
+("veintiuno", "veintiún", "veintiuna", "doscientas"). Beside them, two small tables: how the program says a
+number where it differs from those rules (SAID), and the other spellings players use (EXTRA). Comparison is
+made on folded words (companion.language.text): case, accents and hyphens never matter; digits are accepted.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
+from functools import cache
+
+from unicode_rbnf import RbnfEngine
 
 from companion.errors import BadInput
+from companion.language.text import fold_phrase, words
 
 MAX_NUMBER = 999
 
-_NOT_A_WORD = re.compile(r"[^0-9a-z]+")
+# CLDR locales accepted for each language; the first one is how the program speaks.
+LOCALES = {"fr": ("fr", "fr_BE", "fr_CH"), "en": ("en",), "es": ("es",)}
+# The rule set the program says numbers with: English with "and" ("one hundred and five").
+SAID_RULES = {"fr": "spellout-numbering", "en": "spellout-numbering-verbose", "es": "spellout-numbering"}
+BEFORE_NOUN_RULES = "spellout-cardinal-masculine"  # Spanish "veintiún puntos"; languages without it say SAID_RULES
+
+# Where the program's own spelling differs from CLDR's: French keeps the traditional "vingt et un" (CLDR
+# follows the 1990 reform, "vingt-et-un").
+SAID: dict[str, tuple[tuple[str, str], ...]] = {"fr": ((r"-et-", " et "),), "en": (), "es": ()}
+
+# Other spellings players say, as rewrites of folded spellings, applied wherever they fit.
+EXTRA: dict[str, tuple[tuple[str, str], ...]] = {
+    "fr": ((r"\bquatre vingts\b", "quatre vingt"),  # "quatre-vingt", without its s
+           (r"\b(deux|trois|quatre|cinq|six|sept|huit|neuf) cents\b", r"\1 cent"),
+           (r"\bhuitante\b", "octante"),  # the older Swiss word
+           (r"\bsoixante et onze\b", "soixante onze")),
+    "en": ((r"^zero$", "nought"),
+           (r"^one hundred\b", "a hundred"),
+           (r"^one hundred\b", "hundred")),
+    "es": ((r"\bdieci", "diez y "),  # "diez y seis"
+           (r"\bveinti", "veinte y "),  # "veinte y uno"
+           (r"^cien$", "ciento")),
+}
 
 
-def words(text: str) -> list[str]:
-    """The words of `text`: lower case, accents removed, split on spaces, hyphens, apostrophes and punctuation."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
-    plain = plain.replace("œ", "oe").replace("æ", "ae")
-    return _NOT_A_WORD.sub(" ", plain).split()
+@cache
+def _engine(locale: str) -> RbnfEngine:
+    return RbnfEngine.for_language(locale)
 
-
-# --- French ---------------------------------------------------------------------------------------------
-
-_FR_UNITS = ("zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix",
-             "onze", "douze", "treize", "quatorze", "quinze", "seize")
-_FR_TENS = {2: "vingt", 3: "trente", 4: "quarante", 5: "cinquante", 6: "soixante"}
-# Regional tens of Belgium and Switzerland, accepted when heard.
-_FR_REGIONAL_TENS = {7: ("septante",), 8: ("huitante", "octante"), 9: ("nonante",)}
-
-
-def _fr_small(n: int) -> list[str]:
-    """0–19, canonical spelling first; "une" is accepted for "un"."""
-    if n <= 16:
-        return [_FR_UNITS[n]] + (["une"] if n == 1 else [])
-    return [f"dix-{_FR_UNITS[n - 10]}"]
-
-
-def _fr_regular_tens(tens_word: str, unit: int) -> list[str]:
-    """A tens word followed by 0–9, in the regular pattern (vingt, vingt et un, vingt-deux)."""
-    if unit == 0:
-        return [tens_word]
-    if unit == 1:
-        return [f"{tens_word} et un", f"{tens_word} et une"]
-    return [f"{tens_word}-{_FR_UNITS[unit]}"]
-
-
-def _fr_below_100(n: int) -> list[str]:
-    if n < 20:
-        return _fr_small(n)
-    tens, unit = divmod(n, 10)
-    if tens <= 6:
-        return _fr_regular_tens(_FR_TENS[tens], unit)
-    regional = [s for word in _FR_REGIONAL_TENS[tens] for s in _fr_regular_tens(word, unit)]
-    if tens == 7:
-        rest = n - 60
-        standard = [f"soixante-{s}" for s in _fr_small(rest)]
-        if rest == 11:
-            standard.insert(0, "soixante et onze")
-        return standard + regional
-    rest = n - 80
-    if rest == 0:
-        return ["quatre-vingts", "quatre-vingt"] + regional
-    return [f"quatre-vingt-{s}" for s in _fr_small(rest)] + regional
-
-
-def _fr_spellings(n: int) -> list[str]:
-    hundreds, rest = divmod(n, 100)
-    if hundreds == 0:
-        return _fr_below_100(n)
-    if rest == 0:
-        return ["cent"] if hundreds == 1 else [f"{_FR_UNITS[hundreds]} cents", f"{_FR_UNITS[hundreds]} cent"]
-    head = "cent" if hundreds == 1 else f"{_FR_UNITS[hundreds]} cent"
-    return [f"{head} {s}" for s in _fr_below_100(rest)]
-
-
-# --- English --------------------------------------------------------------------------------------------
-
-_EN_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-             "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
-_EN_TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty",
-            9: "ninety"}
-
-
-def _en_below_100(n: int) -> list[str]:
-    if n < 20:
-        return [_EN_SMALL[n]] + (["nought"] if n == 0 else [])
-    tens, unit = divmod(n, 10)
-    return [_EN_TENS[tens] if unit == 0 else f"{_EN_TENS[tens]}-{_EN_SMALL[unit]}"]
-
-
-def _en_spellings(n: int) -> list[str]:
-    hundreds, rest = divmod(n, 100)
-    if hundreds == 0:
-        return _en_below_100(n)
-    heads = [f"{_EN_SMALL[hundreds]} hundred"] + (["a hundred", "hundred"] if hundreds == 1 else [])
-    if rest == 0:
-        return heads
-    tails = _en_below_100(rest)[:1]
-    return [f"{head}{joiner}{tail}" for joiner in (" and ", " ") for head in heads for tail in tails]
-
-
-# --- Spanish --------------------------------------------------------------------------------------------
-
-_ES_SMALL = ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
-             "doce", "trece", "catorce", "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte",
-             "veintiuno", "veintidós", "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete",
-             "veintiocho", "veintinueve")
-_ES_TENS = {3: "treinta", 4: "cuarenta", 5: "cincuenta", 6: "sesenta", 7: "setenta", 8: "ochenta", 9: "noventa"}
-_ES_HUNDREDS = {1: "ciento", 2: "doscientos", 3: "trescientos", 4: "cuatrocientos", 5: "quinientos",
-                6: "seiscientos", 7: "setecientos", 8: "ochocientos", 9: "novecientos"}
-
-
-def _es_one_forms(spelling: str) -> list[str]:
-    """A spelling ending in "uno", and its forms before a noun: un, una (veintiún, veintiuna)."""
-    if spelling == "uno":
-        return ["uno", "un", "una"]
-    if spelling == "veintiuno":
-        return ["veintiuno", "veintiún", "veintiuna"]
-    if spelling.endswith(" uno"):
-        return [spelling, spelling[:-1], spelling[:-1] + "a"]
-    return [spelling]
-
-
-def _es_below_100(n: int) -> list[str]:
-    if n < 30:
-        forms = _es_one_forms(_ES_SMALL[n])
-        if 16 <= n <= 19:
-            forms.append(f"diez y {_ES_SMALL[n - 10]}")
-        elif 21 <= n <= 29:
-            forms += [f"veinte y {s}" for s in _es_one_forms(_ES_SMALL[n - 20])]
-        return forms
-    tens, unit = divmod(n, 10)
-    if unit == 0:
-        return [_ES_TENS[tens]]
-    return _es_one_forms(f"{_ES_TENS[tens]} y {_ES_SMALL[unit]}")
-
-
-def _es_spellings(n: int) -> list[str]:
-    hundreds, rest = divmod(n, 100)
-    if hundreds == 0:
-        return _es_below_100(n)
-    if n == 100:
-        return ["cien", "ciento"]
-    heads = [_ES_HUNDREDS[hundreds]] + ([] if hundreds == 1 else [_ES_HUNDREDS[hundreds][:-2] + "as"])
-    if rest == 0:
-        return heads
-    return [f"{head} {tail}" for head in heads for tail in _es_below_100(rest)]
-
-
-_SPELLERS = {"fr": _fr_spellings, "en": _en_spellings, "es": _es_spellings}
-
-
-# --- Public API -----------------------------------------------------------------------------------------
 
 def _check(n: int, lang: str) -> None:
-    if lang not in _SPELLERS:
+    if lang not in LOCALES:
         raise ValueError(f"no number words for language '{lang}'")
     if not 0 <= n <= MAX_NUMBER:
         raise ValueError(f"{n} is outside 0–{MAX_NUMBER}")
 
 
-def spellings(n: int, lang: str) -> list[str]:
-    """Every spelling of `n` accepted in `lang`, the one the program says first."""
-    _check(n, lang)
-    return _SPELLERS[lang](n)
+def _spell(n: int, locale: str, rules: str) -> str:
+    return _engine(locale).format_number(n, ruleset_names=[rules]).text
 
 
 def to_words(n: int, lang: str, *, before_noun: bool = False) -> str:
     """`n` in words ("vingt et un", "twenty-one", "veintiuno"); `before_noun` gives Spanish "veintiún"."""
-    spoken = spellings(n, lang)[0]
-    if before_noun and lang == "es":
-        spoken = _es_one_forms(spoken)[1] if spoken.endswith("uno") else spoken
+    _check(n, lang)
+    locale = LOCALES[lang][0]
+    rules = BEFORE_NOUN_RULES if before_noun and BEFORE_NOUN_RULES in _engine(locale).rulesets else SAID_RULES[lang]
+    spoken = _spell(n, locale, rules)
+    for pattern, replacement in SAID[lang]:
+        spoken = re.sub(pattern, replacement, spoken)
     return spoken
 
 
-@lru_cache(maxsize=None)
+def _is_cardinal(rules: str) -> bool:
+    return rules.startswith(("spellout-numbering", "spellout-cardinal")) and not rules.endswith("-year")
+
+
+def spellings(n: int, lang: str) -> list[str]:
+    """Every spelling of `n` accepted in `lang`, the one the program says first."""
+    _check(n, lang)
+    return list(_all_spellings(lang)[n])
+
+
+@cache
+def _all_spellings(lang: str) -> tuple[tuple[str, ...], ...]:
+    """The accepted spellings of 0 to MAX_NUMBER: CLDR's in every accepted locale, then those of EXTRA."""
+    return tuple(_spellings_of(n, lang) for n in range(MAX_NUMBER + 1))
+
+
+def _spellings_of(n: int, lang: str) -> tuple[str, ...]:
+    found = [to_words(n, lang)]
+    for locale in LOCALES[lang]:
+        spelled = _engine(locale).format_number(n).text_by_ruleset
+        found += [text for rules, text in spelled.items() if _is_cardinal(rules)]
+    known = {fold_phrase(spelling) for spelling in found}
+    pending = list(known)
+    while pending:
+        spelling = pending.pop()
+        for pattern, replacement in EXTRA[lang]:
+            other = re.sub(pattern, replacement, spelling)
+            if other not in known:
+                known.add(other)
+                pending.append(other)
+                found.append(other)
+    return tuple(dict.fromkeys(found))
+
+
+@cache
 def _phrases(lang: str) -> dict[tuple[str, ...], int]:
     """Every accepted spelling as a tuple of words, mapped to its value."""
     table: dict[tuple[str, ...], int] = {}
     for n in range(MAX_NUMBER + 1):
-        for spelling in spellings(n, lang):
-            key = tuple(words(spelling))
+        for spelling in _all_spellings(lang)[n]:
+            key = words(spelling)
             if table.setdefault(key, n) != n:
                 raise ValueError(f"'{spelling}' reads as both {table[key]} and {n} in {lang}")
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def _longest_phrase(lang: str) -> int:
     return max(len(key) for key in _phrases(lang))
 
 
 def match_number(tokens: Sequence[str], start: int, lang: str) -> tuple[int, int] | None:
-    """The number that begins at tokens[start] (words from `words()`), as (value, index after it); longest wins."""
+    """The number that begins at tokens[start] (folded words), as (value, index after it); longest wins."""
     if start >= len(tokens):
         return None
     if tokens[start].isdigit():

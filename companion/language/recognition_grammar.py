@@ -99,7 +99,6 @@ class Ref:
 
 
 WILDCARD = Ref("__wildcard__")
-NOTHING = Ref("__nothing__")
 
 
 class _Builder:

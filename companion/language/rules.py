@@ -26,7 +26,7 @@ import yaml
 from companion import registry
 from companion.errors import BadInput
 from companion.language.messages import DEFAULT_LANGUAGE, catalog, check_language
-from companion.language.numbers import words
+from companion.language.text import without, words
 from companion.paths import grammars_dir, voices_dir
 
 GAMES: tuple[str, ...] = tuple(spec.stem for spec in registry.GAMES)  # the rules books, by file stem
@@ -69,22 +69,7 @@ def _navigation(lang: str) -> dict[str, list[tuple[str, ...]]]:
     """grammars/<lang>/rules_nav.yaml, every phrase as a tuple of words."""
     with (grammars_dir() / lang / "rules_nav.yaml").open(encoding="utf-8") as handle:
         data = yaml.safe_load(handle)
-    return {key: [tuple(words(str(phrase))) for phrase in phrases] for key, phrases in data.items()}
-
-
-def _without(tokens: tuple[str, ...], phrases: list[tuple[str, ...]]) -> tuple[str, ...]:
-    """`tokens` with every occurrence of the phrases removed (longest first)."""
-    ordered = sorted(phrases, key=len, reverse=True)
-    kept: list[str] = []
-    index = 0
-    while index < len(tokens):
-        phrase = next((p for p in ordered if p and tokens[index:index + len(p)] == p), None)
-        if phrase:
-            index += len(phrase)
-        else:
-            kept.append(tokens[index])
-            index += 1
-    return tuple(kept)
+    return {key: [words(str(phrase)) for phrase in phrases] for key, phrases in data.items()}
 
 
 def _without_articles(tokens: tuple[str, ...], lang: str, keep_last: bool = True) -> tuple[str, ...]:
@@ -114,7 +99,7 @@ def _topic_affixes(lang: str) -> tuple[list[tuple[str, ...]], list[tuple[str, ..
 
 def topic_key(text: str, lang: str) -> tuple[str, ...]:
     """How a topic name is compared: its words, without fillers, articles, "explique" or "ça veut dire quoi"."""
-    tokens = _without_articles(_without(tuple(words(text)), _navigation(lang)["fillers"]), lang)
+    tokens = _without_articles(without(words(text), _navigation(lang)["fillers"]), lang)
     prefixes, suffixes = _topic_affixes(lang)
     return _strip_ends(_strip_ends(tokens, prefixes, at_start=True), suffixes, at_start=False)
 
@@ -237,7 +222,7 @@ class NavCommand(NamedTuple):
 def understand(text: str, book: RulesBook) -> NavCommand | None:
     """A typed or heard line as a reader command, or None when it is neither a command nor a topic."""
     navigation = _navigation(book.lang)
-    tokens = _without(tuple(words(text)), navigation["fillers"])
+    tokens = without(words(text), navigation["fillers"])
     for action in NAVIGATION:
         if tokens in navigation[action]:
             return NavCommand(action)

@@ -25,7 +25,8 @@ import yaml
 
 from companion.errors import BadInput
 from companion.language.messages import catalog, check_language
-from companion.language.numbers import match_number, to_words, words
+from companion.language.numbers import match_number, to_words
+from companion.language.text import words
 from companion.paths import grammars_dir
 
 MAX_TACTILE = 200
@@ -121,10 +122,10 @@ def _vocabulary(lang: str) -> dict[tuple[str, ...], tuple[str, bool]]:
     for noun in _NOUNS:
         for form in ("one", "many"):
             for phrase in data[noun][form]:
-                table[tuple(words(phrase))] = (noun, form == "many")
+                table[words(phrase)] = (noun, form == "many")
     for role in _ROLES:
         for phrase in data.get(role) or ():
-            table[tuple(words(str(phrase)))] = (role, False)
+            table[words(str(phrase))] = (role, False)
     return table
 
 
@@ -134,7 +135,7 @@ def _dots_before_square(lang: str) -> bool:
     return bool(_grammar(lang).get("dots_before_square", False))
 
 
-def _symbols(tokens: list[str], lang: str, text: str) -> Iterator[_Symbol]:
+def _symbols(tokens: tuple[str, ...], lang: str, text: str) -> Iterator[_Symbol]:
     vocabulary = _vocabulary(lang)
     longest = max(len(key) for key in vocabulary)
     position = 0

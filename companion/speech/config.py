@@ -13,7 +13,10 @@ from typing import Any
 from companion.settings import SettingsUnreadable, read_section, settings_path, write_section
 
 SECTION = "speech"
-ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")
+ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")  # the default order of "auto"
+# Every engine that can be named; "auto" tries whisper only when the settings' order names it (see
+# companion.speech.whisper for why).
+LISTENING_ENGINES: tuple[str, ...] = ("vosk", "sphinx", "whisper", "text")
 
 RATE_RANGE = (0.5, 2.5)
 VOLUME_RANGE = (0.1, 1.0)
@@ -63,7 +66,7 @@ class SpeechConfig:
                 setattr(config, item.name, type(getattr(config, item.name))(data[item.name]))
         config.rate = _clamp(config.rate, RATE_RANGE)
         config.volume = _clamp(config.volume, VOLUME_RANGE)
-        config.engines = [e for e in config.engines if e in ENGINES] or list(ENGINES)
+        config.engines = [e for e in config.engines if e in LISTENING_ENGINES] or list(ENGINES)
         config.vosk_models = {k: v for k, v in config.vosk_models.items() if isinstance(v, str)}
         return config
 

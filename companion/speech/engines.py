@@ -1,7 +1,7 @@
 """Opening speech parts by name, with fallbacks that say what happened.
 
-`open_speaker`: the system voice in a child process, or printed text. `open_listener`: Vosk, PocketSphinx
-or typed text, the best available in the configured order, saying which one listens. `open_earcons`: the
+`open_speaker`: the system voice in a child process, or printed text. `open_listener`: Vosk, PocketSphinx,
+Whisper (opt-in) or typed text, the best available in the configured order, saying which one listens. `open_earcons`: the
 short sounds. Every fallback is said once, in the user's language, with the reason.
 """
 
@@ -16,7 +16,7 @@ from companion.errors import BadInput
 from companion.language.messages import catalog, check_language
 from companion.speech.audio import AudioSource, MicrophoneSource, WavFileSource
 from companion.speech.base import Listener, Speaker, TextListener, TextSpeaker, Unavailable, is_terminal
-from companion.speech.config import ENGINES, SpeechConfig, load_config
+from companion.speech.config import LISTENING_ENGINES, SpeechConfig, load_config
 from companion.speech.earcons import Earcons
 from companion.speech.listener import SpeechListener
 from companion.speech.models import RemoteModel, download_vosk_model, find_vosk_model
@@ -81,6 +81,10 @@ def _recogniser(engine: str, lang: str, game: str, model: Path | None, config: S
         from companion.speech.sphinx import SphinxRecogniser
 
         return SphinxRecogniser(lang, game, model=model)
+    if engine == "whisper":
+        from companion.speech.whisper import WhisperRecogniser
+
+        return WhisperRecogniser(lang, game, model=model)
     from companion.speech.vosk_engine import VoskRecogniser
 
     path = find_vosk_model(lang, model, config)
@@ -99,8 +103,9 @@ def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosau
                   say: Callable[[str], None] = print, config: SpeechConfig | None = None,
                   confirm_download: Callable[[RemoteModel], bool] | None = None,
                   keys: IO[str] | None = None) -> Listener:
-    """A listener: "vosk", "sphinx", "text", or "auto" (the first that works in `order`, by default the
-    settings' order: vosk, sphinx, text). Says which one listens, and why others were skipped.
+    """A listener: "vosk", "sphinx", "whisper", "text", or "auto" (the first that works in `order`, by default
+    the settings' order: vosk, sphinx, text; whisper only when named there). Says which one listens, and why
+    others were skipped.
 
     With `audio_files`, each file is one utterance; else the microphone. Without `confirm_download`, a
     missing Vosk model is offered for download only when the keyboard is a terminal.
@@ -150,12 +155,12 @@ def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosau
 def _candidates(engine: str, order: Sequence[str], audio_files: Sequence[Path] | None) -> list[str]:
     """The engines to try, in order; audio files need a speech engine (and must exist)."""
     candidates = list(order) if engine == "auto" else [engine]
-    unknown = [name for name in candidates if name not in ENGINES]
+    unknown = [name for name in candidates if name not in LISTENING_ENGINES]
     if unknown:
-        raise BadInput(f"unknown listening engine '{unknown[0]}': choose one of auto, {', '.join(ENGINES)}")
+        raise BadInput(f"unknown listening engine '{unknown[0]}': choose one of auto, {', '.join(LISTENING_ENGINES)}")
     if audio_files is None:
         return candidates
     _file_sources(audio_files)
     if candidates == ["text"]:
-        raise BadInput("audio files need a speech engine (vosk or sphinx), not text")
+        raise BadInput("audio files need a speech engine (vosk, sphinx or whisper), not text")
     return [name for name in candidates if name != "text"]

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from companion import paths
+
 FORMAT_VERSION = "2"
 
 
@@ -131,9 +133,8 @@ def minimise(start: int, finals: set[int], words: dict[int, list[tuple[str, int]
 
 
 def cache_dir() -> Path:
-    """Where compiled grammars are kept between runs ($XDG_CACHE_HOME or ~/.cache, /companion/fsg)."""
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "companion" / "fsg"
+    """Where compiled grammars are kept between runs (fsg/ in companion's cache folder)."""
+    return paths.cache_home() / "fsg"
 
 
 def compiled_fsg(decoder, jsgf_text: str, name: str) -> Path:

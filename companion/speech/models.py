@@ -2,8 +2,8 @@
 
 A Vosk model is looked for, in order: the folder given on the command line, $VOSK_MODEL_PATH (a model
 folder, or a folder of models), the model remembered for the language in the settings, then Vosk's
-folders (/usr/share/vosk, ~/AppData/Local/vosk, ~/.cache/vosk) for a folder named like
-vosk-model[-small]-<language>..., small models first.
+folders (/usr/share/vosk, ~/AppData/Local/vosk, ~/.cache/vosk) and the platform's cache folder for vosk
+(where downloads go) for a folder named like vosk-model[-small]-<language>..., small models first.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from companion import paths
 from companion.speech.base import Unavailable
 from companion.speech.config import SpeechConfig
 from companion.speech.voice import voice_settings
@@ -23,15 +24,20 @@ DOWNLOAD_TIMEOUT_S = 15
 
 
 def vosk_cache_dir() -> Path:
-    """Where Vosk's own downloader puts models."""
-    return Path.home() / ".cache" / "vosk"
+    """Where downloaded Vosk models go: the platform's cache folder for vosk (on Linux ~/.cache/vosk, as
+    Vosk's own downloader does)."""
+    return paths.cache_home("vosk")
+
+
+# Where Vosk itself looks for models, besides $VOSK_MODEL_PATH (its MODEL_DIRS).
+_VOSK_OWN_DIRS = (Path("/usr/share/vosk"), Path.home() / "AppData" / "Local" / "vosk", Path.home() / ".cache" / "vosk")
 
 
 def vosk_search_dirs() -> list[Path]:
-    """Folders that may hold Vosk models, as Vosk itself searches them."""
-    dirs = [Path("/usr/share/vosk"), Path.home() / "AppData" / "Local" / "vosk", vosk_cache_dir()]
+    """Folders that may hold Vosk models: $VOSK_MODEL_PATH, Vosk's own folders, then our download folder."""
     env = os.environ.get("VOSK_MODEL_PATH")
-    return ([Path(env)] if env else []) + dirs
+    dirs = ([Path(env)] if env else []) + list(_VOSK_OWN_DIRS)
+    return dirs + ([vosk_cache_dir()] if vosk_cache_dir() not in dirs else [])
 
 
 def is_vosk_model(path: Path) -> bool:

@@ -119,7 +119,6 @@ class SphinxRecogniser(Recogniser):
             raise Unavailable("no_sphinx_model", str(error), lang=lang) from error
         self._add_pronunciations()
         self.searches: dict[tuple[str, tuple[str, ...]], str] = {}
-        self.last_words: list[tuple[str, int, float]] = []
         self.speaker: str | None = None
         self.voice_means: dict[str, str] = {}
         self.hiss = np.random.default_rng(0)
@@ -191,7 +190,6 @@ class SphinxRecogniser(Recogniser):
         best = self.decoder.hyp()
         text = clean_words(best.hypstr) if best is not None else ""
         if not text:
-            self.last_words = []
             return Recognition("", 0.0)
         return Recognition(text, self._confidence())
 
@@ -206,7 +204,6 @@ class SphinxRecogniser(Recogniser):
             elif not _SILENCES.match(segment.word) and frames > 0:
                 score = logmath.log(segment.ascore) if segment.ascore > 0 else -1e9
                 words.append((segment.word, frames, score / frames))
-        self.last_words = words
         if not words:
             return 0.0
         word_frames = sum(frames for _, frames, _ in words)

@@ -24,7 +24,9 @@ from companion.speech.pronounce import espeak_path
 
 # espeak-ng voices (language+variant) that sound different from one another.
 ENGLISH_VOICES: tuple[str, ...] = ("en-us", "en-us+m3", "en-us+f2", "en-us+m7", "en-us+f4", "en-us+m1")
-# flite's 16 kHz English voices: US male (diphones), Scottish male, US male, US female.
+ESPEAK_VOICES: dict[str, tuple[str, ...]] = {"en": ENGLISH_VOICES, "fr": ("fr", "fr+m3", "fr+f2", "fr+m7"),
+                                             "es": ("es", "es+m3", "es+f2", "es+m7")}
+# flite's 16 kHz English voices (it speaks English only): US male (diphones), Scottish male, US male, US female.
 FLITE_VOICES: tuple[str, ...] = ("kal16", "awb", "rms", "slt")
 SYNTHESISERS = ("espeak-ng", "flite")
 SPEEDS: tuple[int, ...] = (135, 150, 165, 180)  # words per minute
@@ -42,9 +44,9 @@ class SyntheticVoice:
         return f"{self.synthesiser}:{self.name}"
 
 
-def english_voices(synthesisers: Sequence[str] = SYNTHESISERS) -> tuple[SyntheticVoice, ...]:
-    """The English voices of the wanted synthesisers that are installed here."""
-    voices = {"espeak-ng": ENGLISH_VOICES, "flite": FLITE_VOICES}
+def synthetic_voices(lang: str = "en", synthesisers: Sequence[str] = SYNTHESISERS) -> tuple[SyntheticVoice, ...]:
+    """The voices of the wanted synthesisers that speak `lang` and are installed here."""
+    voices = {"espeak-ng": ESPEAK_VOICES[lang], "flite": FLITE_VOICES if lang == "en" else ()}
     return tuple(SyntheticVoice(name, voice) for name in synthesisers if synthesiser_program(name)
                  for voice in voices[name])
 

@@ -22,20 +22,16 @@ from companion.speech.config import SpeechConfig, save_config
 from companion.speech.voice import voice_settings
 from companion.text import clean
 
-_SOURCE_ROOT = Path(__file__).resolve().parents[2]
-
 
 class _Worker:
     """One child process running tts_worker, and a thread reading its replies."""
 
     def __init__(self, lang: str, save_only: bool = False):
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), str(_SOURCE_ROOT)) if p)
         debug = bool(os.environ.get("COMPANION_DEBUG"))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion.speech.tts_worker", lang] + (["--save-only"] if save_only else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None if debug else subprocess.DEVNULL,
-            text=True, encoding="utf-8", env=env, **_own_process_group())
+            text=True, encoding="utf-8", **_own_process_group())
         self.ready = threading.Event()
         self.idle = threading.Event()
         self.idle.set()

@@ -9,7 +9,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 PAWNS_PER_PLAYER = 2
 POINTS_PER_TURN = 4
 EGGS_PER_COLOUR = 6
-NESTS = 6
 MIN_BARRIERS, MAX_BARRIERS = 3, 5  # at least three; the box holds five dinosaur figures
 EGG_POINTS, COLOUR_POINTS = 1, 5
 OWN_EXITS_MAX_PLAYERS = 3  # the own-colour exits variant is for two or three players

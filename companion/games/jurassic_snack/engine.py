@@ -180,7 +180,8 @@ class Game(LoggedGame):
 
     @property
     def pending(self) -> str | None:
-        """The effect the current player must now choose a target for (an EFFECTS id), in phase EFFECT."""
+        """The effect the current player must now choose a target for, in phase EFFECT: birth, scouting,
+        air_transport, air_strike, eruption, or look (the fallback of an effect that cannot apply)."""
         return self._pending
 
     @property

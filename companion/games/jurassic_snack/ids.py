@@ -26,8 +26,7 @@ TOKEN_POINTS = MappingProxyType({BIRTH: 1, SCOUTING: 1, AIR_TRANSPORT: 1, AIR_ST
                                  SURPRISE: 3, YUM_YUM: 2})
 TOKEN_TOTAL = sum(TOKEN_COUNTS.values())  # 28
 
-# What a player must still choose once a token is eaten; LOOK is the fallback of an effect that cannot apply.
+# The fallback of an effect that cannot apply: a look at tokens.
 LOOK = "look"
-EFFECTS: tuple[str, ...] = (BIRTH, SCOUTING, AIR_TRANSPORT, AIR_STRIKE, ERUPTION, LOOK)
 LOOK_COUNT = 2
 ERUPTION_COUNT = 2

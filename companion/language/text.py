@@ -1,0 +1,91 @@
+"""The one text normaliser: how sentences, grammar templates, number words, sticker descriptions and rules
+topics are compared.
+
+A text becomes words: lower case, accents removed, ligatures spelled out ("œ" → "oe"), split on anything that
+is not a letter or a digit (spaces, punctuation, apostrophes, hyphens). Each word keeps its span in the
+original text, so that a name can be given back as the player wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+WORD = re.compile(r"[^\W_]+")
+_LIGATURES = str.maketrans({"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "ß": "ss"})
+
+Phrase = tuple[str, ...]
+
+
+def fold_word(word: str) -> str:
+    """A word as it is compared: lower case, no accents, ligatures spelled out."""
+    decomposed = unicodedata.normalize("NFKD", word.translate(_LIGATURES))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A sentence as words for matching, each with its span in the original text."""
+
+    original: str
+    words: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    def without(self, phrases: Iterable[Phrase]) -> Folded:
+        """The same sentence with every occurrence of the given word sequences removed (see `without`)."""
+        kept = _kept(self.words, phrases)
+        if len(kept) == len(self.words):
+            return self
+        return Folded(self.original, tuple(self.words[i] for i in kept), tuple(self.spans[i] for i in kept))
+
+    def original_words(self, start: int, end: int) -> str:
+        """The original text behind words start:end."""
+        return self.original[self.spans[start][0]:self.spans[end - 1][1]]
+
+
+def fold(text: str) -> Folded:
+    """A sentence split into folded words."""
+    matches = list(WORD.finditer(text))
+    return Folded(text, tuple(fold_word(m.group()) for m in matches), tuple(m.span() for m in matches))
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The folded words of `text`."""
+    return fold(text).words
+
+
+def fold_phrase(text: str) -> str:
+    """The folded words of `text`, joined by single spaces."""
+    return fold(text).text
+
+
+def without(tokens: Sequence[str], phrases: Iterable[Phrase]) -> tuple[str, ...]:
+    """`tokens` with every occurrence of the phrases removed, longest phrase first.
+
+    Removal repeats until nothing changes, so a filler said inside another ("s'il, euh, te plaît") goes too."""
+    return tuple(tokens[i] for i in _kept(tokens, phrases))
+
+
+def _kept(tokens: Sequence[str], phrases: Iterable[Phrase]) -> list[int]:
+    """The indices of the tokens left once the phrases are removed."""
+    ordered = sorted({tuple(p) for p in phrases if p}, key=len, reverse=True)
+    kept = list(range(len(tokens)))
+    while True:
+        current = tuple(tokens[i] for i in kept)
+        shorter, index = [], 0
+        while index < len(current):
+            phrase = next((p for p in ordered if current[index:index + len(p)] == p), None)
+            if phrase is None:
+                shorter.append(kept[index])
+                index += 1
+            else:
+                index += len(phrase)
+        if len(shorter) == len(kept):
+            return kept
+        kept = shorter

@@ -1,0 +1,256 @@
+"""The sentence of a dialogue state's grammar that sounds closest to free text (a large-vocabulary
+recogniser's words), for recognisers that are not constrained by the grammar.
+
+Such a recogniser writes what it heard in its own words, and garbles names it does not know ("tricer chops"
+for "triceratops"), so words are compared by sound, not by spelling: the text and every grammar word are
+turned into phones with espeak-ng (companion.speech.pronounce), and the closest sentence is the path of the
+grammar's word automaton (the one pocketsphinx searches, companion.speech.fsg) whose phones are the fewest
+edits away from the text's phones. Templates with free text (a new player's name) are left out, as for
+pocketsphinx.
+
+`distance` is the cost of those edits per phone of the text (0: the same sounds), which the recogniser turns
+into its confidence.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from companion.language.recognition_grammar import WILDCARD, Choice, Ref, state_grammar
+from companion.speech.fsg import WordAutomaton, minimise
+from companion.speech.pronounce import guess_pronunciations
+
+# espeak-ng voice that pronounces each language.
+ESPEAK_VOICES = {"en": "en-us", "fr": "fr", "es": "es"}
+VOWELS = frozenset({"AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW"})
+# Edit costs between phones: a vowel for another vowel is the cheapest mistake a recogniser makes.
+SAME, VOWEL_FOR_VOWEL, OTHER = 0.0, 0.5, 1.0
+INSERTION = 0.8  # a phone of the text that the sentence lacks
+DELETION = 0.8   # a phone of the sentence that the text lacks
+_UNSAID = "?"    # stands for a grammar word espeak-ng could not say
+
+
+@dataclass(frozen=True)
+class Closest:
+    """The closest sentence (recogniser words, "" when none) and its distance per phone of the text."""
+
+    text: str
+    distance: float
+
+
+class PhoneGraph:
+    """A word automaton spelled out phone by phone: nodes in an order where every arc goes forward."""
+
+    def __init__(self, automaton: WordAutomaton, phones: dict[str, tuple[str, ...]]):
+        order = _topological(automaton)
+        self.symbols = sorted({p for word in phones.values() for p in word} | {_UNSAID})
+        symbol = {p: k for k, p in enumerate(self.symbols)}
+        node_of = {state: k for k, state in enumerate(order)}
+        # Inner nodes of a word's chain get a rank between that of the state it leaves and the next state in
+        # `order`, so that sorting arcs by the rank of their source keeps every path in order.
+        rank: list[float] = [float(k) for k in range(len(order))]
+        sources: list[int] = []
+        targets: list[int] = []
+        labels: list[int] = []
+        ends_word: dict[int, str] = {}  # arc -> the word whose last phone it carries
+        outgoing = defaultdict(list)
+        for source, target, word in automaton.arcs:
+            outgoing[source].append((target, word))
+        count = len(order)
+        for state in order:
+            for target, word in outgoing[state]:
+                sounds = phones.get(word) or (_UNSAID,)
+                previous = node_of[state]
+                for index, phone in enumerate(sounds):
+                    if index == len(sounds) - 1:
+                        node = node_of[target]
+                        ends_word[len(sources)] = word
+                    else:
+                        node = count
+                        count += 1
+                        rank.append(node_of[state] + (index + 1) / (len(sounds) + 1))
+                    sources.append(previous)
+                    targets.append(node)
+                    labels.append(symbol[phone])
+                    previous = node
+        self.size = count
+        self.start = node_of[automaton.start]
+        self.accepting = np.array(sorted(node_of[s] for s in automaton.accepting), dtype=np.int64)
+        by_rank = sorted(range(len(sources)), key=lambda arc: rank[sources[arc]])
+        self.sources = np.array([sources[a] for a in by_rank], dtype=np.int64)
+        self.targets = np.array([targets[a] for a in by_rank], dtype=np.int64)
+        self.labels = np.array([labels[a] for a in by_rank], dtype=np.int64)
+        self.word_at = {new: ends_word[old] for new, old in enumerate(by_rank) if old in ends_word}
+        # Deletions must be followed in order along a path: arcs grouped by how far their source is.
+        depth = np.zeros(count, dtype=np.int64)
+        for source, target in zip(self.sources, self.targets):
+            depth[target] = max(depth[target], depth[source] + 1)
+        self.levels = [np.flatnonzero(depth[self.sources] == level) for level in range(int(depth.max()) + 1)]
+        self.incoming: dict[int, list[int]] = defaultdict(list)
+        for arc, target in enumerate(self.targets):
+            self.incoming[int(target)].append(arc)
+
+    def costs(self, phone: str) -> np.ndarray:
+        """The cost of `phone` (of the text) on each arc."""
+        return np.array([_substitution(phone, other) for other in self.symbols])[self.labels]
+
+    def closest(self, text_phones: tuple[str, ...]) -> tuple[float, list[str]]:
+        """The lowest total edit cost between `text_phones` and a sentence, and that sentence's words."""
+        if not len(self.accepting):
+            return float("inf"), []
+        rows = np.full((len(text_phones) + 1, self.size), np.inf)
+        rows[0, self.start] = 0.0
+        self._delete(rows[0])
+        arc_costs = [self.costs(phone) for phone in text_phones]
+        for i, costs in enumerate(arc_costs, start=1):
+            row = rows[i]
+            np.minimum(row, rows[i - 1] + INSERTION, out=row)
+            np.minimum.at(row, self.targets, rows[i - 1][self.sources] + costs)
+            self._delete(row)
+        final = rows[-1][self.accepting]
+        best = int(self.accepting[int(np.argmin(final))])
+        return float(rows[-1][best]), self._words(rows, arc_costs, best)
+
+    def _delete(self, row: np.ndarray) -> None:
+        for arcs in self.levels:
+            np.minimum.at(row, self.targets[arcs], row[self.sources[arcs]] + DELETION)
+
+    def _words(self, rows: np.ndarray, arc_costs: list[np.ndarray], node: int) -> list[str]:
+        """The words along the best path to `node` at the last row, read back from the costs."""
+        words: list[str] = []
+        i = len(rows) - 1
+        while not (i == 0 and node == self.start):
+            i, node, arc = self._step_back(rows, arc_costs, i, node)
+            if arc in self.word_at:
+                words.append(self.word_at[arc])
+        return words[::-1]
+
+    def _step_back(self, rows: np.ndarray, arc_costs: list[np.ndarray], i: int, node: int) -> tuple[int, int, int]:
+        """The row, node and arc (-1: none) one step before (i, node) on a cheapest path."""
+        here = rows[i][node]
+        for arc in self.incoming.get(node, ()):
+            source = int(self.sources[arc])
+            if i > 0 and np.isclose(rows[i - 1][source] + arc_costs[i - 1][arc], here):
+                return i - 1, source, arc
+            if np.isclose(rows[i][source] + DELETION, here):
+                return i, source, arc
+        if i > 0 and np.isclose(rows[i - 1][node] + INSERTION, here):
+            return i - 1, node, -1
+        raise RuntimeError("phone alignment could not be read back")  # every finite cost has a way in
+
+
+def _substitution(heard: str, expected: str) -> float:
+    if heard == expected:
+        return SAME
+    return VOWEL_FOR_VOWEL if heard in VOWELS and expected in VOWELS else OTHER
+
+
+def _topological(automaton: WordAutomaton) -> list[int]:
+    """The automaton's states, every arc going forward (the grammar's automata have no cycles)."""
+    incoming = [0] * automaton.n_states
+    outgoing = defaultdict(list)
+    for source, target, _ in automaton.arcs:
+        incoming[target] += 1
+        outgoing[source].append(target)
+    ready = [s for s in range(automaton.n_states) if incoming[s] == 0]
+    order: list[int] = []
+    while ready:
+        state = ready.pop()
+        order.append(state)
+        for target in outgoing[state]:
+            incoming[target] -= 1
+            if incoming[target] == 0:
+                ready.append(target)
+    if len(order) != automaton.n_states:
+        raise ValueError("the grammar's word automaton has a cycle")
+    return order
+
+
+def word_automaton(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> WordAutomaton:
+    """The minimal word automaton of what recognisers may say in `state` (free-text templates left out)."""
+    grammar = state_grammar(game, lang, state, player_names)
+    builder = _AutomatonBuilder(grammar.named)
+    finals = set()
+    for _, templates in grammar.intents:
+        for template in templates:
+            end = builder.sequence(template, 0)
+            if end is not None:
+                finals.add(end)
+    return minimise(0, finals, builder.words, builder.nulls)
+
+
+class _AutomatonBuilder:
+    """A word automaton with null arcs from recognition-grammar templates (state 0 starts)."""
+
+    def __init__(self, named: dict[str, Choice]):
+        self.named = named
+        self.count = 1
+        self.words: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        self.nulls: dict[int, list[int]] = defaultdict(list)
+
+    def new(self) -> int:
+        self.count += 1
+        return self.count - 1
+
+    def sequence(self, parts: tuple[object, ...], start: int) -> int | None:
+        at = start
+        for part in parts:
+            end = self.part(part, at)
+            if end is None:
+                return None
+            at = end
+        return at
+
+    def part(self, part: object, start: int) -> int | None:
+        if isinstance(part, str):
+            end = self.new()
+            self.words[start].append((part, end))
+            return end
+        if part is WILDCARD:
+            return None
+        if isinstance(part, Ref):
+            part = self.named[part.name]
+        assert isinstance(part, Choice)
+        end = self.new()
+        for option in part.options:
+            inner = self.new()
+            self.nulls[start].append(inner)
+            last = self.sequence(option, inner)
+            if last is not None:
+                self.nulls[last].append(end)
+        if part.optional:
+            self.nulls[start].append(end)
+        return end
+
+
+def phones_of(words: list[str] | tuple[str, ...], lang: str) -> dict[str, tuple[str, ...]]:
+    """Each word's phones as espeak-ng says it in `lang` (words it cannot say are left out)."""
+    guessed = guess_pronunciations(list(words), ESPEAK_VOICES[lang])
+    return {word: tuple(phones.split()) for word, phones in guessed.items() if phones}
+
+
+@lru_cache(maxsize=64)
+def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> PhoneGraph:
+    """The phone graph of a state (cached: building it asks espeak-ng for every grammar word once)."""
+    automaton = word_automaton(game, lang, state, player_names)
+    return PhoneGraph(automaton, _grammar_phones(lang, tuple(sorted({w for _, _, w in automaton.arcs}))))
+
+
+@lru_cache(maxsize=64)
+def _grammar_phones(lang: str, words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    return phones_of(words, lang)
+
+
+def closest_sentence(text: str, game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> Closest:
+    """The sentence of `state` that sounds closest to `text`."""
+    said = [w for w in text.split() if w]
+    heard = phones_of(said, lang)
+    text_phones = tuple(p for w in said for p in heard.get(w, ()))
+    if not text_phones:
+        return Closest("", float("inf"))
+    cost, words = phone_graph(game, lang, state, player_names).closest(text_phones)
+    return Closest(" ".join(words), cost / len(text_phones))

@@ -1,0 +1,1 @@
+"""Everything the program hears, per language and game: installed as the package companion.grammars."""

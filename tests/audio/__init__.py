@@ -1,1 +1,0 @@
-"""Helpers for the speech tests: sound environments made of ALSA configuration, hidden modules, CLI runs."""

@@ -1,0 +1,170 @@
+"""Helpers shared by the tests, imported by name (`from tests.conftest import run_companion`).
+
+- Child processes: the program itself (`run_companion`, `run_play` for scripted games typed on standard input,
+  `saved_state` to read what a game saved) and plain Python (`run_python`).
+- Whole Draftosaurus games as the table types them: `random_game` (a complete legal game from a seed) and
+  `script_lines`.
+- Speech environments: what the sound system offers is set by an ALSA configuration in a fresh home folder
+  (Linux), and a library is made unavailable by a module of the same name that fails to import. Everything runs
+  in child processes, because PortAudio reads the ALSA configuration once per process.
+- `EmptyRecogniser`, for tests of what happens around recognition.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.games.draftosaurus.engine import Discard, Game, Place, QuarantineMove, Roll
+from companion.games.draftosaurus.simulate import play_random_game as random_game  # noqa: F401 - seeded, full mode; board= too
+from companion.language.messages import catalog
+from companion.speech.recogniser import Recogniser, Recognition
+
+ROOT = Path(__file__).resolve().parents[1]
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ALSA configurations are Linux only")
+
+
+# ---------------------------------------------------------------- child processes
+
+def run_companion(*args: str, env: dict[str, str] | None = None, stdin: str = "",
+                  timeout: float = 120) -> subprocess.CompletedProcess:
+    """`companion ARGS` in a child process with extra environment variables."""
+    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin, capture_output=True,
+                          text=True, encoding="utf-8", env={**os.environ, **(env or {})}, cwd=ROOT,
+                          timeout=timeout, check=False)
+
+
+def run_play(args: list[str], lines: list[str], home: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`companion ARGS` with the lines on standard input, saves and settings kept under `home`."""
+    return run_companion(*args, stdin="\n".join(lines) + "\n", timeout=timeout,
+                         env={"COMPANION_HOME": str(home), "COMPANION_CONFIG": str(home / "config.json")})
+
+
+def saved_state(path: Path) -> dict:
+    """The content of a save file."""
+    return json.loads(path.read_text(encoding="utf-8"))["content"]
+
+
+# How a player types a die face and a placement, with the spoken names of voices/<lang>/names.yaml; on the
+# winter board a pyramid place, and where a Quarantine dinosaur goes.
+TEMPLATES = {
+    "fr": ("dé : {face}", "{player} : {species} dans {pen}"),
+    "en": ("the die says {face}", "{player}: {species} in the {pen}"),
+    "es": ("dado: {face}", "{player}: {species} en {pen}"),
+}
+PYRAMID = {"fr": "{player} : {species} {position} de la pyramide", "en": "{player}: {species} {position} of the pyramid",
+           "es": "{player}: {species} {position} de la pirámide"}
+QUARANTINE = {"fr": ("{player} : dans {pen}", "{player} : {position} de la pyramide"),
+              "en": ("{player}: in the {pen}", "{player}: at the {position} of the pyramid"),
+              "es": ("{player}: en {pen}", "{player}: {position} de la pirámide")}
+
+
+def script_lines(game: Game, lang: str) -> list[str]:
+    """What the table types for a Draftosaurus game: each die face, each placement naming its player, each
+    Quarantine dinosaur's destination.
+
+    Discards of the 2-player variant are not typed: at the table they go back to the box unseen.
+    """
+    names = catalog(lang)
+    die, place = TEMPLATES[lang]
+    lines = []
+    for action in game.actions:
+        if isinstance(action, Roll):
+            lines.append(die.format(face=names.name("faces", _value(action.face))))
+        elif isinstance(action, Place):
+            words = {"player": game.players[action.player], "species": names.name("species", _value(action.species)),
+                     "pen": names.name("pens", _value(action.pen))}
+            if action.position is None:
+                lines.append(place.format(**words))
+            else:
+                lines.append(PYRAMID[lang].format(**words, position=names.name("positions", action.position)))
+        elif isinstance(action, QuarantineMove):
+            to_pen, to_place = QUARANTINE[lang]
+            words = {"player": game.players[action.player], "pen": names.name("pens", action.pen)}
+            lines.append(to_pen.format(**words) if action.position is None
+                         else to_place.format(**words, position=names.name("positions", action.position)))
+        else:
+            assert isinstance(action, Discard)
+    return lines
+
+
+def final_lines(output: str, names: list[str], lang: str) -> dict[str, str]:
+    """Each player's final score line (the one that ends with the tactile code)."""
+    marker = {"fr": "code tactile", "en": "tactile code", "es": "código táctil"}[lang]
+    lines = {}
+    for line in output.splitlines():
+        for name in names:
+            if line.startswith(name) and marker in line:
+                lines[name] = line
+    return lines
+
+
+def _value(item) -> str:
+    return getattr(item, "value", item)
+
+
+def run_python(code: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8",
+                          env={**os.environ, **(env or {})}, cwd=ROOT, timeout=timeout, check=False)
+
+
+# ---------------------------------------------------------------- speech environments
+
+ALSA = {
+    # A sound card that plays instantly and records noise.
+    "null": "pcm.!default {{ type null }}\n",
+    # Playback that never finishes: the device blocks (a pipe nobody reads), as during a long sentence.
+    "blocking": 'pcm.!default {{ type file\n slave.pcm null\n file "{fifo}"\n format raw\n}}\n',
+    # Playback written to a file; recording read from a file (a microphone hearing that file).
+    "files": 'pcm.!default {{ type file\n slave.pcm null\n file "{played}"\n infile "{heard}"\n format raw\n}}\n',
+}
+
+
+def sound_home(folder: Path, kind: str, **paths: Path) -> dict[str, str]:
+    """Environment variables for a child process whose default sound device is of `kind` (see ALSA)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if kind == "blocking":
+        paths["fifo"] = folder / "speaker.fifo"
+        os.mkfifo(paths["fifo"])
+    (folder / ".asoundrc").write_text(ALSA[kind].format(**{k: str(v) for k, v in paths.items()}))
+    return {"HOME": str(folder), "XDG_CACHE_HOME": str(Path.home() / ".cache"),
+            "COMPANION_CONFIG": str(folder / "config.json")}
+
+
+def no_sound_devices(folder: Path) -> dict[str, str]:
+    """Environment variables for a child process that sees no sound device at all."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "alsa.conf"
+    config.write_text("pcm.!default { type hw card 99 }\nctl.!default { type hw card 99 }\n")
+    return {"ALSA_CONFIG_PATH": str(config), "HOME": str(folder),
+            "XDG_CACHE_HOME": str(Path.home() / ".cache"), "COMPANION_CONFIG": str(folder / "config.json")}
+
+
+def hidden_module(folder: Path, module: str, error: str) -> dict[str, str]:
+    """Environment variables that make `import module` fail with `error` (an exception expression)."""
+    package = folder / "hidden" / module
+    package.mkdir(parents=True, exist_ok=True)
+    (package / "__init__.py").write_text(f"raise {error}\n")
+    return {"PYTHONPATH": os.pathsep.join([str(folder / "hidden"), os.environ.get("PYTHONPATH", "")])}
+
+
+class EmptyRecogniser(Recogniser):
+    """A recogniser that hears nothing, for tests of what happens around recognition (muting, fallbacks)."""
+
+    def use_grammar(self, state, player_names=()):
+        pass
+
+    def start(self):
+        pass
+
+    def accept(self, frame):
+        pass
+
+    def finish(self):
+        return Recognition("", 0.0)

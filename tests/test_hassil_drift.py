@@ -1,0 +1,105 @@
+"""Drift check against stock hassil: on every example sentence of grammars/<lang>/*.examples.yaml, understood
+or refused, hassil's own `recognize_all`, given the same templates and the same words, means what our matcher
+(companion/language/matcher.py, through grammar.parse) means: the same intent, the same slots.
+
+matcher.py compiles the templates hassil parses, importing hassil's expression classes (hence the pin
+hassil>=3,<4 in pyproject.toml); an upgrade of hassil that changes what a template means fails here.
+Where the two differ on purpose, the test applies our rule, and says so:
+- words: hassil is given the sentence folded by companion.language.text (the templates are folded the same
+  way), first without our fillers, then, if nothing matched, with them (as grammar.parse does); hassil's own
+  skip-word handling is not used;
+- players: the names known at the table are a list filled at run time, given to hassil as a text list; a new
+  name caught by a wildcard comes back from hassil folded ("zoe"), from us as it was said ("Zoé");
+- priority: hassil yields every intent that matches; the dialogue state's order (grammars/states.yaml) picks
+  one, and ours must be that one.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hassil import Intents, ListReference, TextSlotList, WildcardSlotList, recognize_all
+
+from companion.language.grammar import Example, GameGrammar, examples, games, load_grammar, parse, state_intents
+from companion.language.messages import LANGUAGES
+from companion.language.text import fold
+
+Meaning = tuple[str, dict]
+
+
+def hassil_meanings(words: str, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> list[Meaning]:
+    """Every (intent, slots) stock hassil finds for the folded words among the intents active in `state`."""
+    active = Intents(language=grammar.lang,
+                     intents={name: grammar.intents.intents[name] for name in state_intents(grammar.game, state)},
+                     slot_lists=grammar.intents.slot_lists, expansion_rules=grammar.intents.expansion_rules)
+    names = TextSlotList.from_tuples([(fold(name).text, name) for name in players], name="player")
+    found = recognize_all(words, active, slot_lists={"player": names}, skip_words=[])
+    return [(result.intent.name, {e.name: e.value for e in result.entities_list}) for result in found]
+
+
+def hassil_reading(example: Example, grammar: GameGrammar, players: tuple[str, ...]) -> list[Meaning]:
+    """What hassil makes of an example under our filler rule: without fillers, else with them."""
+    folded = fold(example.text)
+    cleaned = folded.without(grammar.skip_phrases)
+    meanings = hassil_meanings(cleaned.text, grammar, example.state, players) if cleaned.words else []
+    if not meanings and cleaned.words != folded.words:
+        meanings = hassil_meanings(folded.text, grammar, example.state, players)
+    return meanings
+
+
+def wildcard_slots(grammar: GameGrammar) -> frozenset[str]:
+    """The slots that templates fill from a wildcard list ("{new_player:player}")."""
+    wild = {name for name, values in grammar.intents.slot_lists.items() if isinstance(values, WildcardSlotList)}
+    slots: set[str] = set()
+
+    def visit(expression) -> None:
+        if isinstance(expression, ListReference) and expression.list_name in wild:
+            slots.add(expression.slot_name)
+        for item in getattr(expression, "items", ()):
+            visit(item)
+
+    sentences = [s for intent in grammar.intents.intents.values() for block in intent.data for s in block.sentences]
+    for sentence in [*sentences, *grammar.intents.expansion_rules.values()]:
+        visit(sentence.expression)
+    return frozenset(slots)
+
+
+def as_hassil_gives_it(ours: Meaning, grammar: GameGrammar, players: tuple[str, ...]) -> Meaning:
+    """Our meaning with the words caught by a wildcard folded, as hassil returns them (a name of a player at
+    the table comes from the list of players, as written, in both)."""
+    intent, slots = ours
+    wild = wildcard_slots(grammar)
+    return intent, {k: fold(v).text if k in wild and isinstance(v, str) and v not in players else v
+                    for k, v in slots.items()}
+
+
+@pytest.mark.parametrize("game", games())
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_stock_hassil_means_what_our_matcher_means(game, lang):
+    grammar = load_grammar(game, lang)
+    corpus = examples(game, lang)
+    differences = []
+    for example in corpus.understood + corpus.not_understood:
+        result = parse(example.text, game=game, lang=lang, state=example.state, player_names=corpus.players)
+        theirs = hassil_reading(example, grammar, corpus.players)
+        if result.intent is None:
+            if theirs:
+                differences.append((example.state, example.text, "refused by us", theirs))
+            continue
+        ours = as_hassil_gives_it((result.intent, result.slots), grammar, corpus.players)
+        order = state_intents(game, example.state)
+        first = min((order.index(intent) for intent, _ in theirs), default=None)
+        if ours not in theirs or order.index(ours[0]) != first:
+            differences.append((example.state, example.text, ours, theirs))
+    assert not differences, "\n".join(map(str, differences))
+
+
+def test_the_check_sees_a_change_of_meaning():
+    """A template read differently by the two matchers is reported: the check can fail."""
+    grammar = load_grammar("draftosaurus", "en")
+    example = examples("draftosaurus", "en").understood[0]
+    players = examples("draftosaurus", "en").players
+    theirs = hassil_reading(example, grammar, players)
+    ours = as_hassil_gives_it((example.intent, example.slots), grammar, players)
+    assert ours in theirs
+    changed = (ours[0], {**ours[1], "pen": "river" if ours[1].get("pen") != "river" else "cafeteria"})
+    assert changed not in theirs

@@ -1,0 +1,1 @@
+"""Everything the program says, per language: installed as the package companion.voices."""
