@@ -129,6 +129,7 @@ GAMES: tuple[GameSpec, ...] = (
             Option(("--quiet-turns",), {"type": int, "choices": (2, 4),
                                         "help": "turns in a row without eating or chasing that end the game "
                                                 "(default 2)"}),
+            *_solo_options(1),
         )),
     GameSpec(
         id="dino", title="Dino", stem="dino", namespace="dino",

@@ -7,6 +7,8 @@ import pytest
 from companion.games.draftosaurus.actions import Roll
 from companion.games.draftosaurus.advice import REASONS as DRAFT_REASONS, advise_seat
 from companion.games.draftosaurus.engine import Game
+from companion.games.jurassic_snack.advice import REASONS as SNACK_REASONS, advise_seat as advise_snack
+from companion.games.jurassic_snack.engine import PHYSICAL, Game as SnackGame
 from companion.language.messages import LANGUAGES, catalog
 from tests.conftest import run_play, saved_state
 
@@ -69,7 +71,26 @@ def test_at_a_table_with_advice_the_player_names_a_species_or_the_hand(tmp_path)
     assert saved_state(save)["seats"]["advice"] is True
 
 
+def test_jurassic_snack_advice_is_off_at_a_table_and_the_advisor_s_with_advice(tmp_path):
+    off = run_play(["play", "jurassic-snack", "--engine", "text", "--lang", "fr", "--players", "Alice,Bruno",
+                    "--tokens", PHYSICAL, "--seed", "4", "--save", str(tmp_path / "a.json")],
+                   ["que me conseilles-tu ?"], tmp_path)
+    assert catalog("fr").say("solo.advice_off") in off.stdout
+    on = run_play(["play", "jurassic-snack", "--engine", "text", "--lang", "en", "--players", "Alice,Bruno",
+                   "--tokens", PHYSICAL, "--seed", "4", "--advice", "--save", str(tmp_path / "b.json")],
+                  ["what should I play?"], tmp_path)
+    assert on.returncode == 0, on.stderr
+    game = SnackGame.new(["Alice", "Bruno"], mode=PHYSICAL, seed=4)
+    best = advise_snack(game, 0, seed=4).best
+    assert on.stdout.count("I suggest ") == 1
+    line = next(text for text in on.stdout.splitlines() if text.startswith("I suggest "))
+    assert f"{best.action.square} towards the " in line  # the advisor's move, by its square
+    if best.reason.code == "js_advice_eat" and "expected_points" in best.reason.params:
+        assert f"{best.reason.params['expected_points']:.1f}" in line  # the average the advisor gave
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_advice_reason_has_a_sentence_in_every_language(lang):
     messages = catalog(lang).messages
-    assert [code for code in DRAFT_REASONS if f"reasons.{code}" not in messages] == []
+    assert [code for code in (*DRAFT_REASONS, *SNACK_REASONS, "js_advice_eat_seen")
+            if f"reasons.{code}" not in messages] == []
