@@ -188,3 +188,20 @@ def test_a_save_whose_bots_sit_in_a_table_game_is_refused_as_corrupt(tmp_path):
     result = run_companion("resume", str(save), "--engine", "text", env={"COMPANION_HOME": str(tmp_path)})
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert save.read_bytes() == before
+
+
+def test_redo_plays_the_bots_again_and_help_speaks_of_the_hand_and_the_bots(tmp_path):
+    seed = 3
+    game = expected_game(seed, 3, "random")
+    save = tmp_path / "solo.json"
+    first = player_lines(game, "fr")[0]
+    result = run_play(solo_args(save, "fr", seed, 3, "random"), [first, "annule", "rétablis", "aide"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    out, words = result.stdout, catalog("fr")
+    redone = out.split("Rétabli : ", 1)[1]
+    # the bots' moves come back with the player's, then the hands pass, then the next roll is said
+    passed = words.say("draft.solo_pass_hands", giver="Bot 3")
+    assert redone.index(words.say("solo.bots_redone", bots=bot_names(3))) < redone.index(passed) < redone.index("Dé : ")
+    assert words.say("draft.help.solo_turn") in out
+    played = Game.from_json(saved_state(save)["state"]).actions
+    assert played == game.actions[:len(played)] and isinstance(played[-1], Roll) and len(played) == 6

@@ -223,6 +223,10 @@ class Table(Generic[GameT]):
         """What the bot of `seat` plays now (solo play; it sees only what its seat knows)."""
         raise NotImplementedError
 
+    def help_key(self, question: Question) -> str | None:
+        """What "help" says for `question`, when not the help of its dialogue state."""
+        return None
+
     def rule_options(self) -> dict[str, Any] | None:
         """The rule options the rules texts are read with (None: the game's defaults)."""
         return None
@@ -332,7 +336,8 @@ class Table(Generic[GameT]):
         speaker = self.player_name(question.player)
         self.state = question.state
         prompt = self.session.text(question.key, **question.params)
-        answer = self.session.ask(prompt, question.state, speaker=speaker)
+        help_key = self.help_key(question)
+        answer = self.session.ask(prompt, question.state, speaker=speaker, help_key=help_key)
         while True:
             routed = self.route(answer, question.state, half)
             if routed is _DROPPED:
@@ -341,7 +346,7 @@ class Table(Generic[GameT]):
                 return routed
             if self.session.verbosity == "full":
                 self.session.say_text(prompt, remember=False)
-            answer = self.session.ask(None, question.state, speaker=speaker)
+            answer = self.session.ask(None, question.state, speaker=speaker, help_key=help_key)
 
     def route(self, answer: Answer, state: str, half: Missing | None) -> Any:
         """An undo, a redo or a query is handled here (_DROPPED, or None for a query); any other answer is

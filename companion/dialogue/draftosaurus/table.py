@@ -102,6 +102,10 @@ class DraftosaurusTable(Table[Game]):
             return self.game.mode == "table"
         return self.game.mode == "full" and not self.winter and self.match is None
 
+    def help_key(self, question: Question) -> str | None:
+        """In solo the help of a placement speaks of the hand, the bots and advice, not of other players."""
+        return self.key("help.solo_turn") if self.seats.solo and question.state == "turn" else None
+
     def bot_choice(self, seat: int) -> Any:
         from companion.games.draftosaurus.bots import BOTS, bot_action
 
@@ -229,11 +233,15 @@ class DraftosaurusTable(Table[Game]):
     def narrate(self, action: Any, before: Moment, events: Any, redone: bool = False) -> None:
         game, say = self.game, self.say
         logged = game.actions[-1]  # as the game took it: a pyramid place left out is filled in
+        passed = (game.round, game.turn) != (before.round, before.turn)
         if isinstance(action, Roll):
+            if passed:  # a redo that went on to the next turn's roll: the turn's end first
+                self.say_turn_passed(before)
             if self.settings.die == "virtual" and not redone:
                 say("virtual_roll", roller=game.players[game.roller])
             self.say_face()
-        elif isinstance(logged, Place):
+            return
+        if isinstance(logged, Place):
             params = {"player": game.players[logged.player], "species": logged.species, "pen": logged.pen}
             if redone:
                 pass
@@ -253,15 +261,20 @@ class DraftosaurusTable(Table[Game]):
         elif game.phase == QUARANTINE_MOVES and before.phase != QUARANTINE_MOVES:
             say("quarantine_start", names=[game.players[player] for player in game.waiting_for()])
             self.asked = game.waiting_for()[0]  # the Quarantine's questions go round in seating order
-        elif (game.round, game.turn) != (before.round, before.turn):
-            if game.round != before.round:
-                say("round_end", round=before.round)
-                say("solo_round_start" if self.seats.solo else "round_start", round=game.round, rounds=game.rounds)
-            elif self.seats.solo:
-                say("solo_swap_hands" if game.two_player else "solo_pass_hands", giver=solo.giver(self))
-            else:
-                say("swap_hands" if game.two_player else "pass_hands")
-            say("die_goes_to", roller=game.players[game.roller], turn=game.turn)
+        elif passed:
+            self.say_turn_passed(before)
+
+    def say_turn_passed(self, before: Moment) -> None:
+        """The end of a turn: the hands passed (or, after the last turn, the next round dealt), the die's holder."""
+        game, say = self.game, self.say
+        if game.round != before.round:
+            say("round_end", round=before.round)
+            say("solo_round_start" if self.seats.solo else "round_start", round=game.round, rounds=game.rounds)
+        elif self.seats.solo:
+            say("solo_swap_hands" if game.two_player else "solo_pass_hands", giver=solo.giver(self))
+        else:
+            say("swap_hands" if game.two_player else "pass_hands")
+        say("die_goes_to", roller=game.players[game.roller], turn=game.turn)
 
     def say_face(self) -> None:
         face = self.face_id()

@@ -54,6 +54,10 @@ def why_words(table: JurassicSnackTable, reason: Reason) -> str:
     if "expected_points" in params:
         mark = str(table.session.catalog.grammar.get("decimal_mark", "."))
         params["expected_points"] = f"{float(params['expected_points']):.1f}".replace(".", mark)
+    if "piece" in params:  # what flies: a T-Rex, or a Diplo of its colour ("le diplo jaune")
+        color = params.get("color")
+        params["mover"] = table.text(f"advice_mover.{params['piece']}",
+                                     color=table.text(f"colors.{color}") if color else "")
     if "denied" in params:  # an eruption that leaves the other player more Diplos ready denies none
         params["denied"] = max(0, int(params["denied"]))
     return table.session.catalog.say(f"reasons.{code}", **table.param_words(params))
@@ -74,6 +78,6 @@ def say_played(table: JurassicSnackTable, player: int) -> None:
     turn = replayed.turn
     said = []
     for action in actions[first:last + 1]:
-        said.extend(table.reason_words(event) for event in replayed.apply(action)
+        said.extend(table.event_words(event, player) for event in replayed.apply(action)
                     if event.code not in UNSAID_EVENTS and event.code != "js_next_turn")
     table.say("played", player=game.players[player], turn=turn, events=" ".join(said))

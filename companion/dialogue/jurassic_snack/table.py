@@ -195,9 +195,17 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         for event in events or ():
             if event.code in UNSAID_EVENTS or (redone and event.code == "js_moved"):
                 continue
-            self.session.say_text(self.reason_words(event))
+            self.session.say_text(self.event_words(event, action.player))
             if event.code in ("js_scouted", "js_looked"):
                 self.announce_secret(action.player)
+
+    def event_words(self, event: Reason, actor: int) -> str:
+        """What happened, in words; an effect that cannot apply tells a bot's look in the third person (the
+        table's sentence speaks to the player who looks)."""
+        if event.code == "js_no_effect" and self.seats.is_bot(actor):
+            return self.text("solo_bot_no_effect", **self.param_words({**event.params,
+                                                                       "player": self.game.players[actor]}))
+        return self.reason_words(event)
 
     def announce_secret(self, player: int) -> None:
         names = self.game.players
