@@ -4,6 +4,7 @@ The player is asked first each time (with their hand); then each bot plays in se
 action of the table, and its placement is said in one sentence. The bots do not see the player's placement of
 the same turn (everyone places at once), so asking the player first changes nothing of what they play. In the
 2-player variant the player then says which dinosaur goes back in the box; the bot's discard stays unseen.
+(A game dealt by the program without bots, as a forged save may hold, asks each player in turn the same way.)
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ def question(table: DraftosaurusTable) -> Question | Act:
     """The player's placement (or discard) with their hand, else the next bot's action."""
     game = table.game
     waiting = game.waiting_for()
-    if PLAYER_SEAT not in waiting:
+    people = [seat for seat in waiting if not table.seats.is_bot(seat)]
+    if not people:
         return Act(table.bot_choice(waiting[0]))
-    params = {"player": game.players[PLAYER_SEAT], "hand": hand_words(table, PLAYER_SEAT)}
+    seat = people[0]
+    params = {"player": game.players[seat], "hand": hand_words(table, seat)}
     if game.phase == DISCARD:
-        return Question(table.key("solo_ask_discard"), DISCARD_STATE, params, PLAYER_SEAT)
-    return Question(table.key("solo_ask_place"), table.state_of("turn"), params, PLAYER_SEAT)
+        return Question(table.key("solo_ask_discard"), DISCARD_STATE, params, seat)
+    return Question(table.key("solo_ask_place"), table.state_of("turn"), params, seat)
 
 
 def hand_words(table: DraftosaurusTable, seat: int) -> str:
@@ -53,12 +56,13 @@ def hand_words(table: DraftosaurusTable, seat: int) -> str:
     return catalog.join(items)
 
 
-def interpret_discard(table: DraftosaurusTable, answer: Answer) -> Outcome:
-    """The player's answer to "which dinosaur goes back in the box?"."""
-    species = answer.slots.get("species")
+def interpret_discard(table: DraftosaurusTable, question: Question, answer: Answer) -> Outcome:
+    """The answer of the player asked "which dinosaur goes back in the box?"."""
+    species, seat = answer.slots.get("species"), question.player
+    assert seat is not None
     if answer.intent in ("discard", "place") and species is not None and answer.slots.get("pen") is None:
-        return Act(Discard(PLAYER_SEAT, str(species)))
-    return Expected("solo_expected_discard", {"hand": hand_words(table, PLAYER_SEAT)})
+        return Act(Discard(seat, str(species)))
+    return Expected("solo_expected_discard", {"hand": hand_words(table, seat)})
 
 
 def narrate_discard(table: DraftosaurusTable, action: Discard) -> None:

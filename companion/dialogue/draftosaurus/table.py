@@ -97,10 +97,8 @@ class DraftosaurusTable(Table[Game]):
         return {"game": game, "settings": TableSettings(die=die, seed=seed), "match": match, "seats": seats}
 
     def seats_fit(self) -> bool:
-        """A solo game is played in full mode, on the summer board, with bots; a table game without them."""
-        if not self.seats.solo:
-            return self.game.mode == "table"
-        return self.game.mode == "full" and not self.winter and self.match is None
+        """A solo game is played in full mode, on the summer board, without a match."""
+        return not self.seats.solo or (self.game.mode == "full" and not self.winter and self.match is None)
 
     def help_key(self, question: Question) -> str | None:
         """In solo the help of a placement speaks of the hand, the bots and advice, not of other players."""
@@ -141,7 +139,7 @@ class DraftosaurusTable(Table[Game]):
                 return Act(Roll(self.virtual_face()))
             return Question(self.key("ask_die"), self.state_of("die"), {"roller": game.players[game.roller]},
                             game.roller)
-        if self.seats.solo and game.phase in (PLACE, DISCARD):
+        if game.mode == "full" and game.phase in (PLACE, DISCARD):  # the program dealt: it says the hand
             return solo.question(self)
         waiting = game.waiting_for()
         if game.phase == DISCARD:  # 2-player variant, table mode: the figures put back are not told to us
@@ -167,7 +165,7 @@ class DraftosaurusTable(Table[Game]):
         if question.state == winter.QUARANTINE_STATE:
             return winter.interpret_quarantine(self, question, answer)
         if question.state == solo.DISCARD_STATE:
-            return solo.interpret_discard(self, answer)
+            return solo.interpret_discard(self, question, answer)
         return self.interpret_place(question, answer)
 
     def interpret_die(self, answer: Answer) -> Outcome:
@@ -204,7 +202,7 @@ class DraftosaurusTable(Table[Game]):
             return Done()
         name, species = self.game.players[player], slots.get("species")
         pen, position = winter.destination(slots)
-        if self.seats.solo and species is not None and species not in self.game.hand(player):
+        if self.game.mode == "full" and species is not None and species not in self.game.hand(player):
             return Expected("solo_not_in_hand", {"player": name, "species": species,
                                                  "hand": solo.hand_words(self, player)})
         if species is None:
