@@ -124,8 +124,8 @@ def test_states_are_the_contract():
     assert "discard" in discard and queries | shared <= discard and not {"die", "hand_cards"} & discard
     assert {"hand_cards", "no"} | queries | shared <= hand_named and not {"die", "discard"} & hand_named
     assert not {"discard", "hand_cards"} & (die | turn | winter_turn)
-    assert die | turn | confirm | setup | winter_die | winter_turn | quarantine | board_value | discard | hand_named <= set(
-        state_intents(GAME, "any"))
+    every = die | turn | confirm | setup | winter_die | winter_turn | quarantine | board_value | discard | hand_named
+    assert every <= set(state_intents(GAME, "any"))
 
 
 @pytest.mark.parametrize("lang, text, state", [

@@ -45,8 +45,8 @@ class Seats:
         return bot_class(bots, self.bots[seat], game)(self.seed)
 
     def to_json(self) -> dict[str, Any]:
-        return {"solo": self.solo, "bots": [{"seat": seat, "level": level} for seat, level in sorted(self.bots.items())],
-                "seed": self.seed, "advice": self.advice}
+        bots = [{"seat": seat, "level": level} for seat, level in sorted(self.bots.items())]
+        return {"solo": self.solo, "bots": bots, "seed": self.seed, "advice": self.advice}
 
     @classmethod
     def from_json(cls, data: Any, players: int) -> Seats:

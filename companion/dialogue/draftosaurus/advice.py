@@ -135,7 +135,8 @@ def say_played(table: DraftosaurusTable, players: list[int]) -> None:
                            why=table.reason_words(reason)), *effects(table, reason.params))))
         else:
             table.say("played_plain", player=name, species=action.species, pen=action.pen)
-        put_back = [later for later in game.actions[index + 1:] if isinstance(later, Discard) and later.player == player]
+        put_back = [later for later in game.actions[index + 1:]
+                    if isinstance(later, Discard) and later.player == player]
         if put_back:
             shown = put_back[-1].species is not None and not table.seats.is_bot(player)
             table.say("played_discard_own" if shown else "played_discard", player=name, species=put_back[-1].species)
