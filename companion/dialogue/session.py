@@ -40,6 +40,13 @@ def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: 
     return read(heard.text, game=game, lang=lang, state=state, player_names=player_names)
 
 
+def doubtful(heard: Heard, result: ParseResult, *, game: str, lang: str, state: str,
+             player_names: Sequence[str] = ()) -> bool:
+    """Whether what was heard is too unsure to change the game (a move, a die face, an undo) without a
+    read-back."""
+    return heard.needs_confirmation_to_act
+
+
 @dataclass(frozen=True)
 class Answer:
     """One understood utterance: its intent, its slots and what was heard.
@@ -149,7 +156,9 @@ class Session:
         "quit" confirmed; None when nothing is left to hand over."""
         if result.intent is None:
             return self._not_understood(heard, result, state)
-        answer = Answer(result.intent, dict(result.slots), heard, heard.needs_confirmation_to_act)
+        answer = Answer(result.intent, dict(result.slots), heard,
+                        doubtful(heard, result, game=self.game, lang=self.lang, state=state,
+                                 player_names=self.player_names))
         if answer.intent == "quit":
             self._quit(answer, state)
             return None

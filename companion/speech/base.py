@@ -38,12 +38,15 @@ class Unavailable(Exception):
 
 @dataclass
 class Heard:
-    """One utterance: what was heard, how sure the engine is (None = sure, as for typed text)."""
+    """One utterance: what was heard, how sure the engine is (None = sure, as for typed text), and the
+    recogniser's next best hypotheses that differ in a word of meaning, each as (text, margin): how much
+    better the heard words fit the audio (see Recognition)."""
 
     text: str
     confidence: float | None = None
     engine: str = "text"
     decode_ms: float | None = None
+    rivals: tuple[tuple[str, float], ...] = ()
 
     @property
     def spoken(self) -> bool:
