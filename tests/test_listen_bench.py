@@ -55,9 +55,21 @@ def test_the_listen_benchmark_prints_every_measure_per_synthesiser_and_room(tmp_
     assert any("tuned minus held out" in line for line in lines)
 
 
-def test_a_language_without_an_engine_is_refused_in_one_line():
-    result = run_companion("bench", "listen", "--lang", "es", "--count", "1")
+def test_the_game_does_not_hear_spanish_with_the_borrowed_english_model(tmp_path):
+    """Measured by the bench below it understands too little to be offered (README: French and Spanish)."""
+    wav = speak_to_wav("el dado dice cruz", tmp_path / "said.wav", voice="es", speed=150)
+    result = run_companion("listen", "--engine", "sphinx", "--lang", "es", "--state", "die", "--file", str(wav))
     assert result.returncode == 2 and "PocketSphinx" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_the_bench_hears_spanish_with_the_borrowed_english_model(tmp_path):
+    result = run_companion("bench", "listen", "--lang", "es", "--count", "1", "--conditions", "clean", "--json",
+                           env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert "aproximado" in report["model"] and report["utterances"] == 2
+    assert report["tuned_on"] == ["espeak-ng"] and report["held_out"] == ["espeak-ng (held out)"]
 
 
 @pytest.mark.parametrize("option", ["--count", "--repeats"])
@@ -101,7 +113,8 @@ def test_what_the_game_does_with_a_misheard_utterance():
     from companion.benchmarks.listen import outcome, shares
 
     def row(said, meant, understood, confidence=0.9):
-        return {"intent": said, "meant": meant, "understood": understood, "confidence": confidence}
+        return {"intent": said, "meant": meant, "understood": understood, "confidence": confidence,
+                "slots": {"species": "trex", "pen": "river"}, "heard_slots": {"species": "diplodocus", "pen": "river"}}
 
     rows = [dict(row("place", "place", False), outcome=outcome(row("place", "place", False), False, False)),
             dict(row("place", "place", False), outcome=outcome(row("place", "place", False), True, False)),
@@ -117,6 +130,8 @@ def test_what_the_game_does_with_a_misheard_utterance():
     assert measured["questions"] == 4 and measured["answered_wrongly"] == 1 / 4
     assert measured["misheard_and_applied"] == 2 / 8 and measured["understood"] == 2 / 8
     assert measured["asked_again"] == 4 / 8
+    missing = dict(row("place", "place", False), heard_slots={"pen": "river"})  # "which dinosaur?" is asked
+    assert outcome(missing, False, False) == "asked"
 
 
 def test_room_conditions_change_the_sound_and_keep_the_speech(tmp_path):

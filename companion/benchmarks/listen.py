@@ -29,7 +29,8 @@ from pathlib import Path
 
 from companion.benchmarks import peak_memory_mb, percentile
 from companion.dialogue.draftosaurus.queries import QUERIES
-from companion.dialogue.session import SHARED_INTENTS, doubtful, understand
+from companion.dialogue.session import SHARED_INTENTS, doubtful, rival_margin, understand
+from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN
 from companion.errors import BadInput
 from companion.language.grammar import ANY_STATE, examples
 from companion.language.messages import LANGUAGES, catalog
@@ -62,6 +63,10 @@ QUICK_COUNT = 10
 TARGETS = {"understood": 0.95, "misheard_and_applied": 0.005, "answered_wrongly": 0.02, "p95_ms_per_3s": 150.0,
            "peak_mb": 300.0, "tuned_advantage": 0.03}
 MEASURES = ("understood", "asked_again", "answered_wrongly", "misheard_and_applied")
+# The floors of the confidence and of the rival margin for a move (speech.base.ACTION_CONFIDENCE, RIVAL_MARGIN)
+# whose trade-off --tradeoff prints; no margin floor: rivals are not looked at.
+CONFIDENCE_FLOORS = (0.5, 0.6, 0.65, 0.7, 0.75)
+MARGIN_FLOORS = (None, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -86,6 +91,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated WAV files in DIR")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--verbose", action="store_true", help="list every utterance that was misheard")
+    parser.add_argument("--no-rivals", dest="rivals", action="store_false",
+                        help="sphinx without its second passes for the rivals of each word of meaning (to time them)")
+    parser.add_argument("--tradeoff", action="store_true",
+                        help="also print read-backs against misheard-and-applied for several rival margins")
 
 
 @dataclass(frozen=True)
@@ -118,7 +127,7 @@ def _recogniser(args: argparse.Namespace):
         return WhisperRecogniser(args.lang, GAME, model=args.model)
     from companion.speech.sphinx import SphinxRecogniser
 
-    return SphinxRecogniser(args.lang, GAME, model=args.model)
+    return SphinxRecogniser(args.lang, GAME, model=args.model, borrow=True, rivals=args.rivals)
 
 
 def bench_voices(wanted: str, lang: str = "en") -> tuple[tuple[SyntheticVoice, ...], tuple[SyntheticVoice, ...]]:
@@ -197,13 +206,16 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
         heard = listener.listen(command.state)
         meaning = understand(heard, game=GAME, lang=args.lang, state=command.state, player_names=players)
         row = {"said": command.text, "state": command.state, "intent": command.intent, "heard": heard.text,
-               "meant": meaning.intent, "seconds": source.seconds, "voice": str(utterance.voice),
+               "meant": meaning.intent, "slots": command.slots, "heard_slots": dict(meaning.slots), "seconds": source.seconds, "voice": str(utterance.voice),
                "family": utterance.family, "condition": utterance.condition, "decode_ms": [heard.decode_ms],
                "final_ms": listener.last_final_ms, "confidence": heard.confidence,
                "understood": meaning.intent == command.intent and dict(meaning.slots) == command.slots,
-               "rivals": [list(r) for r in heard.rivals]}
-        row["outcome"] = outcome(row, doubtful(heard, meaning, game=GAME, lang=args.lang, state=command.state,
-                                               player_names=players), heard.needs_confirmation)
+               "rivals": [list(r) for r in heard.rivals], "unsure": heard.needs_confirmation,
+               "rival_margin": rival_margin(heard, meaning, game=GAME, lang=args.lang, state=command.state,
+                                            player_names=players)}
+        row["read_back"] = {f"{confidence} {floor}": doubtful(heard, row["rival_margin"], floor, confidence)
+                            for confidence in CONFIDENCE_FLOORS for floor in MARGIN_FLOORS}
+        row["outcome"] = outcome(row, doubtful(heard, row["rival_margin"]), heard.needs_confirmation)
         rows.append(row)
     for _ in range(args.repeats - 1):
         for utterance, row in zip(said, rows):
@@ -218,7 +230,8 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
 def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
     """What the game does with what it heard (`doubtful_act`: a move, face or undo would be read back;
     `unsure`: anything would): "understood" or "read back" (the meaning said, taken at once or after a yes),
-    "asked" (not understood, or a wrong meaning read back), "applied" (a wrong move, face, undo or answer taken
+    "asked" (not understood, a wrong meaning read back, or a part of a move missing: the game asks for it),
+    "applied" (a wrong move, face, undo or answer taken
     without a question), "answered" (a question said, answered with something else without a question), or
     "ignored" (another wrong meaning taken, that changes nothing: a command heard as a question)."""
     if row["meant"] is None:
@@ -227,8 +240,8 @@ def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
     asked = row["meant"] in ALWAYS_ASKED or (doubtful_act if acts else unsure)
     if row["understood"]:
         return "read back" if asked else "understood"
-    if asked:
-        return "asked"
+    if asked or (row["meant"] == row["intent"] and row["heard_slots"].items() < row["slots"].items()):
+        return "asked"  # a part missing (the species, the pen) is asked for; a missing player is the one asked
     if row["meant"] not in QUESTIONS:
         return "applied"
     return "answered" if row["intent"] in QUESTIONS else "ignored"
@@ -266,8 +279,27 @@ def report(rows: list[dict], load_s: float, model: str, engine: str, lang: str =
         "real_time_factor": sum(decode) / 1000 / sum(r["seconds"] for r in rows),
         "audio_seconds_mean": sum(r["seconds"] for r in rows) / len(rows),
         "load_s": load_s, "peak_mb": peak_memory_mb(), "said": list(dict.fromkeys(r["said"] for r in rows)),
-        "misheard": [r for r in rows if not r["understood"]],
+        "misheard": [r for r in rows if not r["understood"]], "tradeoff": tradeoff(rows),
     }
+
+
+def tradeoff(rows: list[dict]) -> list[dict]:
+    """For each floor of the rival margin (MARGIN_FLOORS), on the tuned and the held-out voices: the moves,
+    faces and undos heard right that are read back, and the misheard ones applied."""
+    found = []
+    for key in (f"{c} {m}" for c in CONFIDENCE_FLOORS for m in MARGIN_FLOORS):
+        for held in (False, True):
+            group = [r for r in rows if ("held out" in r["family"]) == held]
+            if not group:
+                continue
+            judged = [dict(r, outcome=outcome(r, r["read_back"][key], r["unsure"])) for r in group]
+            acts = [r for r in judged if r["understood"] and r["meant"] not in QUESTIONS | ANSWERS | ALWAYS_ASKED]
+            found.append({"confidence": float(key.split()[0]), "margin": key.split()[1], "held_out": held,
+                          "acts_heard_right": len(acts),
+                          "acts_read_back": sum(r["outcome"] == "read back" for r in acts) / max(1, len(acts)),
+                          "misheard_and_applied": shares(judged)["misheard_and_applied"],
+                          "asked_again": shares(judged)["asked_again"]})
+    return found
 
 
 def _verdict(name: str, value: float | None) -> str:
@@ -282,7 +314,7 @@ def _cell(value: float | None) -> str:
     return "     -" if value is None else f"{value:6.1%}"
 
 
-def _print(report: dict, verbose: bool) -> None:
+def _print(report: dict, verbose: bool, tradeoff: bool = False) -> None:
     language = catalog("en").say(f"speech.languages.{report['lang']}")
     print(f"listen benchmark: {report['utterances']} {language} utterances, engine {report['engine']} "
           f"({report['model']}), mean length {report['audio_seconds_mean']:.2f} s")
@@ -313,6 +345,13 @@ def _print(report: dict, verbose: bool) -> None:
     print(f"  real-time factor             {report['real_time_factor']:.3f}")
     print(f"  peak memory                  {report['peak_mb']:.0f} MB  {_verdict('peak_mb', report['peak_mb'])}")
     print(f"  model and grammars loaded in {report['load_s']:.2f} s")
+    if tradeoff:
+        print(f"  confidence  margin  voices     right moves read back  asked again  misheard-and-applied "
+              f"(in use: {ACTION_CONFIDENCE:g}, {RIVAL_MARGIN:g})")
+        for t in report["tradeoff"]:
+            print(f"  {t['confidence']:>10g}  {t['margin']:>6}  {'held out' if t['held_out'] else 'tuned':<9}  "
+                  f"{t['acts_read_back']:>10.1%} of {t['acts_heard_right']:<4}      {t['asked_again']:6.1%}       "
+                  f"{t['misheard_and_applied']:6.1%}")
     if verbose:
         for row in report["misheard"]:
             print(f"    said '{row['said']}' ({row['voice']}, {row['condition']}), heard '{row['heard']}' "
@@ -334,5 +373,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
-        _print(result, args.verbose)
+        _print(result, args.verbose, args.tradeoff)
     return 0

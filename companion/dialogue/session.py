@@ -17,7 +17,7 @@ from companion.dialogue.history import MessageHistory
 from companion.language.grammar import CONFIRM_STATE, MAX_LINE, ParseResult, confirming, parse
 from companion.language.messages import Catalog, catalog
 from companion.language.recognition_grammar import parse_heard
-from companion.speech.base import Heard, Listener, Speaker
+from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listener, Speaker
 from companion.text import sentences
 
 VERBOSITY_LEVELS = ("short", "full")
@@ -40,11 +40,27 @@ def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: 
     return read(heard.text, game=game, lang=lang, state=state, player_names=player_names)
 
 
-def doubtful(heard: Heard, result: ParseResult, *, game: str, lang: str, state: str,
-             player_names: Sequence[str] = ()) -> bool:
+def rival_margin(heard: Heard, result: ParseResult, *, game: str, lang: str, state: str,
+                 player_names: Sequence[str] = ()) -> float | None:
+    """How much better the words heard fit than the recogniser's best rival that means something else (another
+    species, pen, face or player, or words that mean nothing: the word heard there is in doubt all the same);
+    None when it offers no such rival."""
+    meant = (result.intent, dict(result.slots))
+    margins = [margin for text, margin in heard.rivals
+               for rival in [understand(Heard(text, heard.confidence, heard.engine), game=game, lang=lang,
+                                        state=state, player_names=player_names)]
+               if (rival.intent, dict(rival.slots)) != meant]
+    return min(margins, default=None)
+
+
+def doubtful(heard: Heard, margin: float | None, floor: float | None = RIVAL_MARGIN,
+             confidence_floor: float = ACTION_CONFIDENCE) -> bool:
     """Whether what was heard is too unsure to change the game (a move, a die face, an undo) without a
-    read-back."""
-    return heard.needs_confirmation_to_act
+    read-back: a confidence below `confidence_floor`, or a rival of another meaning less than `floor` behind
+    (`margin`; no floor: rivals are not looked at)."""
+    if not heard.spoken:
+        return False
+    return heard.confidence < confidence_floor or (floor is not None and margin is not None and margin < floor)
 
 
 @dataclass(frozen=True)
@@ -156,9 +172,9 @@ class Session:
         "quit" confirmed; None when nothing is left to hand over."""
         if result.intent is None:
             return self._not_understood(heard, result, state)
-        answer = Answer(result.intent, dict(result.slots), heard,
-                        doubtful(heard, result, game=self.game, lang=self.lang, state=state,
-                                 player_names=self.player_names))
+        margin = rival_margin(heard, result, game=self.game, lang=self.lang, state=state,
+                              player_names=self.player_names) if heard.rivals else None
+        answer = Answer(result.intent, dict(result.slots), heard, doubtful(heard, margin))
         if answer.intent == "quit":
             self._quit(answer, state)
             return None

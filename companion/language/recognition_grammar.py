@@ -173,6 +173,50 @@ def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...
     return StateGrammar(per_intent, pruner.kept())
 
 
+@lru_cache(maxsize=256)
+def slot_meanings(game: str, lang: str, state: str,
+                  player_names: tuple[str, ...] = ()) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], ...]:
+    """The slot lists a state's recogniser grammar uses (species, pens, faces, players...): for each list, its
+    meanings, each as every word sequence a recogniser may hear for it ("t rex", "tyrannosaurus"...)."""
+    grammar = state_grammar(game, lang, state, player_names)
+    intents = spoken_intents(game, lang)
+    builder = _Builder(intents, player_names, lang)
+    lists = []
+    for key in grammar.named:
+        name = key.removeprefix("list_")
+        if not key.startswith("list_"):
+            continue
+        if name == PLAYER_LIST:
+            meanings = [[tuple(spelling(lang).words(p))] for p in player_names]
+        else:
+            by_value: dict[str, list[tuple[str, ...]]] = {}
+            for value in intents.slot_lists[name].values:
+                forms = by_value.setdefault(repr(value.value_out), [])
+                forms += [f for f in dict.fromkeys(_expand(builder.build(value.text_in), builder.named))
+                          if f not in forms]
+            meanings = list(by_value.values())
+        kept = tuple(tuple(f for f in forms if f and not _has_digits(f) and f not in unheard(lang))
+                     for forms in meanings)
+        if sum(1 for forms in kept if forms) > 1:
+            lists.append(tuple(forms for forms in kept if forms))
+    return tuple(lists)
+
+
+def _expand(sequence: tuple[object, ...], named: dict[str, Choice]) -> list[tuple[str, ...]]:
+    """Every word sequence of a small part of the grammar (a slot value)."""
+    phrases: list[tuple[str, ...]] = [()]
+    for part in sequence:
+        if isinstance(part, str):
+            options = [(part,)]
+        else:
+            choice = named[part.name] if isinstance(part, Ref) else part
+            assert isinstance(choice, Choice)
+            options = [words for option in choice.options for words in _expand(option, named)]
+            options += [()] if choice.optional else []
+        phrases = [head + tail for head in phrases for tail in options]
+    return phrases
+
+
 def intents_saying(words: Sequence[str], grammar: StateGrammar) -> frozenset[str]:
     """The intents whose recogniser templates produce exactly these words."""
     return frozenset(name for name, templates in grammar.intents

@@ -22,6 +22,12 @@ defaults, 95.7% with these; on 920 others (400 new commands, 120 as players writ
 87.5% and 90.5%. With the wider search the fit per frame of well-heard commands came out lower (median -29
 before, -35 now), hence a lower FIT_MIDPOINT than before (-50).
 
+Borrowed model. French and Spanish have no pocketsphinx model here; with `borrow`, such a language is heard
+with the US English acoustic model, its grammar words given espeak-ng's phonemes for that language mapped
+onto the English phone set (companion.speech.pronounce): a dictionary of the game's words is written at
+start-up, and players' names are guessed the same way. It is approximate, and measured by `companion bench
+listen --lang fr|es`.
+
 Digital silence. A microphone always hisses a little, but audio files, synthesised speech and systems that
 gate or suppress noise give runs of exact zeros, on which pocketsphinx's noise tracking and mean
 normalisation go wrong. So a fixed, quiet hiss (NOISE_FLOOR_DBFS, about that of a quiet microphone) is
@@ -34,17 +40,20 @@ from __future__ import annotations
 
 import math
 import re
+import tempfile
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from companion.language.recognition_grammar import MissingWords, jsgf, pronunciations, vocabulary
+from companion.language.recognition_grammar import MissingWords, jsgf, pronunciations, slot_meanings, vocabulary
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
 from companion.speech.fsg import compiled_fsg
+from companion.speech.phonetic import ESPEAK_VOICES
 from companion.speech.pronounce import guess_pronunciations
 from companion.speech.recogniser import Recogniser, Recognition
+from companion.speech.rivals import RivalSearch
 from companion.speech.voice import voice_settings
 
 # How the grammar search prunes (see "Search" above): paths this much less likely than the best one are
@@ -64,18 +73,21 @@ _NOISES = re.compile(r"^(\[.*\]|\+.*\+)$")
 _VARIANT = re.compile(r"\(\d+\)$")
 
 
-def model_files(lang: str, model: Path | None = None) -> tuple[Path, Path, str]:
-    """The acoustic model folder, the dictionary and a display name; Unavailable when there are none."""
+def model_files(lang: str, model: Path | None = None, borrow: bool = False) -> tuple[Path, Path | None, str]:
+    """The acoustic model folder, the dictionary and a display name; Unavailable when there are none. With
+    `borrow`, a language without a model of its own borrows another's (voice.yaml's sphinx_borrowed_model), and
+    there is no dictionary (see "Borrowed model" above)."""
     try:
         import pocketsphinx
     except ImportError as error:
         raise Unavailable("no_sphinx", str(error)) from error
     if model is None:
-        name = voice_settings(lang).sphinx_model
+        settings = voice_settings(lang)
+        name = settings.sphinx_model or (settings.sphinx_borrowed_model if borrow else None)
         if not name:
             raise Unavailable("no_sphinx_model", lang=lang)
         base = Path(pocketsphinx.get_model_path()) / name
-        return base / name, base / f"cmudict-{name}.dict", name
+        return base / name, base / f"cmudict-{name}.dict" if settings.sphinx_model else None, name
     model = Path(model)
     acoustic = next((p.parent for p in sorted(model.rglob("mdef"))), None)
     dictionary = next(iter(sorted(model.rglob("*.dict"))), None)
@@ -106,25 +118,49 @@ class SphinxRecogniser(Recogniser):
 
     name = "sphinx"
 
-    def __init__(self, lang: str, game: str, *, model: Path | None = None):
+    def __init__(self, lang: str, game: str, *, model: Path | None = None, borrow: bool = False,
+                 rivals: bool = True):
         from pocketsphinx import Decoder
 
         self.lang, self.game = lang, game
-        acoustic, dictionary, self.model_name = model_files(lang, model)
-        try:  # no lattice pass ("bestpath"): on grammar searches it took seconds and spoilt good results
-            self.decoder = Decoder(hmm=str(acoustic), dict=str(dictionary), lm=None, loglevel="FATAL",
-                                   samprate=SAMPLE_RATE, bestpath=False, beam=STATE_BEAM, pbeam=PHONE_BEAM,
-                                   wbeam=WORD_END_BEAM, maxhmmpf=MAX_ACTIVE_HMMS, wip=WORD_PENALTY)
-        except (RuntimeError, ValueError) as error:
-            raise Unavailable("no_sphinx_model", str(error), lang=lang) from error
+        acoustic, dictionary, self.model_name = model_files(lang, model, borrow)
+        self.borrowed = dictionary is None
+        self.espeak_voice = ESPEAK_VOICES[lang] if self.borrowed else "en-us"
+        with tempfile.TemporaryDirectory(prefix="companion-sphinx-") as folder:
+            if dictionary is None:
+                dictionary = self._borrowed_dictionary(Path(folder) / "words.dict")
+            try:  # no lattice pass ("bestpath"): on grammar searches it took seconds and spoilt good results
+                self.decoder = Decoder(hmm=str(acoustic), dict=str(dictionary), lm=None, loglevel="FATAL",
+                                       samprate=SAMPLE_RATE, bestpath=False, beam=STATE_BEAM, pbeam=PHONE_BEAM,
+                                       wbeam=WORD_END_BEAM, maxhmmpf=MAX_ACTIVE_HMMS, wip=WORD_PENALTY)
+            except (RuntimeError, ValueError) as error:
+                raise Unavailable("no_sphinx_model", str(error), lang=lang) from error
         self._add_pronunciations()
         self.searches: dict[tuple[str, tuple[str, ...]], str] = {}
         self.speaker: str | None = None
         self.voice_means: dict[str, str] = {}
         self.hiss = np.random.default_rng(0)
+        self.rival_search = RivalSearch(self.decoder) if rivals else None
+        self.grammar: tuple[str, tuple[str, ...]] = ("", ())
+        self.audio: list[bytes] = []
 
     def describe(self) -> str:
+        if self.borrowed:
+            from companion.language.messages import catalog
+
+            messages = catalog(self.lang)
+            return messages.say("speech.borrowed_model", model=self.model_name,
+                                language=messages.say(f"speech.languages.{self.lang}"))
         return self.model_name
+
+    def _borrowed_dictionary(self, path: Path) -> Path:
+        """A dictionary of the game's words in this language, as espeak-ng says them (see "Borrowed model")."""
+        words = vocabulary(self.game, self.lang, "any")
+        guessed = guess_pronunciations(words, self.espeak_voice)
+        if not guessed:
+            raise Unavailable("no_sphinx_model", "espeak-ng is needed to say the words", lang=self.lang)
+        path.write_text("".join(f"{w} {p}\n" for w, p in sorted(guessed.items())), encoding="utf-8")
+        return path
 
     def _add_words(self, entries) -> None:
         """Add (word, phones) pairs the dictionary lacks; a known word gets the phones as a new variant."""
@@ -152,7 +188,7 @@ class SphinxRecogniser(Recogniser):
         """Give every word of the grammar a pronunciation: from our list, else guessed (players' names)."""
         unknown = [w for w in vocabulary(self.game, self.lang, state, player_names)
                    if self.decoder.lookup_word(w) is None]
-        guessed = guess_pronunciations(unknown)
+        guessed = guess_pronunciations(unknown, self.espeak_voice)
         missing = sorted(set(unknown) - set(guessed))
         if missing:
             raise MissingWords(missing, "the pocketsphinx dictionary")
@@ -166,6 +202,7 @@ class SphinxRecogniser(Recogniser):
             grammar = jsgf(self.game, self.lang, state, key[1])
             self.decoder.add_fsg(search, self.decoder.read_fsg(str(compiled_fsg(self.decoder, grammar, search))))
             self.searches[key] = search
+        self.grammar = key
         self.decoder.activate_search(self.searches[key])
 
     def expect_speaker(self, name: str | None) -> None:
@@ -180,10 +217,13 @@ class SphinxRecogniser(Recogniser):
 
     def start(self) -> None:
         self.hiss = np.random.default_rng(0)
+        self.audio = []
         self.decoder.start_utt()
 
     def accept(self, frame: bytes) -> None:
-        self.decoder.process_raw(with_noise_floor(frame, self.hiss), False, False)
+        heard = with_noise_floor(frame, self.hiss)
+        self.audio.append(heard)
+        self.decoder.process_raw(heard, False, False)
 
     def finish(self) -> Recognition:
         self.decoder.end_utt()
@@ -191,7 +231,18 @@ class SphinxRecogniser(Recogniser):
         text = clean_words(best.hypstr) if best is not None else ""
         if not text:
             return Recognition("", 0.0)
-        return Recognition(text, self._confidence())
+        return Recognition(text, self._confidence(), self._rivals() if self.rival_search is not None else ())
+
+    def _rivals(self) -> tuple[tuple[str, float], ...]:
+        """The heard sentence with each word of meaning replaced by its best rival (see companion.speech.rivals)."""
+        segments = [(_VARIANT.sub("", s.word), s.start_frame, s.end_frame) for s in self.decoder.seg() or ()
+                    if not (_SILENCES.match(s.word) or _NOISES.match(s.word))]
+        lists = slot_meanings(self.game, self.lang, *self.grammar)
+        try:
+            return self.rival_search.rivals(b"".join(self.audio), [w for w, _, _ in segments],
+                                            [(a, b) for _, a, b in segments], lists)
+        finally:
+            self.decoder.activate_search(self.searches[self.grammar])
 
     def _confidence(self) -> float:
         logmath = self.decoder.logmath
