@@ -189,21 +189,22 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
     commands, players = spoken_commands(args, count)
     tuned, held = bench_voices(args.voices, args.lang)
     said = synthesise(commands, folder, (tuned, held), conditions(args.conditions), args.lang, args.seed)
-    sources = [WavFileSource(u.path) for u in said]
+    sources = (WavFileSource(u.path) for u in said)  # one at a time: 400 utterances' audio is 100 MB and more
     started = time.perf_counter()
     try:
         recogniser = _recogniser(args)
     except Unavailable as problem:
         raise BadInput(f"bench listen: {problem.explain('en')}") from None
-    listener = SpeechListener(recogniser, iter(sources), lang=args.lang, player_names=players, say=lambda _: None)
+    listener = SpeechListener(recogniser, sources, lang=args.lang, player_names=players, say=lambda _: None)
     for state in sorted({c.state for c in commands}):
         recogniser.use_grammar(state, players)
     load_s = time.perf_counter() - started
     rows = []
-    for utterance, source in zip(said, sources):
+    for utterance in said:
         command = utterance.command
         listener.expect_speaker(str(utterance.voice))  # as a game expects the player whose turn it is
         heard = listener.listen(command.state)
+        source = listener.current
         meaning = understand(heard, game=GAME, lang=args.lang, state=command.state, player_names=players)
         row = {"said": command.text, "state": command.state, "intent": command.intent, "heard": heard.text,
                "meant": meaning.intent, "slots": command.slots, "heard_slots": dict(meaning.slots), "seconds": source.seconds, "voice": str(utterance.voice),
