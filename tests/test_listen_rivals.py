@@ -14,6 +14,7 @@ from companion.games.draftosaurus.engine import Game
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listener, TextSpeaker
 from companion.speech.engines import open_listener
 from companion.speech.rivals import spans
+from companion.speech.rooms import Room
 from companion.speech.synthetic import speak_to_wav
 
 PLAYERS = ["Alice", "Bruno"]
@@ -21,6 +22,9 @@ PLAYERS = ["Alice", "Bruno"]
 # the stegosaurus, sure enough for a move by its confidence, and the spinosaurus fits almost as well.
 CONFUSABLE = ("the stegosaurus goes to the river", "en-us+f2", 150)
 CLEAR = ("put the t rex in the woody trio", "en-us+f2", 160)
+# In a reverberant room, "the river" said by this voice is heard as "redo", with a confidence that would redo
+# the last move taken back; the best sentence that is no redo ("read") fits almost as well.
+NOT_A_REDO = ("the river", "en-us+m3", 150)
 
 
 @pytest.fixture(autouse=True)
@@ -29,32 +33,37 @@ def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "config.json"))
 
 
-class FirstSpokenThenTyped(Listener):
-    """Typed lines, but the first move: spoken, from a WAV file."""
+class Script(Listener):
+    """Typed lines and spoken ones: a WAV file in the script is heard by `spoken` (a pocketsphinx listener)."""
 
     name = "sphinx"
 
-    def __init__(self, spoken, typed):
-        self.spoken, self.typed = spoken, list(typed)
+    def __init__(self, spoken, script):
+        self.spoken, self.script = spoken, list(script)
         self.heard: list[Heard] = []
 
     def listen(self, state=None):
-        if self.spoken is not None and state == "turn":
-            heard, self.spoken = self.spoken.listen(state), None
-            self.heard.append(heard)
-            return heard
-        return Heard(self.typed.pop(0), None, "text") if self.typed else None
+        if not self.script:
+            return None
+        line = self.script.pop(0)
+        if isinstance(line, str):
+            return Heard(line, None, "text")
+        heard = self.spoken.listen(state)
+        self.heard.append(heard)
+        return heard
 
     def expect_speaker(self, name):
         pass
 
 
-def play(tmp_path, said, typed):
+def play(tmp_path, said, script, condition="clean"):
+    """A game where `script` is said: typed lines, and `said` (text, voice, speed) where None stands."""
     text, voice, speed = said
-    wav = speak_to_wav(text, tmp_path / "said.wav", voice=voice, speed=speed)
+    wav = Room(tmp_path, "en", []).apply(speak_to_wav(text, tmp_path / "said.wav", voice=voice, speed=speed),
+                                         condition, 0)
     spoken = open_listener("sphinx", "en", "draftosaurus", audio_files=[wav], say=lambda _: None,
                            player_names=PLAYERS)
-    listener = FirstSpokenThenTyped(spoken, ["the die says cross", *typed])
+    listener = Script(spoken, ["the die says cross", *script])
     out = io.StringIO()
     session = Session(game="draftosaurus", lang="en", speaker=TextSpeaker(out), listener=listener, verbosity="short")
     table = DraftosaurusTable(session, Game.new(PLAYERS, seed=1), None, TableSettings())
@@ -67,7 +76,7 @@ def play(tmp_path, said, typed):
 
 
 def test_a_confident_move_with_a_close_rival_of_another_meaning_is_read_back(tmp_path):
-    game, out, heard = play(tmp_path, CONFUSABLE, ["no"])
+    game, out, heard = play(tmp_path, CONFUSABLE, [None, "no"])
     meaning = understand(heard, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
     assert (meaning.intent, dict(meaning.slots)) == ("place", {"species": "stegosaurus", "pen": "river"})
     assert heard.confidence >= ACTION_CONFIDENCE  # the confidence alone would have applied it
@@ -79,15 +88,24 @@ def test_a_confident_move_with_a_close_rival_of_another_meaning_is_read_back(tmp
 
 
 def test_the_read_back_move_is_applied_after_a_yes(tmp_path):
-    game, out, _ = play(tmp_path, CONFUSABLE, ["yes"])
+    game, out, _ = play(tmp_path, CONFUSABLE, [None, "yes"])
     assert "Is that right?" in out and game.zoos[0]["river"] == ["stegosaurus"]
 
 
 def test_a_move_far_ahead_of_every_rival_is_applied_at_once(tmp_path):
-    game, out, heard = play(tmp_path, CLEAR, [])
+    game, out, heard = play(tmp_path, CLEAR, [None])
     assert heard.rivals and min(margin for _, margin in heard.rivals) >= RIVAL_MARGIN
     assert heard.confidence >= ACTION_CONFIDENCE
     assert "Is that right?" not in out and game.zoos[0]["woody_trio"] == ["trex"]
+
+
+def test_a_confident_redo_with_a_close_rival_sentence_is_asked_first(tmp_path):
+    game, out, heard = play(tmp_path, NOT_A_REDO, ["triceratops in the river", "undo", None, "no"], "reverb")
+    meaning = understand(heard, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
+    assert meaning.intent == "redo" and heard.confidence >= ACTION_CONFIDENCE, heard
+    margin = rival_margin(heard, meaning, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
+    assert margin is not None and margin < RIVAL_MARGIN, heard
+    assert "Redo " in out and game.zoos[0]["river"] == []  # asked, and the "no" left it undone
 
 
 def test_the_words_of_meaning_are_found_longest_first():

@@ -229,7 +229,7 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
 
 
 def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
-    """What the game does with what it heard (`doubtful_act`: a move, face or undo would be read back;
+    """What the game does with what it heard (`doubtful_act`: a move, face, undo, yes or no would be asked again;
     `unsure`: anything would): "understood" or "read back" (the meaning said, taken at once or after a yes),
     "asked" (not understood, a wrong meaning read back, or a part of a move missing: the game asks for it),
     "applied" (a wrong move, face, undo or answer taken
@@ -237,7 +237,7 @@ def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
     "ignored" (another wrong meaning taken, that changes nothing: a command heard as a question)."""
     if row["meant"] is None:
         return "asked"
-    acts = row["meant"] not in QUESTIONS | ANSWERS
+    acts = row["meant"] not in QUESTIONS  # a yes or no answers a read-back: as sure as a move
     asked = row["meant"] in ALWAYS_ASKED or (doubtful_act if acts else unsure)
     if row["understood"]:
         return "read back" if asked else "understood"

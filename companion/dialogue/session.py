@@ -172,9 +172,7 @@ class Session:
         "quit" confirmed; None when nothing is left to hand over."""
         if result.intent is None:
             return self._not_understood(heard, result, state)
-        margin = rival_margin(heard, result, game=self.game, lang=self.lang, state=state,
-                              player_names=self.player_names) if heard.rivals else None
-        answer = Answer(result.intent, dict(result.slots), heard, doubtful(heard, margin))
+        answer = Answer(result.intent, dict(result.slots), heard, self.doubtful(heard, result, state))
         if answer.intent == "quit":
             self._quit(answer, state)
             return None
@@ -191,7 +189,7 @@ class Session:
             if not heard.text.strip():
                 continue
             result = self._parse(heard, listening)
-            if result.intent in ("yes", "no") and not heard.needs_confirmation:
+            if result.intent in ("yes", "no") and not self.doubtful(heard, result, listening):
                 if result.intent == "no":
                     return False
                 return True
@@ -204,6 +202,12 @@ class Session:
             answer = self.take(heard, result, state)
             if answer is not None and not self.handle_shared(answer, state):
                 return answer
+
+    def doubtful(self, heard: Heard, result: ParseResult, state: str) -> bool:
+        """Too unsure to change the game, or to answer a read-back, without asking (see `doubtful`)."""
+        margin = rival_margin(heard, result, game=self.game, lang=self.lang, state=state,
+                              player_names=self.player_names) if heard.rivals else None
+        return doubtful(heard, margin)
 
     def _hear(self, state: str) -> Heard:
         """The next utterance; EndOfInput when the input is over for good. Each one starts a new response."""

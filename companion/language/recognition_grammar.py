@@ -344,8 +344,10 @@ def _variants(part: object, named: dict[str, Choice]) -> list[tuple[str, ...]]:
 
 # ---------------------------------------------------------------- JSGF
 
-def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
-    """A JSGF grammar for pocketsphinx: one public rule, one rule per intent and per named part.
+def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = (),
+         without: frozenset[str] = frozenset()) -> str:
+    """A JSGF grammar for pocketsphinx: one public rule, one rule per intent and per named part; the intents
+    `without` left out.
 
     Templates with free text (a new player's name) are left out: JSGF cannot hear unknown words.
     """
@@ -353,6 +355,8 @@ def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> 
     lines = ["#JSGF V1.0;", f"grammar {_jsgf_name(f'{game}_{lang}_{state}')};", ""]
     bodies = []
     for intent, templates in grammar.intents:
+        if intent in without:
+            continue
         options = [_jsgf_sequence(t) for t in templates if not _uses(t, grammar.named, WILDCARD)]
         options = [o for o in options if o]
         if options:

@@ -9,10 +9,16 @@ list. The difference of the two acoustic scores, per frame, is the margin by whi
 its best rival (negative: the rival fits better); the rival sentence is the heard one with the rival's words
 in that span. Each second pass covers a word or three, with a grammar of a few dozen words: a few
 milliseconds.
+
+An undo, a redo, a yes or a no has no such word: its rival is the best sentence of the state's grammar without
+that intent, heard on the whole utterance, and the margin is per frame of speech. Both passes start from the
+same cepstral mean, so that the scores compare. When no sentence of the other grammar survives the search,
+there is no rival.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 PAD_FRAMES = 3  # frames of context kept on each side of a span (10 ms each)
@@ -20,6 +26,13 @@ SAMPLES_PER_FRAME = 160  # pocketsphinx's frames are 10 ms at 16 kHz
 SILENCE = "<sil>"
 
 Forms = tuple[tuple[str, ...], ...]
+_FILLER = re.compile(r"^(\[.*\]|\(NULL\))$|\(\d+\)$")  # noises, empty steps, and variant marks
+
+
+def acoustic_score(decoder, segments) -> float:
+    """The acoustic log score of a segmentation (pocketsphinx's units)."""
+    log = decoder.logmath.log
+    return sum(log(s.ascore) if s.ascore > 0 else -1e9 for s in segments)
 
 
 def spans(words: Sequence[str], lists: Sequence[Sequence[Forms]]) -> list[tuple[int, int, Forms, list[Forms]]]:
@@ -73,19 +86,33 @@ class RivalSearch:
 
     def score(self, audio: bytes, forms: Forms, cmn: str) -> tuple[float, tuple[str, ...]] | None:
         """The acoustic score of the best of `forms` on `audio`, and its words; None when none fits."""
+        return self.decode(audio, self._search(forms), cmn)
+
+    def decode(self, audio: bytes, search: str, cmn: str) -> tuple[float, tuple[str, ...]] | None:
+        """The acoustic score of the best path of search `search` on `audio` (every frame, silences
+        included), and its words; None when no sentence fits."""
         decoder = self.decoder
-        decoder.activate_search(self._search(forms))
+        decoder.activate_search(search)
         decoder.set_cmn(cmn)
         decoder.start_utt()
         decoder.process_raw(audio, False, False)
         decoder.end_utt()
         segments = list(decoder.seg() or ())
-        vocabulary = {word for form in forms for word in form}
-        words = tuple(w for w in (s.word.split("(")[0] for s in segments) if w in vocabulary)
+        words = tuple(w for w in (_FILLER.sub("", s.word) for s in segments) if w and not w.startswith("<"))
         if not words:
             return None
-        log = decoder.logmath.log
-        return sum(log(s.ascore) if s.ascore > 0 else -1e9 for s in segments), words
+        return acoustic_score(decoder, segments), words
+
+    def sentence_rival(self, audio: bytes, search: str, without: str, speech_frames: int) -> tuple[tuple[str, float], ...]:
+        """The best sentence of search `without` (a grammar without the intent heard) on the whole utterance,
+        and the margin per frame of speech by which the best sentence of `search` beats it, both heard again
+        from the same start."""
+        cmn = self.decoder.get_cmn()
+        own, rival = self.decode(audio, search, cmn), self.decode(audio, without, cmn)
+        self.decoder.set_cmn(cmn)
+        if own is None or rival is None:
+            return ()
+        return ((" ".join(rival[1]), (own[0] - rival[0]) / max(1, speech_frames)),)
 
     def rivals(self, audio: bytes, words: Sequence[str], frames: Sequence[tuple[int, int]],
                lists: Sequence[Sequence[Forms]]) -> tuple[tuple[str, float], ...]:

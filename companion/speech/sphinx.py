@@ -46,7 +46,8 @@ from typing import Sequence
 
 import numpy as np
 
-from companion.language.recognition_grammar import MissingWords, jsgf, pronunciations, slot_meanings, vocabulary
+from companion.language.recognition_grammar import (MissingWords, intents_saying, jsgf, pronunciations,
+                                                    slot_meanings, spelling, state_grammar, vocabulary)
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
 from companion.speech.fsg import compiled_fsg
@@ -71,6 +72,9 @@ FIT_SPREAD = 6.0       # how quickly the confidence falls below the midpoint
 _SILENCES = re.compile(r"^(<s>|</s>|<sil>|\(NULL\))$")
 _NOISES = re.compile(r"^(\[.*\]|\+.*\+)$")
 _VARIANT = re.compile(r"\(\d+\)$")
+# What changes the game but has no word of meaning to weigh against its rivals: its rival is the best sentence
+# of the state's grammar without it, heard on the whole utterance (see companion.speech.rivals).
+WHOLE_SENTENCE_CHECKED = frozenset({"undo", "redo", "yes", "no"})
 
 
 def model_files(lang: str, model: Path | None = None, borrow: bool = False) -> tuple[Path, Path | None, str]:
@@ -198,12 +202,18 @@ class SphinxRecogniser(Recogniser):
         key = (state, tuple(player_names))
         if key not in self.searches:
             self._ensure_vocabulary(*key)
+        self.grammar = key
+        self.decoder.activate_search(self._search(*key))
+
+    def _search(self, state: str, player_names: tuple[str, ...], without: frozenset[str] = frozenset()) -> str:
+        """The grammar search of a state (its intents `without` left out), made on first use."""
+        key = (state, player_names) if not without else (state, player_names, tuple(sorted(without)))
+        if key not in self.searches:
             search = f"s{len(self.searches)}"
-            grammar = jsgf(self.game, self.lang, state, key[1])
+            grammar = jsgf(self.game, self.lang, state, player_names, without)
             self.decoder.add_fsg(search, self.decoder.read_fsg(str(compiled_fsg(self.decoder, grammar, search))))
             self.searches[key] = search
-        self.grammar = key
-        self.decoder.activate_search(self.searches[key])
+        return self.searches[key]
 
     def expect_speaker(self, name: str | None) -> None:
         """Start from the expected player's own cepstral mean (how their voice sounds through this microphone,
@@ -234,13 +244,22 @@ class SphinxRecogniser(Recogniser):
         return Recognition(text, self._confidence(), self._rivals() if self.rival_search is not None else ())
 
     def _rivals(self) -> tuple[tuple[str, float], ...]:
-        """The heard sentence with each word of meaning replaced by its best rival (see companion.speech.rivals)."""
-        segments = [(_VARIANT.sub("", s.word), s.start_frame, s.end_frame) for s in self.decoder.seg() or ()
-                    if not (_SILENCES.match(s.word) or _NOISES.match(s.word))]
-        lists = slot_meanings(self.game, self.lang, *self.grammar)
+        """The heard sentence with each word of meaning replaced by its best rival, or for an undo, a redo, a
+        yes or a no, the best sentence without it (see companion.speech.rivals)."""
+        heard = [(_VARIANT.sub("", s.word), s.start_frame, s.end_frame) for s in self.decoder.seg() or ()
+                 if not (_SILENCES.match(s.word) or _NOISES.match(s.word))]
+        words = [w for w, _, _ in heard]
+        audio = b"".join(self.audio)
         try:
-            return self.rival_search.rivals(b"".join(self.audio), [w for w, _, _ in segments],
-                                            [(a, b) for _, a, b in segments], lists)
+            found = self.rival_search.rivals(audio, words, [(a, b) for _, a, b in heard],
+                                             slot_meanings(self.game, self.lang, *self.grammar))
+            saying = intents_saying(spelling(self.lang).words(" ".join(words)),
+                                    state_grammar(self.game, self.lang, *self.grammar))
+            if found or not saying or not saying <= WHOLE_SENTENCE_CHECKED:
+                return found
+            return self.rival_search.sentence_rival(audio, self._search(*self.grammar),
+                                                    self._search(*self.grammar, saying),
+                                                    sum(b - a + 1 for _, a, b in heard))
         finally:
             self.decoder.activate_search(self.searches[self.grammar])
 
