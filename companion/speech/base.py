@@ -65,16 +65,18 @@ class Heard:
 
 
 LOW_CONFIDENCE = 0.6
-# What changes the game (a move, a die face, an undo) is read back below ACTION_CONFIDENCE, and also when the
-# recogniser's best rival of another meaning (companion.speech.rivals) fits less than RIVAL_MARGIN worse per frame
-# (pocketsphinx's log units). Chosen on the tuned voices of `companion bench listen --tradeoff` (espeak-ng, 200
-# utterances in five rooms, two runs: --seed 1 and 2; flite held out): with the confidence alone (0.75), 48.5% and
-# 52.9% of the moves heard right were read back, and 4.0% and 4.0% of all utterances misheard and applied; 0.6
-# with a margin of 15 reads back 42.4% and 47.1%, and applies 2.0% and 3.0%: fewer questions and fewer mistakes.
-# (0.75 and 15: 53.0%, 58.8% read back, 1.0%, 1.5% applied; 0.6 and 25: 68.2%, 69.1% and 1.5%, 1.0%.) On the
-# held-out voices, looked at after the choice: 4.5%, 6.1% read back and 6.0%, 6.0% applied before; 15.2%, 18.2%
-# and 4.5%, 6.0% after. What is still applied is mostly a whole other intent ("the river" heard as "revert", an
-# undo) or a species heard where none was said, which no rival of a word can show.
+# What changes the game (a move, a die face, an undo, a yes or no to a read-back) is asked again below
+# ACTION_CONFIDENCE, and also when the recogniser's best rival of another meaning (companion.speech.rivals) fits
+# less than RIVAL_MARGIN worse per frame (pocketsphinx's log units). Chosen on the tuned voices of `companion
+# bench listen --tradeoff` (espeak-ng, 200 utterances in five rooms; flite held out). With the confidence alone
+# (0.75, as before), 48.5% of the moves heard right were read back and 4.5% of all utterances were misheard and
+# applied; 0.6 with a margin of 15 reads back 45.5% and applies 0.5%: fewer questions and a ninth of the
+# mistakes. Nearby: 0.65 and 15, 51.5% and 0.0%; 0.75 and 15, 57.6% and 0.0%; 0.5 and 15, 37.9% and 2.5%;
+# 0.6 and 10, 39.4% and 3.0%. Rivals of single words alone (before undo, redo, yes and no had theirs), on two
+# runs (--seed 1 and 2): 42.4% and 47.1% read back, 2.0% and 3.0% applied. On the held-out voices, looked at
+# after the choice: 4.5% read back and 6.0% applied before, 16.7% and 3.5% now; what is still applied there
+# is mostly a species heard in words where none was said ("its trike go on the spade" for "stego on the
+# spade"), which no rival of a word can show.
 ACTION_CONFIDENCE = 0.6
 RIVAL_MARGIN = 15.0
 
