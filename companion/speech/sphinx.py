@@ -75,6 +75,9 @@ _VARIANT = re.compile(r"\(\d+\)$")
 # What changes the game but has no word of meaning to weigh against its rivals: its rival is the best sentence
 # of the state's grammar without it, heard on the whole utterance (see companion.speech.rivals).
 WHOLE_SENTENCE_CHECKED = frozenset({"undo", "redo", "yes", "no"})
+# Only the sentences at most this many words longer than the one heard are its rivals: a long sentence does not
+# fit a short utterance, and the whole grammar of a player's turn, searched a second time, cost 60 MB more.
+RIVAL_EXTRA_WORDS = 2
 
 
 def model_files(lang: str, model: Path | None = None, borrow: bool = False) -> tuple[Path, Path | None, str]:
@@ -205,13 +208,16 @@ class SphinxRecogniser(Recogniser):
         self.grammar = key
         self.decoder.activate_search(self._search(*key))
 
-    def _search(self, state: str, player_names: tuple[str, ...], without: frozenset[str] = frozenset()) -> str:
-        """The grammar search of a state (its intents `without` left out), made on first use."""
-        key = (state, player_names) if not without else (state, player_names, tuple(sorted(without)))
+    def _search(self, state: str, player_names: tuple[str, ...], without: frozenset[str] = frozenset(),
+                max_words: int | None = None) -> str:
+        """The grammar search of a state (its intents `without` left out, its sentences of at most `max_words`
+        words), made on first use."""
+        key = (state, player_names) if not without else (state, player_names, tuple(sorted(without)), max_words)
         if key not in self.searches:
             search = f"s{len(self.searches)}"
             grammar = jsgf(self.game, self.lang, state, player_names, without)
-            self.decoder.add_fsg(search, self.decoder.read_fsg(str(compiled_fsg(self.decoder, grammar, search))))
+            path = compiled_fsg(self.decoder, grammar, search, max_words)
+            self.decoder.add_fsg(search, self.decoder.read_fsg(str(path)))
             self.searches[key] = search
         return self.searches[key]
 
@@ -258,7 +264,7 @@ class SphinxRecogniser(Recogniser):
             if found or not saying or not saying <= WHOLE_SENTENCE_CHECKED:
                 return found
             return self.rival_search.sentence_rival(audio, self._search(*self.grammar),
-                                                    self._search(*self.grammar, saying),
+                                                    self._search(*self.grammar, saying, len(words) + RIVAL_EXTRA_WORDS),
                                                     sum(b - a + 1 for _, a, b in heard))
         finally:
             self.decoder.activate_search(self.searches[self.grammar])
