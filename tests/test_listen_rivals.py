@@ -5,6 +5,7 @@ meaning close behind (companion.speech.rivals), heard from synthesised WAV files
 from __future__ import annotations
 
 import io
+import shutil
 
 import pytest
 
@@ -15,12 +16,17 @@ from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listen
 from companion.speech.engines import open_listener
 from companion.speech.rivals import spans
 from companion.speech.rooms import Room
-from companion.speech.synthetic import speak_to_wav
+from companion.speech.synthetic import SyntheticVoice, speak_to_wav
 
 PLAYERS = ["Alice", "Bruno"]
-# "stegosaurus" and "spinosaurus" differ by two sounds: said by this voice at this speed, the recogniser hears
-# the stegosaurus, sure enough for a move by its confidence, and the spinosaurus fits almost as well.
-CONFUSABLE = ("the stegosaurus goes to the river", "en-us+f2", 150)
+# "stegosaurus" and "spinosaurus" differ by two sounds: said by these voices at these speeds, the recogniser
+# hears the species said, sure enough for a move by its confidence, and the other one fits almost as well.
+# (text, voice, speed, species, pen, the rival sentence heard)
+CONFUSABLE = [("put the stegosaurus on the lonely island", "en-us+f2", 165, "stegosaurus", "solitary_island",
+               "put that spinosaurus on that lonely island"),
+              ("put the spinosaurus in the forest", SyntheticVoice("flite", "kal16"), 150, "spinosaurus",
+               "forest_of_sameness", "put the stegosaurus in the forest")]
+FLITE = pytest.mark.skipif(shutil.which("flite") is None, reason="flite is not installed")
 CLEAR = ("put the t rex in the woody trio", "en-us+f2", 160)
 # In a reverberant room, "the river" said by this voice is heard as "redo", with a confidence that would redo
 # the last move taken back; the best sentence that is no redo ("read") fits almost as well.
@@ -75,21 +81,25 @@ def play(tmp_path, said, script, condition="clean"):
     return table.game, out.getvalue(), listener.heard[0]
 
 
-def test_a_confident_move_with_a_close_rival_of_another_meaning_is_read_back(tmp_path):
-    game, out, heard = play(tmp_path, CONFUSABLE, [None, "no"])
+@pytest.mark.parametrize("text, voice, speed, species, pen, rival",
+                         [CONFUSABLE[0], pytest.param(*CONFUSABLE[1], marks=FLITE)], ids=["espeak-ng", "flite"])
+def test_a_confident_move_with_a_close_rival_of_another_meaning_is_read_back(tmp_path, text, voice, speed, species,
+                                                                             pen, rival):
+    game, out, heard = play(tmp_path, (text, voice, speed), [None, "no"])
     meaning = understand(heard, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
-    assert (meaning.intent, dict(meaning.slots)) == ("place", {"species": "stegosaurus", "pen": "river"})
-    assert heard.confidence >= ACTION_CONFIDENCE  # the confidence alone would have applied it
-    assert dict(heard.rivals)["that spinosaurus goes to the river"] < RIVAL_MARGIN, heard
+    assert (meaning.intent, dict(meaning.slots)) == ("place", {"species": species, "pen": pen}), heard
+    assert heard.confidence >= ACTION_CONFIDENCE, heard  # the confidence alone would have applied it
+    assert dict(heard.rivals)[rival] < RIVAL_MARGIN, heard
     margin = rival_margin(heard, meaning, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
     assert margin is not None and margin < RIVAL_MARGIN
-    assert "I understood: Alice's stegosaurus in the river. Is that right?" in out
-    assert game.zoos[0]["river"] == []  # the "no" kept it out
+    assert f"I understood: Alice's {species}" in out and "Is that right?" in out
+    assert game.zoos[0][pen] == []  # the "no" kept it out
 
 
 def test_the_read_back_move_is_applied_after_a_yes(tmp_path):
-    game, out, _ = play(tmp_path, CONFUSABLE, [None, "yes"])
-    assert "Is that right?" in out and game.zoos[0]["river"] == ["stegosaurus"]
+    text, voice, speed, species, pen, _ = CONFUSABLE[0]
+    game, out, _ = play(tmp_path, (text, voice, speed), [None, "yes"])
+    assert "Is that right?" in out and game.zoos[0][pen] == [species]
 
 
 def test_a_move_far_ahead_of_every_rival_is_applied_at_once(tmp_path):

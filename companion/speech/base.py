@@ -68,16 +68,18 @@ LOW_CONFIDENCE = 0.6
 # What changes the game (a move, a die face, an undo, a yes or no to a read-back) is asked again below
 # ACTION_CONFIDENCE, and also when the recogniser's best rival of another meaning (companion.speech.rivals) fits
 # less than RIVAL_MARGIN worse per frame (pocketsphinx's log units). Chosen on the tuned voices of `companion
-# bench listen --tradeoff` (espeak-ng, 200 utterances in five rooms; flite held out). With the confidence alone
-# (0.75, as before), 48.5% of the moves heard right were read back and 4.5% of all utterances were misheard and
-# applied; 0.6 with a margin of 15 reads back 45.5% and applies 0.5%: fewer questions and a ninth of the
-# mistakes. Nearby: 0.65 and 15, 51.5% and 0.0%; 0.75 and 15, 57.6% and 0.0%; 0.5 and 15, 37.9% and 2.5%;
-# 0.6 and 10, 39.4% and 3.0%. Rivals of single words alone (before undo, redo, yes and no had theirs), on two
-# runs (--seed 1 and 2): 42.4% and 47.1% read back, 2.0% and 3.0% applied. On the held-out voices, looked at
-# after the choice: 4.5% read back and 6.0% applied before, 16.7% and 3.5% now; what is still applied there
-# is mostly a species heard in words where none was said ("its trike go on the spade" for "stego on the
-# spade"), which no rival of a word can show.
-ACTION_CONFIDENCE = 0.6
+# bench listen --tradeoff` (espeak-ng, 200 utterances in five rooms; flite held out), two runs (--seed 1 and 2):
+#   confidence 0.75 alone (as before): 48.5% and 52.2% of the moves heard right read back, 4.0% and 3.5% of all
+#     utterances misheard and applied;
+#   0.65 and a margin of 15 (chosen): 51.5% and 53.6% read back, 0.5% and 0.0% applied;
+#   0.6 and 15: 45.5% and 50.7% read back, 1.0% and 1.5% applied; 0.75 and 15: 57.6% and 62.3%, 0.5% and 0.0%;
+#   0.6 and 20: 54.5% read back, 0.5% applied; 0.5 and 15: 37.9%, 2.5% (--seed 1).
+# The chosen pair is the cheapest in read-backs that keeps misheard-and-applied at the 0.5% target on both runs,
+# for 1.4 to 3 more read-backs per 100 moves than before. On the held-out voices, looked at after the choice:
+# 4.5% and 6.0% read back and 6.0% applied before; 16.7% and 20.9% read back, 3.5% and 4.5% applied now. What
+# is still applied there is mostly a species heard in words where none was said ("its trike go on the spade" for
+# "stego on the spade"), which no rival of a word can show.
+ACTION_CONFIDENCE = 0.65
 RIVAL_MARGIN = 15.0
 
 

@@ -78,6 +78,9 @@ WHOLE_SENTENCE_CHECKED = frozenset({"undo", "redo", "yes", "no"})
 # Only the sentences at most this many words longer than the one heard are its rivals: a long sentence does not
 # fit a short utterance, and the whole grammar of a player's turn, searched a second time, cost 60 MB more.
 RIVAL_EXTRA_WORDS = 2
+# Such a search of a player's turn takes 8 to 11 MB and 65 to 90 ms to load from the cache (a state's own search,
+# 25 to 55 MB): the last three used are kept.
+RIVAL_SEARCHES_KEPT = 3
 
 
 def model_files(lang: str, model: Path | None = None, borrow: bool = False) -> tuple[Path, Path | None, str]:
@@ -143,7 +146,9 @@ class SphinxRecogniser(Recogniser):
             except (RuntimeError, ValueError) as error:
                 raise Unavailable("no_sphinx_model", str(error), lang=lang) from error
         self._add_pronunciations()
-        self.searches: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.searches: dict[tuple, str] = {}
+        self.made = 0  # searches made so far, which names the next
+        self.rival_searches: list[tuple] = []  # keys of the searches without some intents, the latest last
         self.speaker: str | None = None
         self.voice_means: dict[str, str] = {}
         self.hiss = np.random.default_rng(0)
@@ -211,14 +216,19 @@ class SphinxRecogniser(Recogniser):
     def _search(self, state: str, player_names: tuple[str, ...], without: frozenset[str] = frozenset(),
                 max_words: int | None = None) -> str:
         """The grammar search of a state (its intents `without` left out, its sentences of at most `max_words`
-        words), made on first use."""
+        words), made on first use; of those without some intents, only the RIVAL_SEARCHES_KEPT used last stay."""
         key = (state, player_names) if not without else (state, player_names, tuple(sorted(without)), max_words)
         if key not in self.searches:
-            search = f"s{len(self.searches)}"
+            search = f"s{self.made}"
+            self.made += 1
             grammar = jsgf(self.game, self.lang, state, player_names, without)
             path = compiled_fsg(self.decoder, grammar, search, max_words)
             self.decoder.add_fsg(search, self.decoder.read_fsg(str(path)))
             self.searches[key] = search
+        if without:
+            self.rival_searches = [k for k in self.rival_searches if k != key] + [key]
+            while len(self.rival_searches) > RIVAL_SEARCHES_KEPT:
+                self.decoder.remove_search(self.searches.pop(self.rival_searches.pop(0)))
         return self.searches[key]
 
     def expect_speaker(self, name: str | None) -> None:
