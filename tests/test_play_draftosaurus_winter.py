@@ -172,17 +172,17 @@ PYRAMID_AND_BRIDGE = {
            "orilla derecha"],
 }
 ASKED = {
-    "fr": ["Alice, à quelle place de la pyramide ? Possible : en bas à gauche, en bas au centre et en bas à droite.",
+    "fr": ["Alice, à quelle place de la pyramide ? Possible : en bas à gauche, en bas au centre ou en bas à droite.",
            "Alice met le T-Rex en bas à gauche de la pyramide.",
-           "Bruno, sur quelle rive du pont des amoureux ? Possible : rive gauche du pont des amoureux et rive "
+           "Bruno, sur quelle rive du pont des amoureux ? Possible : rive gauche du pont des amoureux ou rive "
            "droite du pont des amoureux.", "Bruno met le stégosaure sur la rive droite du pont des amoureux."],
-    "en": ["Alice, which place in the pyramid? You can choose: bottom left, bottom centre and bottom right.",
+    "en": ["Alice, which place in the pyramid? You can choose: bottom left, bottom centre or bottom right.",
            "Alice puts the T-Rex at the bottom left of the pyramid.",
-           "Bruno, which bank of the lovers' bridge? You can choose:",
+           "Bruno, which bank of the lovers' bridge? You can choose: left bank of the lovers' bridge or right bank",
            "Bruno puts the stegosaurus on the right bank of the lovers' bridge."],
-    "es": ["Alice, ¿en qué plaza de la pirámide? Puedes elegir: abajo a la izquierda, abajo en el centro y abajo a "
+    "es": ["Alice, ¿en qué plaza de la pirámide? Puedes elegir: abajo a la izquierda, abajo en el centro o abajo a "
            "la derecha.", "Alice pone el T-Rex abajo a la izquierda de la pirámide.",
-           "Bruno, ¿en qué orilla del puente de los enamorados? Puedes elegir:",
+           "Bruno, ¿en qué orilla del puente de los enamorados? Puedes elegir: orilla izquierda del puente de los enamorados u orilla derecha",
            "Bruno pone el estegosaurio en la orilla derecha del puente de los enamorados."],
 }
 

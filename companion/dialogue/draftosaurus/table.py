@@ -256,8 +256,12 @@ class DraftosaurusTable(Table[Game]):
 
     def pen_choice(self, player: int, species: str) -> str:
         """The pens `species` may go to for `player`, as a choice ("a, b or c")."""
+        return self.choice("pens", self.legal(player, species))
+
+    def choice(self, section: str, ids: list[str]) -> str:
+        """The names of `ids` (pens, pyramid places...) as a choice: "a, b or c"."""
         catalog = self.session.catalog
-        return catalog.join((catalog.name("pens", pen) for pen in self.legal(player, species)), "or")
+        return catalog.join((catalog.name(section, item) for item in ids), "or")
 
     def automatic(self, action: Any) -> bool:
         """Played by the program, not said: the virtual die, and the discards the table does not name."""
