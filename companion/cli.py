@@ -13,9 +13,9 @@ import pkgutil
 import re
 import signal
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Iterator
 
 from companion import __version__, commands
 from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, BadInput, Stopped

@@ -13,7 +13,7 @@ import json
 import random
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from companion.benchmarks import peak_memory_mb
 from companion.errors import BadInput

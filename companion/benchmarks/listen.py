@@ -20,15 +20,22 @@ import time
 from pathlib import Path
 
 from companion.benchmarks import peak_memory_mb, percentile
-from companion.errors import BadInput
 from companion.dialogue.session import understand
+from companion.errors import BadInput
 from companion.language.grammar import examples
 from companion.language.messages import LANGUAGES, catalog
 from companion.speech.audio import WavFileSource
 from companion.speech.base import ACTION_CONFIDENCE, LOW_CONFIDENCE, Unavailable
 from companion.speech.listener import SpeechListener
-from companion.speech.synthetic import (SPEEDS, SYNTHESISERS, Command, SyntheticVoice, sample_commands,
-                                        speak_to_wav, synthetic_voices)
+from companion.speech.synthetic import (
+    SPEEDS,
+    SYNTHESISERS,
+    Command,
+    SyntheticVoice,
+    sample_commands,
+    speak_to_wav,
+    synthetic_voices,
+)
 
 NAME = "listen"
 HELP = "Speech recognition: command accuracy, decode time (p50, p95), real-time factor, peak memory."

@@ -13,9 +13,10 @@ A game's table (a Table subclass) supplies only what is its own: `question` (wha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from companion import registry
 from companion.dialogue.savefile import SaveFileError, write_save
@@ -24,7 +25,6 @@ from companion.dialogue.setup import player_by_name
 from companion.errors import BadInput
 from companion.games.common import OVER, LoggedGame, Reason
 from companion.language.rules import RulesBook
-
 
 GameT = TypeVar("GameT", bound=LoggedGame)
 UNDO_INTENTS = ("undo", "redo")

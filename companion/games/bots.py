@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 import zlib
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Hashable, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.errors import BadInput
 from companion.games.common import Reason

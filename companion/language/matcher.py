@@ -7,12 +7,23 @@ only against the few branches that can fit. Slot lists become word tries.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import permutations
-from typing import Any, Iterator, Mapping
+from itertools import pairwise, permutations
+from typing import Any
 
-from hassil import (Alternative, Expression, ListReference, Permutation, RuleReference, Sentence,
-                    Sequence, TextChunk, TextSlotList, WildcardSlotList)
+from hassil import (
+    Alternative,
+    Expression,
+    ListReference,
+    Permutation,
+    RuleReference,
+    Sentence,
+    Sequence,
+    TextChunk,
+    TextSlotList,
+    WildcardSlotList,
+)
 from hassil.intents import SlotList
 
 Slots = tuple[tuple[str, Any], ...]
@@ -37,7 +48,7 @@ class Context:
     """What a match needs besides the words: the slot lists known only at run time."""
 
     words: tuple[str, ...]
-    lists: Mapping[str, "Node"]
+    lists: Mapping[str, Node]
 
 
 class Node:
@@ -133,7 +144,7 @@ class Trie(Node):
         self.first = frozenset(self.root)
         self.min_len = min((len(w) for w, _ in entries), default=1) or 1
 
-    def renamed(self, slot: str) -> "Trie":
+    def renamed(self, slot: str) -> Trie:
         copy = object.__new__(Trie)
         copy.__dict__.update(self.__dict__)
         copy.slot = slot
@@ -159,7 +170,7 @@ class TemplateValues(Node):
         self.alt = Alt([node for node, _ in values], optional=False)
         self.first, self.nullable, self.min_len = self.alt.first, self.alt.nullable, self.alt.min_len
 
-    def renamed(self, slot: str) -> "TemplateValues":
+    def renamed(self, slot: str) -> TemplateValues:
         return TemplateValues(slot, self.values)
 
     def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
@@ -178,7 +189,7 @@ class Wildcard(Node):
     def __init__(self, slot: str):
         self.slot = slot
 
-    def renamed(self, slot: str) -> "Wildcard":
+    def renamed(self, slot: str) -> Wildcard:
         return Wildcard(slot)
 
     def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
@@ -286,7 +297,7 @@ class Compiler:
 def _check_whole_words(sequence: Sequence) -> None:
     """Templates must join pieces at word boundaries ("(suivant|suivante)", not "suivant[e]")."""
     items = [i for i in sequence.items if not (isinstance(i, TextChunk) and i.text == "")]
-    for left, right in zip(items, items[1:]):
+    for left, right in pairwise(items):
         left_open = not isinstance(left, TextChunk) or not left.text.endswith(" ")
         right_open = not isinstance(right, TextChunk) or not right.text.startswith(" ")
         if left_open and right_open:

@@ -8,9 +8,10 @@ a key defined in two files is an error. A key missing from a catalog is an error
 from __future__ import annotations
 
 import string
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Self
 
 import yaml
 
@@ -41,7 +42,7 @@ class Spoken(str):
     the: str
     forms: dict[str, str]
 
-    def __new__(cls, name: str, the: str | None = None, forms: dict[str, str] | None = None) -> Spoken:
+    def __new__(cls, name: str, the: str | None = None, forms: dict[str, str] | None = None) -> Self:
         word = super().__new__(cls, name)
         word.the = the or name
         word.forms = dict(forms or {})
@@ -178,7 +179,7 @@ class Catalog:
         return spoken
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str = DEFAULT_LANGUAGE) -> Catalog:
     """The shared, cached catalog of a language."""
     return Catalog(lang)

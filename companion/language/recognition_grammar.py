@@ -14,18 +14,40 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import permutations
 from pathlib import Path
-from typing import Iterable, Sequence
 
-from hassil import (Alternative, Expression, Intents, ListReference, Permutation, RuleReference,
-                    Sequence as Seq, TextChunk, TextSlotList, WildcardSlotList)
+from hassil import (
+    Alternative,
+    Expression,
+    Intents,
+    ListReference,
+    Permutation,
+    RuleReference,
+    TextChunk,
+    TextSlotList,
+    WildcardSlotList,
+)
+from hassil import Sequence as Seq
 
-from companion.language.grammar import (ANY_STATE, COMMON_FILE, PLAYER_LIST, ParseResult, check_game, check_state,
-                                        grammar_source, load_grammar, map_template_words, parse,
-                                        read_grammar_file, rewrite_templates, state_intents)
+from companion.language.grammar import (
+    ANY_STATE,
+    COMMON_FILE,
+    PLAYER_LIST,
+    ParseResult,
+    check_game,
+    check_state,
+    grammar_source,
+    load_grammar,
+    map_template_words,
+    parse,
+    read_grammar_file,
+    rewrite_templates,
+    state_intents,
+)
 from companion.paths import grammars_dir
 
 UNKNOWN_WORD = "[unk]"
@@ -57,7 +79,7 @@ class Spelling:
         return words
 
 
-@lru_cache(maxsize=None)
+@cache
 def spelling(lang: str) -> Spelling:
     """How the recognisers of a language spell words (`recognizer:` in grammars/<lang>/common.yaml)."""
     settings = read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}
@@ -65,7 +87,7 @@ def spelling(lang: str) -> Spelling:
                     split_after_apostrophe=bool(settings.get("split_after_apostrophe", False)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     """Alternatives that recognisers are never offered (`recognizer: unheard:` in common.yaml): words that
     sound too much like their opposite ("no" heard as "o k"). Typed, they are still understood."""
@@ -73,7 +95,7 @@ def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
 
 
-@lru_cache(maxsize=None)
+@cache
 def spoken_intents(game: str, lang: str) -> Intents:
     """The grammar of a game with words spelled for recognisers (not folded)."""
     words = spelling(lang).words

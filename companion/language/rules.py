@@ -18,7 +18,7 @@ Topic ids (the same in every language):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any, NamedTuple
 
 import yaml
@@ -58,13 +58,13 @@ class Section:
         return self.names[0] if self.names else self.title
 
 
-@lru_cache(maxsize=None)
+@cache
 def _raw_book(game: str, lang: str) -> dict[str, Any]:
     with (voices_dir() / lang / "rules" / f"{game}.yaml").open(encoding="utf-8") as handle:
         return yaml.safe_load(handle)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _navigation(lang: str) -> dict[str, list[tuple[str, ...]]]:
     """grammars/<lang>/rules_nav.yaml, every phrase as a tuple of words."""
     with (grammars_dir() / lang / "rules_nav.yaml").open(encoding="utf-8") as handle:
@@ -90,7 +90,7 @@ def _strip_ends(tokens: tuple[str, ...], phrases: list[tuple[str, ...]], at_star
         tokens = tokens[len(phrase):] if at_start else tokens[:-len(phrase)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _topic_affixes(lang: str) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
     navigation = _navigation(lang)
     return ([_without_articles(p, lang, keep_last=False) for p in navigation["topic_prefixes"]],

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from typing import Callable
+from collections.abc import Callable
 
 _checks: list[weakref.WeakMethod] = []
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import itertools
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Callable, Iterator, Sequence
+from typing import IO
 
 from companion.errors import BadInput
 from companion.language.messages import catalog, check_language

@@ -14,9 +14,9 @@ import hashlib
 import os
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from companion import paths
 

@@ -11,15 +11,24 @@ from typing import Any
 
 from companion.dialogue.draftosaurus.board_values import board_from_file, table_winter_board
 from companion.dialogue.session import Session
-from companion.dialogue.setup import (ask_choice, ask_names, ask_player, ask_yes, label_players, listed_names,
-                                      names_can_be_typed, player_by_name, table_seed)
+from companion.dialogue.setup import (
+    ask_choice,
+    ask_names,
+    ask_player,
+    ask_yes,
+    label_players,
+    listed_names,
+    names_can_be_typed,
+    player_by_name,
+    table_seed,
+)
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
-from companion.language.messages import catalog
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
 from companion.games.draftosaurus.engine import Game, Options
 from companion.games.draftosaurus.ids import BOARDS
 from companion.games.draftosaurus.winter_board import WinterBoard
+from companion.language.messages import catalog
 
 MATCHES = {"summer-winter": ("summer", "winter")}  # --match: the board sides of its games, in order
 

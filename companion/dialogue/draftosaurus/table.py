@@ -22,7 +22,16 @@ from companion.dialogue.setup import ask_number
 from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import OVER, Reason
 from companion.games.draftosaurus.engine import (
-    DISCARD, PLACE, QUARANTINE_MOVES, ROLL, Discard, Game, Place, QuarantineMove, Roll)
+    DISCARD,
+    PLACE,
+    QUARANTINE_MOVES,
+    ROLL,
+    Discard,
+    Game,
+    Place,
+    QuarantineMove,
+    Roll,
+)
 from companion.games.draftosaurus.ids import DIE_FACES
 from companion.games.draftosaurus.scoring import ScoreSheet
 from companion.games.draftosaurus.winter_scoring import right_neighbours

@@ -20,8 +20,18 @@ from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Quest
 from companion.games.common import Reason
 from companion.games.jurassic_snack.actions import Action, Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
 from companion.games.jurassic_snack.engine import EFFECT, HIDDEN, REVEAL, Game
-from companion.games.jurassic_snack.ids import (AIR_STRIKE, AIR_TRANSPORT, BIRTH, COLORS, DIPLO, ERUPTION, LOOK,
-                                                SCOUTING, TOKENS, TREX)
+from companion.games.jurassic_snack.ids import (
+    AIR_STRIKE,
+    AIR_TRANSPORT,
+    BIRTH,
+    COLORS,
+    DIPLO,
+    ERUPTION,
+    LOOK,
+    SCOUTING,
+    TOKENS,
+    TREX,
+)
 from companion.games.jurassic_snack.layout import parse_square_name
 from companion.language.tactile import describe as tactile_words
 

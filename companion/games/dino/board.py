@@ -8,10 +8,11 @@ square across open sides. The spaces inside a square are not described, so exact
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from companion.errors import BadInput
 from companion.files import load_yaml
@@ -141,7 +142,7 @@ class Board:
                 "assumptions": list(self.assumptions)}
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "board") -> "Board":
+    def from_json(cls, data: Any, where: str = "board") -> Board:
         """A board from its data; anything malformed is refused as BadInput naming the field."""
         if not isinstance(data, dict):
             raise BadInput(f"{where}: a board is a mapping of fields")

@@ -8,8 +8,8 @@ the board pays the least the board data allows, as the engine lists it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from companion.errors import RuleViolation
 from companion.games.bots import GREEDY, Bot, decision_random

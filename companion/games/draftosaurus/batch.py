@@ -7,19 +7,48 @@ seeded engine games through it and compare every legal set and every score.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from companion.games.draftosaurus.board import (
-    BAG_PER_SPECIES, EMPTY_PEN_FACE, FOREST_OF_SAMENESS, HAND_SIZE, KING_OF_THE_JUNGLE, MEADOW_OF_DIFFERENCES,
-    NO_TREX_FACE, PRAIRIE_OF_LOVE, RIVER, SOLITARY_ISLAND, TREX, WOODY_TRIO)
+    BAG_PER_SPECIES,
+    EMPTY_PEN_FACE,
+    FOREST_OF_SAMENESS,
+    HAND_SIZE,
+    KING_OF_THE_JUNGLE,
+    MEADOW_OF_DIFFERENCES,
+    NO_TREX_FACE,
+    PRAIRIE_OF_LOVE,
+    RIVER,
+    SOLITARY_ISLAND,
+    TREX,
+    WOODY_TRIO,
+)
 from companion.games.draftosaurus.options import Options
-from companion.games.draftosaurus.playout import (ALL_PENS, CAPACITY_FOREST, CAPACITY_MEADOW, CAPACITY_PRAIRIE,
-                                                  CAPACITY_TRIO, ENCLOSURE_BITS, FACE_COUNT, FACE_MASK, PEN_COUNT,
-                                                  PENS_OF, RIVER_BIT, SPECIES_COUNT, Position)
-from companion.games.draftosaurus.scoring import (FOREST_POINTS, ISLAND_POINTS, KING_POINTS, MEADOW_POINTS,
-                                                  PAIR_POINTS, TREX_BONUS_PER_PEN)
+from companion.games.draftosaurus.playout import (
+    ALL_PENS,
+    CAPACITY_FOREST,
+    CAPACITY_MEADOW,
+    CAPACITY_PRAIRIE,
+    CAPACITY_TRIO,
+    ENCLOSURE_BITS,
+    FACE_COUNT,
+    FACE_MASK,
+    PEN_COUNT,
+    PENS_OF,
+    RIVER_BIT,
+    SPECIES_COUNT,
+    Position,
+)
+from companion.games.draftosaurus.scoring import (
+    FOREST_POINTS,
+    ISLAND_POINTS,
+    KING_POINTS,
+    MEADOW_POINTS,
+    PAIR_POINTS,
+    TREX_BONUS_PER_PEN,
+)
 
 _MASKS = 1 << PEN_COUNT
 _POPCOUNT = np.array([len(PENS_OF[mask]) for mask in range(_MASKS)])
@@ -58,7 +87,7 @@ class Batch:
             setattr(self, name, np.zeros(shape + (SPECIES_COUNT,), dtype=np.int64))
 
     @classmethod
-    def from_positions(cls, positions: Sequence[Position], copies: int = 1, seed: int = 0) -> "Batch":
+    def from_positions(cls, positions: Sequence[Position], copies: int = 1, seed: int = 0) -> Batch:
         """The games of `positions` (all at the same round, turn and roller), each repeated `copies` times:
         game index copy * len(positions) + position."""
         first = positions[0]

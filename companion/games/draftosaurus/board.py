@@ -6,7 +6,8 @@ a list of 7 lists of species ints, one per pen in PENS order, each from left to 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from companion.games.common import Reason
 from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES

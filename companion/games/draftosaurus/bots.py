@@ -10,8 +10,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Collection, Sequence
 
 import numpy as np
 
@@ -99,7 +99,7 @@ class StrongBot(Bot[DraftObservation]):
         best = max(range(len(weighed)), key=lambda index: weighed[index].value)
         return to_action(observation, weighed[best].choice)
 
-    def weigh(self, observation: DraftObservation, among: Collection[int] | None = None) -> list["Weighed"]:
+    def weigh(self, observation: DraftObservation, among: Collection[int] | None = None) -> list[Weighed]:
         """Every legal choice (of the species `among`, if given) with its average result over the sampled
         worlds (see MARGIN_WEIGHT).
 

@@ -15,15 +15,32 @@ the Quarantine phase: each tracked player whose Quarantine holds a dinosaur move
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from companion.errors import BadInput, RuleViolation
-from companion.games.common import OVER, LoggedGame, Reason, game_seed, refuse, setup_arguments
-from companion.games.common import ReplayRefused  # noqa: F401 - what a replay raises, caught by callers of this module
+from companion.games.common import (
+    OVER,
+    LoggedGame,
+    Reason,
+    ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
+    game_seed,
+    refuse,
+    setup_arguments,
+)
 from companion.games.draftosaurus.actions import Action, Discard, Place, QuarantineMove, Roll, action_from_json
 from companion.games.draftosaurus.board import (
-    BAG_PER_SPECIES, FACE_INDEX, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, NO_FACE, SPECIES_INDEX, SUMMER_RULES,
-    SummerRules, unknown_id)
+    BAG_PER_SPECIES,
+    FACE_INDEX,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NO_FACE,
+    SPECIES_INDEX,
+    SUMMER_RULES,
+    SummerRules,
+    unknown_id,
+)
 from companion.games.draftosaurus.ids import DIE_FACES, PYRAMID_POSITIONS, SPECIES, DieFace
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import ScoreSheet, score_indexed
@@ -44,7 +61,6 @@ class Game(WinterGame, LoggedGame):
 
     GAME_ID = "draftosaurus"
     TITLE = "Draftosaurus"
-    SAVE_LABELS = {"board": "summer"}
     SAVE_INCONSISTENT = Reason("draft_save_inconsistent")
     SAVE_INCONSISTENT_MESSAGE = "the saved state does not match its actions"
     action_from_json = staticmethod(action_from_json)
@@ -56,7 +72,6 @@ class Game(WinterGame, LoggedGame):
         self.winter_board = winter_board
         self._rules: SummerRules | WinterRules = SUMMER_RULES if winter_board is None else WinterRules(winter_board)
         self.board: str = self._rules.kind
-        self.SAVE_LABELS = {"board": self.board}
         self._pyramid = -1 if winter_board is None else PYRAMID  # the pen whose places are chosen
         # The players whose zoos the game follows; the others play at the table unseen (table mode).
         self.tracked: tuple[int, ...] = tuple(range(len(players))) if tracked is None else tuple(sorted(tracked))
@@ -88,7 +103,7 @@ class Game(WinterGame, LoggedGame):
     @classmethod
     def new(cls, players: Sequence[str], *, options: Options = Options(), mode: str = "table",
             seed: int | None = None, first_roller: int = 0, tracked: Sequence[int] | None = None,
-            board: str = "summer", winter_board: WinterBoard | dict[str, Any] | None = None) -> "Game":
+            board: str = "summer", winter_board: WinterBoard | dict[str, Any] | None = None) -> Game:
         """A new game; 2 players play the 2-player variant. Without a seed one is drawn (and kept).
 
         `tracked` (table mode) lists the players whose zoos are followed; the others place unseen, and
@@ -190,6 +205,9 @@ class Game(WinterGame, LoggedGame):
     def roll_die(self) -> Roll:
         """This turn's roll from the game's seeded die (for solo play and simulation; the table rolls its own)."""
         return Roll(DIE_FACES[self._dice[self._turn]])
+
+    def save_labels(self) -> dict[str, Any]:
+        return {"board": self.board}
 
     def setup_json(self) -> dict[str, Any]:
         """What Game.new needs to start this game again."""
@@ -317,12 +335,12 @@ class Game(WinterGame, LoggedGame):
     # ---- copies and saves --------------------------------------------------------------------------------
 
     @classmethod
-    def from_setup(cls, setup: Any) -> "Game":
+    def from_setup(cls, setup: Any) -> Game:
         arguments = setup_arguments(setup, _SETUP_FIELDS)
         arguments["options"] = Options.from_json(setup.get("options"))
         return cls.new(**arguments)
 
-    def _copy_state(self, twin: "Game") -> None:
+    def _copy_state(self, twin: Game) -> None:
         twin._zoos = [[list(content) for content in zoo] for zoo in self._zoos]
         twin._done = list(self._done)
         twin._out = list(self._out)

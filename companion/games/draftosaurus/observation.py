@@ -14,14 +14,13 @@ zoos of known size and unknown content.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import OVER, Reason
 from companion.games.draftosaurus.actions import Discard, Place
-from companion.games.draftosaurus.board import (BAG_PER_SPECIES, HAND_SIZE, NO_FACE, PEN_INDEX, SPECIES_INDEX,
-                                                 unknown_id)
+from companion.games.draftosaurus.board import BAG_PER_SPECIES, HAND_SIZE, NO_FACE, PEN_INDEX, SPECIES_INDEX, unknown_id
 from companion.games.draftosaurus.engine import DISCARD, PLACE, Game
 from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
 from companion.games.draftosaurus.options import Options

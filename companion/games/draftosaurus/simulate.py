@@ -4,7 +4,8 @@ pyramid place), and on the winter board moves the Quarantine's dinosaur to a ran
 from __future__ import annotations
 
 import random
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove
 from companion.games.draftosaurus.engine import DISCARD, OVER, PLACE, QUARANTINE_MOVES, ROLL, Game

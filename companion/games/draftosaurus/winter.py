@@ -8,7 +8,8 @@ WinterBoard; everything the texts fix is here.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from companion.games.common import Reason
 from companion.games.draftosaurus.board import DIE_AREA_CODES, NO_FACE, SPECIES_INDEX, PenRule, blockers

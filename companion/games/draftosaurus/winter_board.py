@@ -7,9 +7,10 @@ are printed on the board only. Each value carries whether a table has confirmed 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from companion.errors import RuleViolation
 from companion.files import FileRefused, load_yaml
@@ -113,7 +114,7 @@ class WinterBoard:
         """The keys of the values no table has confirmed yet, in the order to ask them."""
         return tuple(key for key in VALUE_KEYS if not self.values[key].confirmed)
 
-    def with_values(self, told: Mapping[str, Any], source: str = "told by the table") -> "WinterBoard":
+    def with_values(self, told: Mapping[str, Any], source: str = "told by the table") -> WinterBoard:
         """This board with the values a table gave (key -> value), each checked and marked confirmed."""
         values = dict(self.values)
         for key, value in told.items():
@@ -126,7 +127,7 @@ class WinterBoard:
         return {"id": self.id, "values": {key: self.values[key].to_json() for key in VALUE_KEYS}}
 
     @classmethod
-    def from_json(cls, data: Any) -> "WinterBoard":
+    def from_json(cls, data: Any) -> WinterBoard:
         """A board from its data (a board file's content, or to_json's); anything malformed is refused."""
         if not isinstance(data, Mapping) or not isinstance(data.get("values"), Mapping):
             raise RuleViolation("winter board: not a mapping with values", Reason("draft_board_not_a_mapping"))

@@ -18,7 +18,14 @@ from companion.games.draftosaurus.scoring import ScoreSheet
 from companion.games.draftosaurus.winter import POSITION_INDEX, QUARANTINE, WinterRules
 from companion.games.draftosaurus.winter_board import WinterBoard, load_winter_board
 from companion.games.draftosaurus.winter_scoring import (
-    Neighbour, QuarantineChoice, best_choice, pen_counts, quarantine_choices, right_neighbours, score_winter)
+    Neighbour,
+    QuarantineChoice,
+    best_choice,
+    pen_counts,
+    quarantine_choices,
+    right_neighbours,
+    score_winter,
+)
 
 QUARANTINE_MOVES = "quarantine"  # the phase after the last turn, while Quarantine dinosaurs move
 

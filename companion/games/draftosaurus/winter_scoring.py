@@ -6,17 +6,35 @@ named in passing order (each passes to the next), so a player's right-hand neigh
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from companion.games.common import Reason
 from companion.games.draftosaurus.board import NO_FACE, TREX, unknown_id
 from companion.games.draftosaurus.ids import PYRAMID_POSITIONS, SPECIES, WINTER_PENS
 from companion.games.draftosaurus.scoring import (
-    PlayerScore, ScoreSheet, check_bag, check_zoo_size, decide_winners, refuse_zoo)
+    PlayerScore,
+    ScoreSheet,
+    check_bag,
+    check_zoo_size,
+    decide_winners,
+    refuse_zoo,
+)
 from companion.games.draftosaurus.winter import (
-    EMPTY, GRID, LEFT_BANK, LOOKOUT, PYRAMID, QUARANTINE, RIGHT_BANK, RIVER, WINTER_PEN_INDEX, WOOD, WinterRules,
-    species_index)
+    EMPTY,
+    GRID,
+    LEFT_BANK,
+    LOOKOUT,
+    PYRAMID,
+    QUARANTINE,
+    RIGHT_BANK,
+    RIVER,
+    WINTER_PEN_INDEX,
+    WOOD,
+    WinterRules,
+    species_index,
+)
 
 COUPLE_POINTS = 6  # per couple of one species across the Lovers' Bridge (001, 002)
 LOOKOUT_POINTS = 2  # per dinosaur of the Lookout's species in the right-hand neighbour's zoo (001, 002)

@@ -23,8 +23,21 @@ from companion.games.jurassic_snack.engine import Game
 from companion.games.jurassic_snack.ids import TOKEN_POINTS
 from companion.games.jurassic_snack.layout import BOARDS
 from companion.games.jurassic_snack.observation import SnackObservation, observe
-from companion.games.jurassic_snack.playout import (BLUE_DIPLO, CONTENTS, ERUPT, FLY, GRASS, HATCH, LOOK_AT, MOVE,
-                                                    OVER, PASS, TREX_PIECE, Play, Position)
+from companion.games.jurassic_snack.playout import (
+    BLUE_DIPLO,
+    CONTENTS,
+    ERUPT,
+    FLY,
+    GRASS,
+    HATCH,
+    LOOK_AT,
+    MOVE,
+    OVER,
+    PASS,
+    TREX_PIECE,
+    Play,
+    Position,
+)
 
 CLOSE = 0.5  # a runner-up within this much of the best outlook (about a third of a token) is given too
 # Every code the advisor's Reasons carry; data for now: no voice speaks them until advice is said in the

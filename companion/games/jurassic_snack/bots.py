@@ -13,15 +13,28 @@ one action (a move, or the target of a token's effect).
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from companion.games.bots import GREEDY, RANDOM, STRONG, Bot, decision_random
 from companion.games.jurassic_snack.actions import Action
-from companion.games.jurassic_snack.engine import OVER as GAME_OVER, Game
+from companion.games.jurassic_snack.engine import OVER as GAME_OVER
+from companion.games.jurassic_snack.engine import Game
 from companion.games.jurassic_snack.ids import YUM_YUM
 from companion.games.jurassic_snack.observation import SnackObservation, observe
-from companion.games.jurassic_snack.playout import (BLUE_DIPLO, EFFECT, EMPTY, GRASS, MOVE, OVER, POINTS, TOKEN_INDEX,
-                                                    TREX_PIECE, YELLOW_DIPLO, Play, Position)
+from companion.games.jurassic_snack.playout import (
+    BLUE_DIPLO,
+    EFFECT,
+    EMPTY,
+    GRASS,
+    MOVE,
+    OVER,
+    POINTS,
+    TOKEN_INDEX,
+    TREX_PIECE,
+    YELLOW_DIPLO,
+    Play,
+    Position,
+)
 
 WIN = 100.0  # the outlook of a won game (minus for a lost one)
 DIPLO_ON_AREA = 2.5  # a Diplo on the area, against one in reserve: it eats, and it keeps its player in the game

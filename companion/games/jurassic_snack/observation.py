@@ -16,8 +16,9 @@ from companion.games.common import OVER, Reason
 from companion.games.jurassic_snack.engine import EFFECT, GRASS, REVEAL, Game
 from companion.games.jurassic_snack.ids import TOKEN_COUNTS, TOKENS
 from companion.games.jurassic_snack.layout import Layout
-from companion.games.jurassic_snack.playout import (ACTION as POSITION_ACTION, CONTENTS, EFFECT as POSITION_EFFECT,
-                                                    EFFECT_INDEX, POINTS, TOKEN_INDEX, Position)
+from companion.games.jurassic_snack.playout import ACTION as POSITION_ACTION
+from companion.games.jurassic_snack.playout import CONTENTS, EFFECT_INDEX, POINTS, TOKEN_INDEX, Position
+from companion.games.jurassic_snack.playout import EFFECT as POSITION_EFFECT
 
 
 @dataclass(frozen=True)
