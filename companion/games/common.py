@@ -11,11 +11,12 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn, Self
+from typing import Any, ClassVar, NoReturn, Self, TypeVar
 
 from companion.errors import BadInput, RuleViolation
 
 OVER = "over"  # the phase of every game once it has ended
+ActionT = TypeVar("ActionT")
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class ReplayRefused(RuleViolation):
 
 # ---- actions as JSON ---------------------------------------------------------------------------------------
 
-def action_type(data: Any, types: Mapping[str, type], what: str) -> type:
+def action_type(data: Any, types: Mapping[str, type[ActionT]], what: str) -> type[ActionT]:
     """The action class that the JSON form `data` names by its "type"; BadInput "not <what>: <data>" if none."""
     if not isinstance(data, dict) or data.get("type") not in types:
         raise BadInput(f"not {what}: {data!r}")
@@ -144,7 +145,8 @@ class LoggedGame(ABC):
     @staticmethod
     def action_to_json(action: Any) -> dict[str, Any]:
         """The JSON form of an action of this game."""
-        return action.to_json()
+        data: dict[str, Any] = action.to_json()
+        return data
 
     @abstractmethod
     def _copy_state(self, twin: Self) -> None:

@@ -85,7 +85,7 @@ class Penalty:
 
 
 Action = Move | Meteor | Penalty
-_ACTION_TYPES: dict[str, type] = {"move": Move, "meteor": Meteor, "penalty": Penalty}
+_ACTION_TYPES: dict[str, type[Action]] = {"move": Move, "meteor": Meteor, "penalty": Penalty}
 
 
 def action_from_json(data: Any) -> Action:

@@ -241,7 +241,7 @@ class _Reader:
         return value
 
     def choice(self, name: str, choices: tuple[str, ...]) -> str:
-        value = self.data.get(name, choices[0])
+        value: str = self.data.get(name, choices[0])
         if value not in choices:
             raise BadInput(f"{self.where}: '{name}' must be one of {', '.join(choices)}")
         return value

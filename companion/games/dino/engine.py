@@ -227,13 +227,13 @@ class Game(LoggedGame):
 
     def check(self, action: Action) -> Reason | None:
         """None if `action` is legal now, else the Reason it is refused."""
-        kind = type(action)
-        if kind is Move:
-            return self._check_move(action)
-        if kind is Meteor:
-            return self._turn_refusal(action.player)
-        if kind is Penalty:
-            return self._check_penalty(action)
+        match action:
+            case Move():
+                return self._check_move(action)
+            case Meteor():
+                return self._turn_refusal(action.player)
+            case Penalty():
+                return self._check_penalty(action)
         return Reason("dino_unknown_action", {"value": repr(action)})
 
     def apply(self, action: Action) -> None:

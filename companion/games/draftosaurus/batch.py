@@ -63,6 +63,19 @@ _SPECIES = np.arange(SPECIES_COUNT)
 class Batch:
     """`games` games of `players` each, all at the same round and turn, each with its own hands, die and zoos."""
 
+    # Per game and player, set by name below (and per species for prairie, in_pens and in_river).
+    forest: np.ndarray
+    trio: np.ndarray
+    prairie_count: np.ndarray
+    meadow: np.ndarray
+    meadow_count: np.ndarray
+    river: np.ndarray
+    trex_pens: np.ndarray
+    filled: np.ndarray
+    prairie: np.ndarray
+    in_pens: np.ndarray
+    in_river: np.ndarray
+
     def __init__(self, games: int, players: int, options: Options = Options(), seed: int = 0, copies: int = 1):
         """`copies` > 1: the games are that many copies of games // copies different ones, and every random
         draw is the same for all copies of a game (the first games // copies are the first copy)."""
@@ -124,7 +137,8 @@ class Batch:
         masks |= (((self.meadow_count < CAPACITY_MEADOW) & ((self.meadow >> species) & 1 == 0))
                   << MEADOW_OF_DIFFERENCES)
         masks |= (self.island < 0) << SOLITARY_ISLAND
-        return masks & self._die_masks()
+        legal: np.ndarray = masks & self._die_masks()
+        return legal
 
     def _die_masks(self) -> np.ndarray:
         face = self.face[:, None]
@@ -198,13 +212,15 @@ class Batch:
         """A random card of each hand (games x players species), every card as likely."""
         size = self.hands[0, 0].sum()
         picks = (self.uniform(self.players) * size).astype(np.int64)
-        return (np.cumsum(self.hands, axis=2) <= picks[..., None]).sum(axis=2)
+        cards: np.ndarray = (np.cumsum(self.hands, axis=2) <= picks[..., None]).sum(axis=2)
+        return cards
 
     def random_pens(self, species: np.ndarray) -> np.ndarray:
         """A random legal pen for each player's `species` (games x players), every legal pen as likely."""
         masks = self.legal_masks(species)
         picks = (self.uniform(self.players) * _POPCOUNT[masks]).astype(np.int64)
-        return _NTH_PEN[masks, picks]
+        pens: np.ndarray = _NTH_PEN[masks, picks]
+        return pens
 
     def random_turn(self) -> None:
         """A random die, a random card and legal pen for everyone, the discards, the hands passed on."""
@@ -231,7 +247,7 @@ class Batch:
     def totals(self) -> np.ndarray:
         """Points per game and player as the zoos stand."""
         options = self.options
-        points = _FOREST_POINTS[self.forest] + _MEADOW_POINTS[self.meadow_count] + self.river
+        points: np.ndarray = _FOREST_POINTS[self.forest] + _MEADOW_POINTS[self.meadow_count] + self.river
         points += TREX_BONUS_PER_PEN * _POPCOUNT[self.trex_pens]
         points += options.trio_points * (self.trio == CAPACITY_TRIO)
         points += PAIR_POINTS * (self.prairie >> 1).sum(axis=2)
@@ -252,7 +268,8 @@ class Batch:
         totals = self.totals() if totals is None else totals
         leaders = totals == totals.max(axis=1, keepdims=True)
         trex = np.where(leaders, self.in_pens[..., TREX] + self.in_river[..., TREX], np.iinfo(np.int64).max)
-        return leaders & (trex == trex.min(axis=1, keepdims=True))
+        winners: np.ndarray = leaders & (trex == trex.min(axis=1, keepdims=True))
+        return winners
 
 
 def random_games_totals(games: int, players: int, seed: int, options: Options = Options()) -> np.ndarray:

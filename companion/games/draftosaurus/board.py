@@ -150,7 +150,7 @@ def empty_zoo() -> list[list[int]]:
     return [[] for _ in PENS]
 
 
-def zoo_to_ids(zoo: list[list[int]]) -> dict[str, list[str]]:
+def zoo_to_ids(zoo: list[list[int]]) -> dict[str, list[str | None]]:
     """A zoo as the API shows it: pen id -> species ids, left to right, every pen present."""
     return {PENS[pen]: [SPECIES[s] for s in content] for pen, content in enumerate(zoo)}
 

@@ -224,15 +224,15 @@ class Game(WinterGame, LoggedGame):
 
     def check(self, action: Action) -> Reason | None:
         """None if `action` is legal now, else the Reason it is refused."""
-        kind = type(action)
-        if kind is Place:
-            return self._check_place(action)
-        if kind is Roll:
-            return self._check_roll(action)
-        if kind is Discard:
-            return self._check_discard(action)
-        if kind is QuarantineMove:
-            return self._check_quarantine_move(action)
+        match action:
+            case Place():
+                return self._check_place(action)
+            case Roll():
+                return self._check_roll(action)
+            case Discard():
+                return self._check_discard(action)
+            case QuarantineMove():
+                return self._check_quarantine_move(action)
         return Reason("draft_unknown_action", {"value": repr(action)})
 
     def apply(self, action: Action) -> None:
@@ -245,20 +245,20 @@ class Game(WinterGame, LoggedGame):
         reason = self.check(action)
         if reason is not None:
             refuse(reason)
-        kind = type(action)
-        if self._pyramid >= 0 and (kind is Place or kind is QuarantineMove):
+        if self._pyramid >= 0 and isinstance(action, (Place, QuarantineMove)):
             action = self._with_place(action)
-        if kind is Place:
-            self._place(action.player, SPECIES_INDEX[action.species], self._rules.pen_index[action.pen],
-                        None if action.position is None else POSITION_INDEX[action.position])
-        elif kind is QuarantineMove:
-            self._move_out_of_quarantine(action)
-        elif kind is Roll:
-            self._face = FACE_INDEX[action.face]
-            self._phase = PLACE
-            self._start_phase()
-        else:
-            self._discard(action.player, None if action.species is None else SPECIES_INDEX[action.species])
+        match action:
+            case Place():
+                self._place(action.player, SPECIES_INDEX[action.species], self._rules.pen_index[action.pen],
+                            None if action.position is None else POSITION_INDEX[action.position])
+            case QuarantineMove():
+                self._move_out_of_quarantine(action)
+            case Roll():
+                self._face = FACE_INDEX[action.face]
+                self._phase = PLACE
+                self._start_phase()
+            case Discard():
+                self._discard(action.player, None if action.species is None else SPECIES_INDEX[action.species])
         self.actions.append(action)
 
     def pen_choices(self, player: int, species: str, face: str | None = None) -> tuple[list[str], dict[str, Reason]]:
@@ -418,6 +418,7 @@ class Game(WinterGame, LoggedGame):
         if refusal:
             return refusal
         face = NO_FACE if action.player == self._roller else self._face
+        # pen is not None here: _destination_refusal refused an unknown pen
         return self._pen_refusal(self._zoos[action.player], pen, species, face, action.position)  # type: ignore[arg-type]
 
     def _destination_refusal(self, pen: Any, position: Any) -> Reason | None:

@@ -11,7 +11,7 @@ Pens and species are the board's ints (PENS and SPECIES order); a set of pens is
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from companion.games.draftosaurus.board import (
     BAG_PER_SPECIES,
@@ -51,7 +51,7 @@ RIVER_BIT = 1 << RIVER
 ENCLOSURE_BITS = ALL_PENS & ~RIVER_BIT
 
 
-def _mask(pens) -> int:
+def _mask(pens: Iterable[int]) -> int:
     return sum(1 << pen for pen in pens) | RIVER_BIT
 
 

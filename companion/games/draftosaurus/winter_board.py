@@ -96,19 +96,23 @@ class WinterBoard:
     @property
     def pyramid_points(self) -> tuple[int, ...]:
         """Points of each place of the Pyramid, in PYRAMID_POSITIONS order."""
-        return self.values[PYRAMID_POINTS].value
+        points: tuple[int, ...] = self.values[PYRAMID_POINTS].value
+        return points
 
     def capacity(self, pen: str) -> int:
         """Places on one bank of the Lovers' Bridge."""
-        return self.values[f"{pen}_capacity"].value
+        places: int = self.values[f"{pen}_capacity"].value
+        return places
 
     def area(self, pen: str) -> str:
         """forest or grassland."""
-        return self.values[AREAS].value[pen]
+        area: str = self.values[AREAS].value[pen]
+        return area
 
     def side(self, pen: str) -> str:
         """cafeteria (left of the river) or toilets (right of it)."""
-        return self.values[SIDES].value[pen]
+        side: str = self.values[SIDES].value[pen]
+        return side
 
     def unconfirmed(self) -> tuple[str, ...]:
         """The keys of the values no table has confirmed yet, in the order to ask them."""

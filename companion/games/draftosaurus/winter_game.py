@@ -7,7 +7,7 @@ phase); every method here is about the winter board only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import OVER, Reason
@@ -43,6 +43,13 @@ class WinterGame:
     _done: list[bool]
     _waiting: int
     _phase: str
+
+    if TYPE_CHECKING:
+        def _choice_inputs(self, player: int, species: str, face: str | None) -> tuple[list[list[int]], int, int]: ...
+        def _destination_refusal(self, pen: Any, position: Any) -> Reason | None: ...
+        def _pen_refusal(self, zoo: list[list[int]], pen: int, species: int, face: int, position: str | None
+                         ) -> Reason | None: ...
+        def _mark_done(self, player: int) -> None: ...
 
     def pyramid_choices(self, player: int, species: str) -> tuple[list[str], dict[str, Reason]]:
         """Winter board: the pyramid places `player` may give `species` now (whatever the die, which

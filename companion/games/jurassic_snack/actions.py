@@ -81,7 +81,7 @@ class Pass:
 
 
 Action = Move | Reveal | Hatch | Scout | Fly | Erupt | Look | Pass
-_TYPES: dict[str, type] = {"move": Move, "reveal": Reveal, "hatch": Hatch, "scout": Scout, "fly": Fly,
+_TYPES: dict[str, type[Action]] = {"move": Move, "reveal": Reveal, "hatch": Hatch, "scout": Scout, "fly": Fly,
                            "erupt": Erupt, "look": Look, "pass": Pass}
 _NAMES = {kind: name for name, kind in _TYPES.items()}
 

@@ -84,10 +84,10 @@ def play_reason(observation: SnackObservation, position: Position, play: Play) -
         return Reason("js_advice_pass")
     after = position.copy()
     after.apply(play)
-    ready = readiness(after)
+    *ready, chased = readiness(after)
     prey = BLUE_DIPLO + 1 - me
     params: dict[str, Any] = {"ready": ready[me],
-                              "in_reach": sum(1 for square in ready[2] if after.cells[square] == prey)}
+                              "in_reach": sum(1 for square in chased if after.cells[square] == prey)}
     if kind == HATCH:
         return Reason("js_advice_hatch", {"square": names[first], **params})
     if kind == FLY:
@@ -96,8 +96,8 @@ def play_reason(observation: SnackObservation, position: Position, play: Play) -
         return Reason("js_advice_fly", {"square": names[first], "target": names[second], **piece, **params})
     squares = [names[first]] + ([names[second]] if second >= 0 else [])
     if kind == ERUPT:
-        before = readiness(position)[1 - me]
-        return Reason("js_advice_erupt", {"squares": squares, "denied": before - ready[1 - me], **params})
+        *before, _ = readiness(position)
+        return Reason("js_advice_erupt", {"squares": squares, "denied": before[1 - me] - ready[1 - me], **params})
     if kind == LOOK_AT:
         return Reason("js_advice_look", {"squares": squares})
     return Reason("js_advice_scout", {"board": BOARDS[first]})

@@ -18,7 +18,7 @@ ate; Volcanic eruption with a single token left removes that one; a player who c
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from itertools import combinations
 from typing import Any
@@ -88,7 +88,7 @@ EDGE, GAP = "edge", "gap"  # what stops a piece where no square lies: the area's
 QUIET_TURNS_CHOICES = (2, 4)
 _SETUP_FIELDS = ("players", "layout", "mode", "seed", "options")
 # Which action answers each effect.
-EFFECT_ACTIONS: dict[str, type] = {BIRTH: Hatch, SCOUTING: Scout, AIR_TRANSPORT: Fly, AIR_STRIKE: Fly,
+EFFECT_ACTIONS: dict[str, type[Action]] = {BIRTH: Hatch, SCOUTING: Scout, AIR_TRANSPORT: Fly, AIR_STRIKE: Fly,
                                    ERUPTION: Erupt, LOOK: Look}
 
 
@@ -380,7 +380,7 @@ class Game(LoggedGame):
         if player != self._player:
             return Reason("js_not_your_turn", {"player": self.players[player],
                                                "current": self.players[self._player]})
-        expected = {ACTION: (Move, Pass), REVEAL: (Reveal,)}.get(self._phase) or (EFFECT_ACTIONS[self._pending],)
+        expected = {ACTION: (Move, Pass), REVEAL: (Reveal,)}.get(self._phase) or (EFFECT_ACTIONS[self._pending],)  # type: ignore[index]  # set in the EFFECT phase
         if type(action) in expected:
             return None
         if self._phase == REVEAL:
@@ -655,7 +655,7 @@ class Game(LoggedGame):
         choices = [tuple(c) for c in combinations(grass, count)]
         if pending == ERUPTION:
             return [Erupt(player, c) for c in choices]
-        unnamed = [Look(player)] if self.mode == PHYSICAL else []  # real tokens: naming the squares is optional
+        unnamed: list[Action] = [Look(player)] if self.mode == PHYSICAL else []  # real tokens: naming the squares is optional
         return unnamed + [Look(player, c) for c in choices]
 
     # ---- turns and the end -------------------------------------------------------------------------------
@@ -717,8 +717,10 @@ class Game(LoggedGame):
         return dict(zip(grass, bag))
 
 
-_CHECKS = {Move: Game._check_move, Pass: Game._check_pass, Reveal: Game._check_reveal, Hatch: Game._check_hatch,
-           Scout: Game._check_scout, Fly: Game._check_fly, Erupt: Game._check_erupt, Look: Game._check_look}
-_APPLY = {Move: Game._apply_move, Pass: Game._apply_pass, Reveal: Game._apply_reveal, Hatch: Game._apply_hatch,
-          Scout: Game._apply_scout, Fly: Game._apply_fly, Erupt: Game._apply_erupt, Look: Game._apply_look}
+_CHECKS: dict[type[Action], Callable[[Game, Any], Reason | None]] = {
+    Move: Game._check_move, Pass: Game._check_pass, Reveal: Game._check_reveal, Hatch: Game._check_hatch,
+    Scout: Game._check_scout, Fly: Game._check_fly, Erupt: Game._check_erupt, Look: Game._check_look}
+_APPLY: dict[type[Action], Callable[[Game, Any], None]] = {
+    Move: Game._apply_move, Pass: Game._apply_pass, Reveal: Game._apply_reveal, Hatch: Game._apply_hatch,
+    Scout: Game._apply_scout, Fly: Game._apply_fly, Erupt: Game._apply_erupt, Look: Game._apply_look}
 

@@ -42,7 +42,7 @@ class SnackObservation:
     lively: bool
     known: tuple[tuple[str, str], ...]
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, str, str | None, int]:
         """Where this decision stands in the game (seeds the bots' randomness)."""
         return (self.turn, self.actions_left, self.phase, self.pending, self.seat)
 
