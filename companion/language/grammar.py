@@ -245,7 +245,8 @@ def state_templates(game: str, lang: str, state: str) -> StateTemplates:
                     raise GrammarError(f"grammars/{lang}, intent {name}: {error}") from None
     open_start = tuple(t for t in templates if t.node.first is None or t.node.nullable)
     words = {w for t in templates if t.node.first is not None for w in t.node.first}
-    by_word = {w: tuple(t for t in templates if t in open_start or w in t.node.first) for w in words}
+    by_word = {w: tuple(t for t in templates if t in open_start or (t.node.first is not None and w in t.node.first))
+               for w in words}
     return StateTemplates(tuple(templates), by_word, open_start)
 
 

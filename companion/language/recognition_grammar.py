@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import permutations
@@ -149,7 +149,7 @@ class _Builder:
             return (self._list(expression.list_name),)
         raise ValueError(f"unsupported template part {type(expression).__name__}")
 
-    def _named(self, name: str, body) -> Ref:
+    def _named(self, name: str, body: Callable[[], tuple[object, ...]]) -> Ref:
         if name not in self.named:
             self.named[name] = Choice(())  # placeholder while building (rules do not recurse)
             built = body()
@@ -263,9 +263,9 @@ class _Pruner:
         return tuple(kept)
 
     def choice(self, choice: Choice) -> Choice | None:
-        options = [self.sequence(o) for o in choice.options]
-        optional = choice.optional or any(o == () for o in options)
-        options = [o for o in options if o]
+        sequences = [self.sequence(o) for o in choice.options]
+        optional = choice.optional or any(o == () for o in sequences)
+        options = [o for o in sequences if o]
         if not options and not optional:
             return None
         return Choice(tuple(options), optional)
@@ -372,7 +372,7 @@ def _jsgf_choice(choice: Choice, top: bool = False) -> str:
     return body if top else f"( {body} )"
 
 
-def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen=None) -> bool:
+def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen: set[str] | None = None) -> bool:
     seen = set() if seen is None else seen
     for part in sequence:
         if part is target:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 import yaml
 
@@ -43,7 +43,7 @@ class Sticker(NamedTuple):
     """
 
     kind: str
-    count: int
+    count: int  # type: ignore[assignment]  # a field may hide tuple.count
 
 
 def to_stickers(n: int) -> list[Sticker]:
@@ -110,9 +110,10 @@ class _Symbol:
 
 
 @cache
-def _grammar(lang: str) -> dict:
+def _grammar(lang: str) -> dict[str, Any]:
     with (grammars_dir() / check_language(lang) / "tactile.yaml").open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        data: dict[str, Any] = yaml.safe_load(handle)
+        return data
 
 
 @cache
