@@ -12,6 +12,7 @@ import wave
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -215,7 +216,7 @@ class MicrophoneSource(AudioSource):
         info = default_device("input") if device is None else _sounddevice().query_devices(device)
         self.native_rate = self._pick_rate(int(info["default_samplerate"]))
         self.queue: queue.Queue[np.ndarray] = queue.Queue()
-        self.stream = None
+        self.stream: Any = None  # a sounddevice.InputStream while open
 
     def _pick_rate(self, device_rate: int) -> int:
         """16 kHz when the device offers it (no resampling), else the device's own rate."""

@@ -51,7 +51,7 @@ class Voice:
             self.engine.setProperty("voice", self.voice_id)
         # The espeak driver plays through an external player; render to WAV and play with sounddevice instead.
         self.renders = self.driver == "espeak"
-        self.output = None if save_only or not self.renders else open_output()
+        self.output: Any = None if save_only or not self.renders else open_output()
 
     def _prepare(self, request: dict[str, Any]) -> None:
         self.engine.setProperty("rate", int(request["rate"]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from companion.language.recognition_grammar import UNKNOWN_WORD, vosk_phrases
 from companion.speech.audio import SAMPLE_RATE
@@ -35,8 +36,8 @@ class VoskRecogniser(Recogniser):
             self.model = vosk.Model(str(model_path))
         except Exception as error:  # vosk raises a bare Exception
             raise Unavailable("vosk_model_broken", str(error), path=str(model_path)) from error
-        self.recognisers: dict[tuple[str, tuple[str, ...]], object] = {}
-        self.current = None
+        self.recognisers: dict[tuple[str, tuple[str, ...]], Any] = {}  # vosk.KaldiRecognizer
+        self.current: Any = None
         self.segments: list[dict] = []
         self.unknown_to_model: set[str] = set()
 
