@@ -123,7 +123,7 @@ class TableSetup:
                 break
             slots = self.ask("dino.setup.ask_barrier", {"barrier_place"}, number=len(placed) + 1).slots
             reason = border_reason(self.board, slots["square"], slots["other_square"], placed)
-            if reason is None:
+            if reason is None:  # the squares touch: their border is not None
                 placed += (self.board.border(slots["square"], slots["other_square"]),)  # type: ignore[operator]
             else:
                 self.refuse(reason)

@@ -88,6 +88,7 @@ class Board:
     @cached_property
     def borders(self) -> tuple[Border, ...]:
         """Every side shared by two squares: where a barrier may stand."""
+        # A square and its neighbour always share a border (never None).
         return tuple(sorted({self.border(s, n) for s in self.squares for n in self.neighbours(s)},  # type: ignore[misc]
                             key=lambda b: (self.squares.index(b[0]), self.squares.index(b[1]))))
 

@@ -161,7 +161,7 @@ def barrier_reason(setup: Setup) -> Reason | None:
         reason = border_reason(setup.board, barrier[0], barrier[1], placed)
         if reason is not None:
             return reason
-        placed += (setup.board.border(*barrier),)  # type: ignore[operator]
+        placed += (setup.board.border(*barrier),)  # type: ignore[operator]  # touching: border_reason said so
     if len(placed) < MIN_BARRIERS:
         return Reason("dino_barrier_count", {"count": len(placed), "least": MIN_BARRIERS, "most": MAX_BARRIERS})
     return None

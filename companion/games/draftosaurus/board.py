@@ -93,8 +93,8 @@ def blockers(face_blocks: Sequence[str | None], capacity: Sequence[int], own_rul
                 code = "draft_pen_has_trex"
             elif len(content) >= capacity[pen]:
                 code = "draft_pen_full"
-            elif own_rules[pen] is not None:
-                code = own_rules[pen](zoo, pen, species)  # type: ignore[misc]
+            elif (own_rule := own_rules[pen]) is not None:
+                code = own_rule(zoo, pen, species)
         codes.append(code)
     return codes
 

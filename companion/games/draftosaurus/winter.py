@@ -78,7 +78,7 @@ class WinterRules:
             zoo[pen].append(species)
             return
         grid = zoo[GRID]
-        grid[position] = species  # type: ignore[index]
+        grid[position] = species  # type: ignore[index]  # a pyramid place is always given
         zoo[PYRAMID] = [s for s in grid if s != EMPTY]
 
     @staticmethod
