@@ -78,6 +78,7 @@ def snack_game(opponent: str, seed: int, times: list[float]) -> float:
             game.apply(_timed(lambda o: snack_advice.advise(o, seed), observation, times))
         else:
             game.apply(other.choose(observation))
+    assert game.outcome is not None  # the game is over
     winners = game.outcome.winners
     return 1 / len(winners) if hero in winners else 0.0
 

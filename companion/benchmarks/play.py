@@ -159,6 +159,7 @@ def measure_startup(engine: str, runs: int, wav: Path | None) -> list[float]:
             begin = time.perf_counter()
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.DEVNULL, text=True, env=env)
+            assert process.stdout is not None  # a pipe
             for line in process.stdout:
                 if line.strip() == first_question:
                     times.append(time.perf_counter() - begin)

@@ -340,7 +340,7 @@ class Table(Generic[GameT]):
         handler = self.QUERIES.get(answer.intent)
         if handler is None:
             return answer
-        if answer.unsure:
+        if answer.unsure and answer.heard is not None:
             verdict = self.confirm(self.session.text("session.confirm", heard=answer.heard.text), state)
             if verdict is not True:
                 if verdict is False:

@@ -56,7 +56,7 @@ def boards(args: Any, lang: str) -> Boards:
     or the file is refused."""
     board = getattr(args, "board", None)
     match = getattr(args, "match", None)
-    winter_file = None if board in (None, *BOARDS) else board_from_file(Path(board), catalog(lang))
+    winter_file = None if board is None or board in BOARDS else board_from_file(Path(board), catalog(lang))
     if match is None:
         return Boards(("winter" if winter_file is not None else board or "summer",), winter_file)
     if board == "summer":

@@ -9,6 +9,7 @@ warning to the other player, and it is never kept in the messages that "repeat" 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion import registry
@@ -117,8 +118,9 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         player, slots = self.game.player, answer.slots
         square, target = self.square_from(slots), self.square_from(slots, "target")
         if answer.intent == "place_at" and square:
-            single = {BIRTH: lambda: Hatch(player, square), ERUPTION: lambda: Erupt(player, (square,)),
-                      LOOK: lambda: Look(player, (square,))}
+            single: dict[str, Callable[[], Action]] = {
+                BIRTH: lambda: Hatch(player, square), ERUPTION: lambda: Erupt(player, (square,)),
+                LOOK: lambda: Look(player, (square,))}
             return single[effect]() if effect in single else None
         if answer.intent == "scout" and effect == SCOUTING and slots.get("board"):
             return Scout(player, str(slots["board"]))

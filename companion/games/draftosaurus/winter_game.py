@@ -95,7 +95,7 @@ class WinterGame:
         if type(player) is not int or not 0 <= player < len(self.players) or player not in self.tracked:
             raise RuleViolation(f"no tracked player {player}", Reason("draft_unknown_player", {"value": str(player)}))
 
-    def _neighbours(self, reported: dict[int, dict[str, int]] | None) -> list[Neighbour | None]:
+    def _neighbours(self, reported: dict[int, dict[str, int]] | None) -> list[Neighbour[str] | None]:
         """Winter board: each seat's right-hand neighbour, with the species counts of their pens (as the
         players who are not tracked report them)."""
         reported = reported or {}
