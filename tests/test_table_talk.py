@@ -258,15 +258,15 @@ def test_a_pen_of_a_named_player_is_answered_naming_the_player(tmp_path, lang, p
 # ---------------------------------------------------------------- 6. refusals say what is allowed
 
 @pytest.mark.parametrize("lang, line, faces", [
-    ("fr", "dé cœur", "La prairie des amoureux est un enclos, pas une face du dé. Les faces sont : croix pour "
-                      "forêt, fleur pour plaine, fenêtre pour côté toilettes, rond pour côté cafétéria, carré pour "
-                      "enclos vide et triangle pour attention au T-Rex."),
-    ("en", "die heart", "Prairie of love is a pen, not a die face. The faces are: cross for forest, flower for "
-                        "grassland, window for toilets side, circle for cafeteria side, square for empty pen and "
-                        "triangle for watch out for the T-Rex."),
-    ("es", "dado corazón", "La pradera del amor es un corral, no una cara del dado. Las caras son: cruz para bosque, "
-                           "flor para pastizal, ventana para lado de los baños, círculo para lado de la cafetería, "
-                           "cuadrado para corral vacío y triángulo para cuidado con el T-Rex."),
+    ("fr", "dé cœur", ("La prairie des amoureux est un enclos, pas une face du dé. Les faces sont : croix pour "
+                       "forêt, fleur pour plaine, fenêtre pour côté toilettes, rond pour côté cafétéria, carré pour "
+                       "enclos vide et triangle pour attention au T-Rex.")),
+    ("en", "die heart", ("Prairie of love is a pen, not a die face. The faces are: cross for forest, flower for "
+                         "grassland, window for toilets side, circle for cafeteria side, square for empty pen and "
+                         "triangle for watch out for the T-Rex.")),
+    ("es", "dado corazón", ("La pradera del amor es un corral, no una cara del dado. Las caras son: cruz para bosque, "
+                            "flor para pastizal, ventana para lado de los baños, círculo para lado de la cafetería, "
+                            "cuadrado para corral vacío y triángulo para cuidado con el T-Rex.")),
 ])
 def test_a_pen_sticker_said_for_the_die_lists_the_six_faces(tmp_path, lang, line, faces):
     assert faces in draft(tmp_path, [line], lang=lang).stdout
