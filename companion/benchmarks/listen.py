@@ -26,20 +26,28 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.benchmarks import peak_memory_mb, percentile
 from companion.dialogue.draftosaurus.queries import QUERIES
 from companion.dialogue.session import SHARED_INTENTS, doubtful, rival_margin, understand
-from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN
 from companion.errors import BadInput
 from companion.language.grammar import ANY_STATE, examples
 from companion.language.messages import LANGUAGES, catalog
 from companion.speech.audio import WavFileSource
-from companion.speech.base import Unavailable
+from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Unavailable
 from companion.speech.listener import SpeechListener
 from companion.speech.rooms import CONDITIONS, Room
-from companion.speech.synthetic import (SPEEDS, SYNTHESISERS, Command, SyntheticVoice, held_out, sample_commands,
-                                        speak_to_wav, synthetic_voices)
+from companion.speech.synthetic import (
+    SPEEDS,
+    SYNTHESISERS,
+    Command,
+    SyntheticVoice,
+    held_out,
+    sample_commands,
+    speak_to_wav,
+    synthetic_voices,
+)
 
 NAME = "listen"
 HELP = ("Speech recognition on tuned and held-out voices in room conditions: understood, asked again, answered "
@@ -156,7 +164,8 @@ def spoken_commands(args: argparse.Namespace, count: int) -> tuple[list[Command]
     if args.sentences == "grammar":
         return sample_commands(GAME, args.lang, COMMANDS, count, random.Random(args.seed), PLAYERS), PLAYERS
     book = examples(GAME, args.lang)
-    natural = [Command(game_state(e.state, e.intent), e.text, e.intent, dict(e.slots)) for e in book.understood]
+    natural = [Command(game_state(e.state, e.intent), e.text, e.intent, dict(e.slots)) for e in book.understood
+               if e.intent is not None]
     if count >= len(natural):
         return [natural[index % len(natural)] for index in range(count)], tuple(book.players)
     return [natural[index * len(natural) // count] for index in range(count)], tuple(book.players)
@@ -172,7 +181,7 @@ def synthesise(commands: list[Command], folder: Path, voices: tuple[tuple[Synthe
                rooms: tuple[str, ...], lang: str, seed: int) -> list[Utterance]:
     """Each command said by one voice of each group (voices and speeds taken in turn), in every room."""
     room = Room(folder, lang, babble_texts(lang))
-    said = []
+    said: list[Utterance] = []
     for index, command in enumerate(commands):
         for group in (g for g in voices if g):
             voice = group[index % len(group)]
@@ -199,15 +208,18 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
     for state in sorted({c.state for c in commands}):
         recogniser.use_grammar(state, players)
     load_s = time.perf_counter() - started
-    rows = []
+    rows: list[dict[str, Any]] = []
     for utterance in said:
         command = utterance.command
         listener.expect_speaker(str(utterance.voice))  # as a game expects the player whose turn it is
         heard = listener.listen(command.state)
+        assert heard is not None and isinstance(listener.current, WavFileSource)  # one file for each command
         source = listener.current
         meaning = understand(heard, game=GAME, lang=args.lang, state=command.state, player_names=players)
-        row = {"said": command.text, "state": command.state, "intent": command.intent, "heard": heard.text,
-               "meant": meaning.intent, "slots": command.slots, "heard_slots": dict(meaning.slots), "seconds": source.seconds, "voice": str(utterance.voice),
+        row: dict[str, Any] = {
+               "said": command.text, "state": command.state, "intent": command.intent, "heard": heard.text,
+               "meant": meaning.intent, "slots": command.slots, "heard_slots": dict(meaning.slots),
+               "seconds": source.seconds, "voice": str(utterance.voice),
                "family": utterance.family, "condition": utterance.condition, "decode_ms": [heard.decode_ms],
                "final_ms": listener.last_final_ms, "confidence": heard.confidence,
                "understood": meaning.intent == command.intent and dict(meaning.slots) == command.slots,

@@ -9,8 +9,9 @@ command, help and repeat. Everything else goes back to whoever asked: the table 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from companion import registry
 from companion.dialogue.history import MessageHistory
@@ -58,7 +59,7 @@ def doubtful(heard: Heard, margin: float | None, floor: float | None = RIVAL_MAR
     """Whether what was heard is too unsure to change the game (a move, a die face, an undo) without a
     read-back: a confidence below `confidence_floor`, or a rival of another meaning less than `floor` behind
     (`margin`; no floor: rivals are not looked at)."""
-    if not heard.spoken:
+    if heard.confidence is None:  # typed
         return False
     return heard.confidence < confidence_floor or (floor is not None and margin is not None and margin < floor)
 
@@ -190,9 +191,7 @@ class Session:
                 continue
             result = self._parse(heard, listening)
             if result.intent in ("yes", "no") and not self.doubtful(heard, result, listening):
-                if result.intent == "no":
-                    return False
-                return True
+                return result.intent != "no"
             if result.intent in ("repeat", "help"):
                 self.say_text(question if result.intent == "repeat" else self.text("help.confirm"), remember=False)
                 continue

@@ -14,18 +14,40 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import permutations
 from pathlib import Path
-from typing import Iterable, Sequence
 
-from hassil import (Alternative, Expression, Intents, ListReference, Permutation, RuleReference,
-                    Sequence as Seq, TextChunk, TextSlotList, WildcardSlotList)
+from hassil import (
+    Alternative,
+    Expression,
+    Intents,
+    ListReference,
+    Permutation,
+    RuleReference,
+    TextChunk,
+    TextSlotList,
+    WildcardSlotList,
+)
+from hassil import Sequence as Seq
 
-from companion.language.grammar import (ANY_STATE, COMMON_FILE, PLAYER_LIST, ParseResult, check_game, check_state,
-                                        grammar_source, load_grammar, map_template_words, parse,
-                                        read_grammar_file, rewrite_templates, state_intents)
+from companion.language.grammar import (
+    ANY_STATE,
+    COMMON_FILE,
+    PLAYER_LIST,
+    ParseResult,
+    check_game,
+    check_state,
+    grammar_source,
+    load_grammar,
+    map_template_words,
+    parse,
+    read_grammar_file,
+    rewrite_templates,
+    state_intents,
+)
 from companion.paths import grammars_dir
 
 UNKNOWN_WORD = "[unk]"
@@ -57,7 +79,7 @@ class Spelling:
         return words
 
 
-@lru_cache(maxsize=None)
+@cache
 def spelling(lang: str) -> Spelling:
     """How the recognisers of a language spell words (`recognizer:` in grammars/<lang>/common.yaml)."""
     settings = read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}
@@ -65,7 +87,7 @@ def spelling(lang: str) -> Spelling:
                     split_after_apostrophe=bool(settings.get("split_after_apostrophe", False)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     """Alternatives that recognisers are never offered (`recognizer: unheard:` in common.yaml): words that
     sound too much like their opposite ("no" heard as "o k"). Typed, they are still understood."""
@@ -73,7 +95,7 @@ def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
 
 
-@lru_cache(maxsize=None)
+@cache
 def spoken_intents(game: str, lang: str) -> Intents:
     """The grammar of a game with words spelled for recognisers (not folded)."""
     words = spelling(lang).words
@@ -127,7 +149,7 @@ class _Builder:
             return (self._list(expression.list_name),)
         raise ValueError(f"unsupported template part {type(expression).__name__}")
 
-    def _named(self, name: str, body) -> Ref:
+    def _named(self, name: str, body: Callable[[], tuple[object, ...]]) -> Ref:
         if name not in self.named:
             self.named[name] = Choice(())  # placeholder while building (rules do not recurse)
             built = body()
@@ -181,16 +203,20 @@ def slot_meanings(game: str, lang: str, state: str,
     grammar = state_grammar(game, lang, state, player_names)
     intents = spoken_intents(game, lang)
     builder = _Builder(intents, player_names, lang)
-    lists = []
+    lists: list[tuple[tuple[tuple[str, ...], ...], ...]] = []
     for key in grammar.named:
         name = key.removeprefix("list_")
         if not key.startswith("list_"):
             continue
+        meanings: list[list[tuple[str, ...]]]
         if name == PLAYER_LIST:
             meanings = [[tuple(spelling(lang).words(p))] for p in player_names]
         else:
+            slot_list = intents.slot_lists[name]
+            if not isinstance(slot_list, TextSlotList):
+                continue
             by_value: dict[str, list[tuple[str, ...]]] = {}
-            for value in intents.slot_lists[name].values:
+            for value in slot_list.values:
                 forms = by_value.setdefault(repr(value.value_out), [])
                 forms += [f for f in dict.fromkeys(_expand(builder.build(value.text_in), builder.named))
                           if f not in forms]
@@ -206,6 +232,7 @@ def _expand(sequence: tuple[object, ...], named: dict[str, Choice]) -> list[tupl
     """Every word sequence of a small part of the grammar (a slot value)."""
     phrases: list[tuple[str, ...]] = [()]
     for part in sequence:
+        options: list[tuple[str, ...]]
         if isinstance(part, str):
             options = [(part,)]
         else:
@@ -285,9 +312,9 @@ class _Pruner:
         return tuple(kept)
 
     def choice(self, choice: Choice) -> Choice | None:
-        options = [self.sequence(o) for o in choice.options]
-        optional = choice.optional or any(o == () for o in options)
-        options = [o for o in options if o]
+        sequences = [self.sequence(o) for o in choice.options]
+        optional = choice.optional or any(o == () for o in sequences)
+        options = [o for o in sequences if o]
         if not options and not optional:
             return None
         return Choice(tuple(options), optional)
@@ -398,7 +425,7 @@ def _jsgf_choice(choice: Choice, top: bool = False) -> str:
     return body if top else f"( {body} )"
 
 
-def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen=None) -> bool:
+def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen: set[str] | None = None) -> bool:
     seen = set() if seen is None else seen
     for part in sequence:
         if part is target:

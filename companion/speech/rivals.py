@@ -19,7 +19,8 @@ there is no rival.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 PAD_FRAMES = 3  # frames of context kept on each side of a span (10 ms each)
 SAMPLES_PER_FRAME = 160  # pocketsphinx's frames are 10 ms at 16 kHz
@@ -29,7 +30,7 @@ Forms = tuple[tuple[str, ...], ...]
 _FILLER = re.compile(r"^(\[.*\]|\(NULL\))$|\(\d+\)$")  # noises, empty steps, and variant marks
 
 
-def acoustic_score(decoder, segments) -> float:
+def acoustic_score(decoder: Any, segments: Sequence[Any]) -> float:
     """The acoustic log score of a segmentation (pocketsphinx's units)."""
     log = decoder.logmath.log
     return sum(log(s.ascore) if s.ascore > 0 else -1e9 for s in segments)
@@ -56,7 +57,7 @@ def spans(words: Sequence[str], lists: Sequence[Sequence[Forms]]) -> list[tuple[
 class RivalSearch:
     """Second passes on one pocketsphinx decoder (its main search is switched back by the caller)."""
 
-    def __init__(self, decoder):
+    def __init__(self, decoder: Any) -> None:  # a pocketsphinx Decoder
         self.decoder = decoder
         self.searches: dict[Forms, str] = {}
 

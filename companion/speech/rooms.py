@@ -96,6 +96,7 @@ class Room:
                 samples, _ = read_wav(self._sox(wav, ()))
                 talkers.append(samples / max(float(np.sqrt(np.mean(samples ** 2))), 1e-6))
             length = min(len(t) for t in talkers)
-            babble = sum(np.roll(t[:length], length * k // BABBLE_TALKERS) for k, t in enumerate(talkers))
+            babble = np.sum([np.roll(t[:length], length * k // BABBLE_TALKERS) for k, t in enumerate(talkers)],
+                            axis=0)
             self._babble = (babble / max(float(np.sqrt(np.mean(babble ** 2))), 1e-6)).astype(np.float32)
         return self._babble

@@ -41,13 +41,21 @@ from __future__ import annotations
 import math
 import re
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
-from companion.language.recognition_grammar import (MissingWords, intents_saying, jsgf, pronunciations,
-                                                    slot_meanings, spelling, state_grammar, vocabulary)
+from companion.language.recognition_grammar import (
+    MissingWords,
+    intents_saying,
+    jsgf,
+    pronunciations,
+    slot_meanings,
+    spelling,
+    state_grammar,
+    vocabulary,
+)
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
 from companion.speech.fsg import compiled_fsg
@@ -266,14 +274,16 @@ class SphinxRecogniser(Recogniser):
                  if not (_SILENCES.match(s.word) or _NOISES.match(s.word))]
         words = [w for w, _, _ in heard]
         audio = b"".join(self.audio)
+        search = self.rival_search
+        assert search is not None
         try:
-            found = self.rival_search.rivals(audio, words, [(a, b) for _, a, b in heard],
+            found = search.rivals(audio, words, [(a, b) for _, a, b in heard],
                                              slot_meanings(self.game, self.lang, *self.grammar))
             saying = intents_saying(spelling(self.lang).words(" ".join(words)),
                                     state_grammar(self.game, self.lang, *self.grammar))
             if found or not saying or not saying <= WHOLE_SENTENCE_CHECKED:
                 return found
-            return self.rival_search.sentence_rival(audio, self._search(*self.grammar),
+            return search.sentence_rival(audio, self._search(*self.grammar),
                                                     self._search(*self.grammar, saying, len(words) + RIVAL_EXTRA_WORDS),
                                                     sum(b - a + 1 for _, a, b in heard))
         finally:
