@@ -9,7 +9,9 @@ import shutil
 import numpy as np
 import pytest
 
+from companion.benchmarks.listen import CONFIDENCE_FLOORS, MARGIN_FLOORS
 from companion.language.grammar import parse
+from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN
 from companion.speech.synthetic import FLITE_VOICES, SyntheticVoice, speak_to_wav
 from tests.conftest import run_companion
 
@@ -40,7 +42,7 @@ def test_the_listen_benchmark_reports_tuned_and_held_out_voices_per_room(tmp_pat
 
 @pytest.mark.slow
 def test_the_listen_benchmark_prints_every_measure_per_synthesiser_and_room(tmp_path):
-    result = run_companion("bench", "listen", "--count", "1", "--conditions", "reverb,tempo",
+    result = run_companion("bench", "listen", "--count", "1", "--conditions", "reverb,tempo", "--tradeoff",
                            env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
@@ -53,6 +55,10 @@ def test_the_listen_benchmark_prints_every_measure_per_synthesiser_and_room(tmp_
             assert MEASURES_ROW.search(row), row
     assert any(line.strip().startswith("held out: understood") for line in lines)
     assert any("tuned minus held out" in line for line in lines)
+    in_use = f"(in use: {ACTION_CONFIDENCE:g}, {RIVAL_MARGIN:g})"
+    assert any("misheard-and-applied" in line and in_use in line for line in lines)
+    floors = [line.split() for line in lines if re.match(r"\s+0\.\d+\s+(None|\d+\.\d)\s+(tuned|held out)", line)]
+    assert len(floors) == 2 * len(CONFIDENCE_FLOORS) * len(MARGIN_FLOORS)
 
 
 def test_the_game_does_not_hear_spanish_with_the_borrowed_english_model(tmp_path):
