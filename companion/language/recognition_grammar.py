@@ -195,6 +195,55 @@ def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...
     return StateGrammar(per_intent, pruner.kept())
 
 
+@lru_cache(maxsize=256)
+def slot_meanings(game: str, lang: str, state: str,
+                  player_names: tuple[str, ...] = ()) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], ...]:
+    """The slot lists a state's recogniser grammar uses (species, pens, faces, players...): for each list, its
+    meanings, each as every word sequence a recogniser may hear for it ("t rex", "tyrannosaurus"...)."""
+    grammar = state_grammar(game, lang, state, player_names)
+    intents = spoken_intents(game, lang)
+    builder = _Builder(intents, player_names, lang)
+    lists: list[tuple[tuple[tuple[str, ...], ...], ...]] = []
+    for key in grammar.named:
+        name = key.removeprefix("list_")
+        if not key.startswith("list_"):
+            continue
+        meanings: list[list[tuple[str, ...]]]
+        if name == PLAYER_LIST:
+            meanings = [[tuple(spelling(lang).words(p))] for p in player_names]
+        else:
+            slot_list = intents.slot_lists[name]
+            if not isinstance(slot_list, TextSlotList):
+                continue
+            by_value: dict[str, list[tuple[str, ...]]] = {}
+            for value in slot_list.values:
+                forms = by_value.setdefault(repr(value.value_out), [])
+                forms += [f for f in dict.fromkeys(_expand(builder.build(value.text_in), builder.named))
+                          if f not in forms]
+            meanings = list(by_value.values())
+        kept = tuple(tuple(f for f in forms if f and not _has_digits(f) and f not in unheard(lang))
+                     for forms in meanings)
+        if sum(1 for forms in kept if forms) > 1:
+            lists.append(tuple(forms for forms in kept if forms))
+    return tuple(lists)
+
+
+def _expand(sequence: tuple[object, ...], named: dict[str, Choice]) -> list[tuple[str, ...]]:
+    """Every word sequence of a small part of the grammar (a slot value)."""
+    phrases: list[tuple[str, ...]] = [()]
+    for part in sequence:
+        options: list[tuple[str, ...]]
+        if isinstance(part, str):
+            options = [(part,)]
+        else:
+            choice = named[part.name] if isinstance(part, Ref) else part
+            assert isinstance(choice, Choice)
+            options = [words for option in choice.options for words in _expand(option, named)]
+            options += [()] if choice.optional else []
+        phrases = [head + tail for head in phrases for tail in options]
+    return phrases
+
+
 def intents_saying(words: Sequence[str], grammar: StateGrammar) -> frozenset[str]:
     """The intents whose recogniser templates produce exactly these words."""
     return frozenset(name for name, templates in grammar.intents
@@ -322,8 +371,10 @@ def _variants(part: object, named: dict[str, Choice]) -> list[tuple[str, ...]]:
 
 # ---------------------------------------------------------------- JSGF
 
-def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
-    """A JSGF grammar for pocketsphinx: one public rule, one rule per intent and per named part.
+def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = (),
+         without: frozenset[str] = frozenset()) -> str:
+    """A JSGF grammar for pocketsphinx: one public rule, one rule per intent and per named part; the intents
+    `without` left out.
 
     Templates with free text (a new player's name) are left out: JSGF cannot hear unknown words.
     """
@@ -331,6 +382,8 @@ def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> 
     lines = ["#JSGF V1.0;", f"grammar {_jsgf_name(f'{game}_{lang}_{state}')};", ""]
     bodies = []
     for intent, templates in grammar.intents:
+        if intent in without:
+            continue
         options = [_jsgf_sequence(t) for t in templates if not _uses(t, grammar.named, WILDCARD)]
         options = [o for o in options if o]
         if options:

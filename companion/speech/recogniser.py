@@ -9,11 +9,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Recognition:
-    """What one utterance was heard as ("" when nothing fits the grammar), and how sure the engine is, in
-    [0, 1] (each engine documents how it measures it)."""
+    """What one utterance was heard as ("" when nothing fits the grammar), how sure the engine is, in [0, 1]
+    (each engine documents how it measures it), and its runners-up that differ in a word of meaning: (text,
+    margin), the margin being how much better the heard words fit (engine units; below 0 the rival fits
+    better)."""
 
     text: str
     confidence: float
+    rivals: tuple[tuple[str, float], ...] = ()
 
 
 class Recogniser(ABC):
