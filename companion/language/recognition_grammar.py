@@ -199,6 +199,26 @@ def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...
     return StateGrammar(per_intent, pruner.kept())
 
 
+@dataclass(frozen=True)
+class SpokenValues:
+    """The values of each text list of a game, as recogniser word trees: (canonical id, words) in list order;
+    `named` holds the expansion rules they use."""
+
+    values: dict[str, tuple[tuple[object, tuple[object, ...]], ...]]
+    named: dict[str, Choice]
+
+
+@lru_cache(maxsize=None)
+def spoken_values(game: str, lang: str) -> SpokenValues:
+    """Every value of every text list of a game (players' names aside), spelled for recognisers."""
+    intents = spoken_intents(check_game(game), lang)
+    builder = _Builder(intents, (), lang)
+    values = {name: tuple((value.value_out, builder.build(value.text_in)) for value in slot_list.values)
+              for name, slot_list in intents.slot_lists.items()
+              if isinstance(slot_list, TextSlotList) and name != PLAYER_LIST}
+    return SpokenValues(values, builder.named)
+
+
 def intents_saying(words: Sequence[str], grammar: StateGrammar, lang: str | None = None) -> frozenset[str]:
     """The intents whose recogniser templates produce exactly these words (with `lang`, also once a filler
     before or after them is set aside)."""
