@@ -6,9 +6,9 @@ say instead (another name of the same species, pen or face, another wording of t
 an optional word out), and whatever could no longer be said at all: a value of a list (a species, a pen, a
 die face...) none of whose names the model knows, or a command none of whose sentences it can hear.
 
-Alternatives are looked for where the word is written: among the other options of the same choice ("(trex|
-tyrannosaurus)"), else in the enclosing choice, up to the other sentences of the same command. The values of
-a list are never alternatives to each other: saying "stegosaurus" is no way to say "triceratops".
+Alternatives are looked for where the word is written: among the other options of the same choice
+("(trike|triceratops)"), else in the enclosing choice, up to the other sentences of the same command. The
+values of a list are never alternatives to each other: saying "stegosaurus" is no way to say "triceratops".
 """
 
 from __future__ import annotations
