@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from companion.language import recognition_grammar as rg
-from companion.language.grammar import grammar_source, games, parse, read_grammar_file, readings
+from companion.language.grammar import games, grammar_source, parse, read_grammar_file, readings
 from companion.language.messages import LANGUAGES
 from companion.language.text import fold
 from companion.speech.synthetic import speak_to_wav
@@ -113,14 +113,14 @@ def test_recogniser_fillers_are_words_the_parser_drops(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_jsgf_allows_one_filler_before_and_one_after_any_command(lang):
     text = rg.jsgf("draftosaurus", lang, "turn")
-    public = re.search(r"^public <utterance> = (.*);$", text, re.M).group(1)
-    commands = re.search(r"^<commands> = (.*);$", text, re.M).group(1)
+    public = re.search(r"^public <utterance> = (.*);$", text, re.MULTILINE).group(1)
+    commands = re.search(r"^<commands> = (.*);$", text, re.MULTILINE).group(1)
     assert public == f"{commands} | <filled>" and commands.startswith("<intent_place> |")
-    assert re.search(r"^<filled> = (.*);$", text, re.M).group(1) == (
+    assert re.search(r"^<filled> = (.*);$", text, re.MULTILINE).group(1) == (
         "<filler_before> <commands> [ <filler_after> ] | <commands> <filler_after>")
     before, after = rg.fillers(lang)
-    assert re.search(r"^<filler_before> = (.*);$", text, re.M).group(1) == " | ".join(" ".join(f) for f in before)
-    assert re.search(r"^<filler_after> = (.*);$", text, re.M).group(1) == " | ".join(" ".join(f) for f in after)
+    assert re.search(r"^<filler_before> = (.*);$", text, re.MULTILINE).group(1) == " | ".join(" ".join(f) for f in before)
+    assert re.search(r"^<filler_after> = (.*);$", text, re.MULTILINE).group(1) == " | ".join(" ".join(f) for f in after)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -14,8 +14,8 @@ from companion.language.grammar import parse, states
 from companion.language.messages import LANGUAGES
 
 GAME = "draftosaurus"
-ARPABET = set("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH"
-              .split())
+ARPABET = {"AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH", "IH", "IY", "JH",
+           "K", "L", "M", "N", "NG", "OW", "OY", "P", "R", "S", "SH", "T", "TH", "UH", "UW", "V", "W", "Y", "Z", "ZH"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -61,7 +61,7 @@ def test_recogniser_spelling_per_language():
 def test_jsgf_is_well_formed(lang):
     text = rg.jsgf(GAME, lang, "turn")
     assert text.startswith("#JSGF V1.0;") and "public <utterance> =" in text
-    defined = set(re.findall(r"^<(\w+)> =", text, re.M)) | {"utterance"}
+    defined = set(re.findall(r"^<(\w+)> =", text, re.MULTILINE)) | {"utterance"}
     used = set(re.findall(r"<(\w+)>", text)) - {"NULL", "VOID"}
     assert used <= defined
     assert "<VOID>" not in text  # nothing unsayable is left in (no players yet: their phrases are left out)
@@ -97,6 +97,7 @@ def test_every_english_word_has_a_pocketsphinx_pronunciation(tmp_path):
 
 def pocketsphinx_decoder(tmp_path):
     import os
+
     from pocketsphinx import Decoder, get_model_path
     dictionary = rg.write_pocketsphinx_dictionary(tmp_path / "merged.dict")
     return Decoder(hmm=os.path.join(get_model_path(), "en-us", "en-us"), dict=str(dictionary), lm=None,

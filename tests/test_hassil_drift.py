@@ -19,8 +19,16 @@ from __future__ import annotations
 import pytest
 from hassil import Intents, ListReference, TextSlotList, WildcardSlotList, recognize_all
 
-from companion.language.grammar import (Example, GameGrammar, examples, games, load_grammar, parse, readings,
-                                        state_intents)
+from companion.language.grammar import (
+    Example,
+    GameGrammar,
+    examples,
+    games,
+    load_grammar,
+    parse,
+    readings,
+    state_intents,
+)
 from companion.language.messages import LANGUAGES
 from companion.language.text import fold
 

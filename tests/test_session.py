@@ -94,7 +94,7 @@ def test_the_listener_is_told_which_player_should_answer():
 
 
 def test_quitting_on_a_recogniser_s_word_is_asked_first_but_a_typed_quit_is_not():
-    game, out = play([("dé croix", None), ("au revoir", 0.9), ("non", 0.9), ("dé croix", None)])
+    _, out = play([("dé croix", None), ("au revoir", 0.9), ("non", 0.9), ("dé croix", None)])
     assert "Tu veux quitter ?" in out and "D'accord, je n'en tiens pas compte." in out
     with pytest.raises(QuitRequested):
         play([("dé croix", None), ("au revoir", 0.9), ("oui", 0.9)])

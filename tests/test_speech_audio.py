@@ -8,11 +8,11 @@ import subprocess
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import BadInput
-from companion.speech.audio import (FRAME_SAMPLES, SAMPLE_RATE, Resampler, WavFileSource, read_wav,
-                                    write_wav)
+from companion.speech.audio import FRAME_SAMPLES, SAMPLE_RATE, Resampler, WavFileSource, read_wav, write_wav
 from companion.speech.endpoint import Endpointer, EndpointSettings, frame_level_db
 from companion.speech.fsg import determinise, minimise
 from companion.speech.pronounce import guess_pronunciations, ipa_to_cmu

@@ -18,17 +18,25 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from companion.benchmarks import peak_memory_mb, percentile
-from companion.errors import BadInput
 from companion.dialogue.session import understand
+from companion.errors import BadInput
 from companion.language.grammar import examples
 from companion.language.messages import LANGUAGES, catalog
 from companion.speech.audio import WavFileSource
 from companion.speech.base import ACTION_CONFIDENCE, LOW_CONFIDENCE, Unavailable
 from companion.speech.listener import SpeechListener
-from companion.speech.synthetic import (SPEEDS, SYNTHESISERS, Command, SyntheticVoice, sample_commands,
-                                        speak_to_wav, synthetic_voices)
+from companion.speech.synthetic import (
+    SPEEDS,
+    SYNTHESISERS,
+    Command,
+    SyntheticVoice,
+    sample_commands,
+    speak_to_wav,
+    synthetic_voices,
+)
 
 NAME = "listen"
 HELP = "Speech recognition: command accuracy, decode time (p50, p95), real-time factor, peak memory."
@@ -112,7 +120,7 @@ def spoken_commands(args: argparse.Namespace) -> tuple[list[Command], tuple[str,
     if args.sentences == "grammar":
         return sample_commands(GAME, args.lang, COMMANDS, args.count, random.Random(args.seed), PLAYERS), PLAYERS
     book = examples(GAME, args.lang)
-    natural = [Command(e.state, e.text, e.intent, dict(e.slots)) for e in book.understood]
+    natural = [Command(e.state, e.text, e.intent, dict(e.slots)) for e in book.understood if e.intent is not None]
     return [natural[index % len(natural)] for index in range(args.count)], tuple(book.players)
 
 
@@ -129,10 +137,11 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
     for state in sorted({c.state for c in commands}):
         recogniser.use_grammar(state, players)
     load_s = time.perf_counter() - started
-    rows = []
+    rows: list[dict[str, Any]] = []
     for command, source, (_, voice) in zip(commands, sources, spoken):
         listener.expect_speaker(str(voice))  # as a game expects the player whose turn it is
         heard = listener.listen(command.state)
+        assert heard is not None  # one file for each command
         meaning = understand(heard, game=GAME, lang=args.lang, state=command.state, player_names=players)
         rows.append({"said": command.text, "heard": heard.text, "seconds": source.seconds,
                      "voice": str(voice), "synthesiser": voice.synthesiser, "decode_ms": [heard.decode_ms],

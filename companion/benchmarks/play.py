@@ -14,6 +14,7 @@ engines.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -94,8 +95,8 @@ def _commands(game: Game) -> list[tuple[str, int]]:
         if isinstance(action, Roll):
             lines.append((f"the die says {names.name('faces', _value(action.face), 'sticker')}", replay.roller))
         elif isinstance(action, Place):
-            lines.append((f"{game.players[action.player]} {_value(action.species)} in the "
-                          f"{names.name('pens', _value(action.pen))}", action.player))
+            lines.append(((f"{game.players[action.player]} {_value(action.species)} in the "
+                           f"{names.name('pens', _value(action.pen))}"), action.player))
         replay.apply(action)
     return lines
 
@@ -141,7 +142,7 @@ def measure_responses(games: int, seed: int) -> dict[str, Any]:
     return {"commands": len(lines), "answered": len(responses), "actions_applied": len(table.game.actions),
             "confirmations": listener.confirmations,
             "response_p50_ms": percentile(responses, 0.5), "response_p95_ms": percentile(responses, 0.95),
-            "real_time_factor": sum(decode_ms) / 1000 / max(sum(a for a in audio_s if a == a), 1e-9)}
+            "real_time_factor": sum(decode_ms) / 1000 / max(sum(a for a in audio_s if not math.isnan(a)), 1e-9)}
 
 
 def measure_startup(engine: str, runs: int, wav: Path | None) -> list[float]:
@@ -158,6 +159,7 @@ def measure_startup(engine: str, runs: int, wav: Path | None) -> list[float]:
             begin = time.perf_counter()
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.DEVNULL, text=True, env=env)
+            assert process.stdout is not None  # a pipe
             for line in process.stdout:
                 if line.strip() == first_question:
                     times.append(time.perf_counter() - begin)

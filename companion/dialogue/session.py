@@ -9,8 +9,9 @@ command, help and repeat. Everything else goes back to whoever asked: the table 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from companion import registry
 from companion.dialogue.history import MessageHistory
@@ -167,9 +168,7 @@ class Session:
                 continue
             result = self._parse(heard, listening)
             if result.intent in ("yes", "no") and not heard.needs_confirmation:
-                if result.intent == "no":
-                    return False
-                return True
+                return result.intent != "no"
             if result.intent in ("repeat", "help"):
                 self.say_text(question if result.intent == "repeat" else self.text("help.confirm"), remember=False)
                 continue

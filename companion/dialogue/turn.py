@@ -13,9 +13,10 @@ A game's table (a Table subclass) supplies only what is its own: `question` (wha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from companion import registry
 from companion.dialogue.savefile import SaveFileError, write_save
@@ -24,7 +25,6 @@ from companion.dialogue.setup import player_by_name
 from companion.errors import BadInput
 from companion.games.common import OVER, LoggedGame, Reason
 from companion.language.rules import RulesBook
-
 
 GameT = TypeVar("GameT", bound=LoggedGame)
 UNDO_INTENTS = ("undo", "redo")
@@ -340,7 +340,7 @@ class Table(Generic[GameT]):
         handler = self.QUERIES.get(answer.intent)
         if handler is None:
             return answer
-        if answer.unsure:
+        if answer.unsure and answer.heard is not None:
             verdict = self.confirm(self.session.text("session.confirm", heard=answer.heard.text), state)
             if verdict is not True:
                 if verdict is False:

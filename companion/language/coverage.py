@@ -13,8 +13,9 @@ values of a list are never alternatives to each other: saying "stegosaurus" is n
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from companion.language.grammar import ANY_STATE, games
 from companion.language.recognition_grammar import WILDCARD, Choice, Ref, spoken_values, state_grammar, vocabulary

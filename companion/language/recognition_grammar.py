@@ -15,18 +15,40 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import permutations
 from pathlib import Path
-from typing import Iterable, Sequence
 
-from hassil import (Alternative, Expression, Intents, ListReference, Permutation, RuleReference,
-                    Sequence as Seq, TextChunk, TextSlotList, WildcardSlotList)
+from hassil import (
+    Alternative,
+    Expression,
+    Intents,
+    ListReference,
+    Permutation,
+    RuleReference,
+    TextChunk,
+    TextSlotList,
+    WildcardSlotList,
+)
+from hassil import Sequence as Seq
 
-from companion.language.grammar import (ANY_STATE, COMMON_FILE, PLAYER_LIST, ParseResult, check_game, check_state,
-                                        grammar_source, load_grammar, map_template_words, parse,
-                                        read_grammar_file, rewrite_templates, state_intents)
+from companion.language.grammar import (
+    ANY_STATE,
+    COMMON_FILE,
+    PLAYER_LIST,
+    ParseResult,
+    check_game,
+    check_state,
+    grammar_source,
+    load_grammar,
+    map_template_words,
+    parse,
+    read_grammar_file,
+    rewrite_templates,
+    state_intents,
+)
 from companion.paths import grammars_dir
 
 UNKNOWN_WORD = "[unk]"
@@ -58,7 +80,7 @@ class Spelling:
         return words
 
 
-@lru_cache(maxsize=None)
+@cache
 def spelling(lang: str) -> Spelling:
     """How the recognisers of a language spell words (`recognizer:` in grammars/<lang>/common.yaml)."""
     settings = read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}
@@ -66,7 +88,7 @@ def spelling(lang: str) -> Spelling:
                     split_after_apostrophe=bool(settings.get("split_after_apostrophe", False)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     """Alternatives that recognisers are never offered (`recognizer: unheard:` in common.yaml): words that
     sound too much like their opposite ("no" heard as "o k"). Typed, they are still understood."""
@@ -74,7 +96,7 @@ def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
 
 
-@lru_cache(maxsize=None)
+@cache
 def fillers(lang: str) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
     """The filler phrases recognisers hear before a command and after it (`recognizer: fillers:` in
     common.yaml), as recogniser words; digits and unheard phrases are left out."""
@@ -99,7 +121,7 @@ def without_fillers(words: Sequence[str], lang: str) -> list[tuple[str, ...]]:
     return list(found)
 
 
-@lru_cache(maxsize=None)
+@cache
 def spoken_intents(game: str, lang: str) -> Intents:
     """The grammar of a game with words spelled for recognisers (not folded)."""
     words = spelling(lang).words
@@ -153,7 +175,7 @@ class _Builder:
             return (self._list(expression.list_name),)
         raise ValueError(f"unsupported template part {type(expression).__name__}")
 
-    def _named(self, name: str, body) -> Ref:
+    def _named(self, name: str, body: Callable[[], tuple[object, ...]]) -> Ref:
         if name not in self.named:
             self.named[name] = Choice(())  # placeholder while building (rules do not recurse)
             built = body()
@@ -208,7 +230,7 @@ class SpokenValues:
     named: dict[str, Choice]
 
 
-@lru_cache(maxsize=None)
+@cache
 def spoken_values(game: str, lang: str) -> SpokenValues:
     """Every value of every text list of a game (players' names aside), spelled for recognisers."""
     intents = spoken_intents(check_game(game), lang)
@@ -289,9 +311,9 @@ class _Pruner:
         return tuple(kept)
 
     def choice(self, choice: Choice) -> Choice | None:
-        options = [self.sequence(o) for o in choice.options]
-        optional = choice.optional or any(o == () for o in options)
-        options = [o for o in options if o]
+        sequences = [self.sequence(o) for o in choice.options]
+        optional = choice.optional or any(o == () for o in sequences)
+        options = [o for o in sequences if o]
         if not options and not optional:
             return None
         return Choice(tuple(options), optional)
@@ -431,7 +453,7 @@ def _jsgf_choice(choice: Choice, top: bool = False) -> str:
     return body if top else f"( {body} )"
 
 
-def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen=None) -> bool:
+def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen: set[str] | None = None) -> bool:
     seen = set() if seen is None else seen
     for part in sequence:
         if part is target:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, Sequence
+from typing import IO
 
 from companion.text import clean
 
@@ -53,12 +54,12 @@ class Heard:
     @property
     def needs_confirmation(self) -> bool:
         """Too unsure for anything, even a question: read it back."""
-        return self.spoken and self.confidence < LOW_CONFIDENCE
+        return self.confidence is not None and self.confidence < LOW_CONFIDENCE
 
     @property
     def needs_confirmation_to_act(self) -> bool:
         """Too unsure to change the game (a move, a die face, an undo): read it back."""
-        return self.spoken and self.confidence < ACTION_CONFIDENCE
+        return self.confidence is not None and self.confidence < ACTION_CONFIDENCE
 
 
 LOW_CONFIDENCE = 0.6
@@ -78,7 +79,7 @@ class Speaker(ABC):
     def stop(self) -> None:
         """Cut off what is being said."""
 
-    def wait(self) -> None:
+    def wait(self) -> bool | None:
         """Block until what was said has been said (used before listening, so the mic never hears us)."""
 
     def is_speaking(self) -> bool:

@@ -14,9 +14,9 @@ import hashlib
 import os
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from companion import paths
 
@@ -105,8 +105,8 @@ def determinise(starts: Iterable[int], finals: set[int], words: dict[int, list[t
             accepting.add(number)
         targets: dict[str, set[int]] = defaultdict(set)
         for state in subset:
-            for word, target in words.get(state, ()):
-                targets[word].add(target)
+            for word, reached in words.get(state, ()):
+                targets[word].add(reached)
         for word in sorted(targets):
             target = close(targets[word])
             if target not in index:

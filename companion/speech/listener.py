@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import IO, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO
 
 from companion.language.messages import catalog
 from companion.speech import activity

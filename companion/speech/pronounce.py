@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 _TIE = "\u200d"  # espeak-ng --ipa=3 joins the letters of one phoneme with this
 _IGNORED = set("ˈˌː.ˑ‿ʔ̩ ")

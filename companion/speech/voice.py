@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Iterable
+from functools import cache
+from typing import Any
 
 import yaml
 
@@ -57,7 +58,7 @@ def _language_tag(language: Any) -> str:
     return str(language).lower().lstrip("\x05")
 
 
-@lru_cache(maxsize=None)
+@cache
 def voice_settings(lang: str) -> VoiceSettings:
     """The settings of one language (fr, en, es)."""
     path = voices_dir() / check_language(lang) / "voice.yaml"

@@ -11,7 +11,7 @@ names the cards they hold, or the one species they consider (`advise_seat` with 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.bots import Advice, Suggestion, ranked_advice
