@@ -395,7 +395,7 @@ def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> 
             bodies.append((f"intent_{intent}", options))
     commands = " | ".join(f"<{_jsgf_name(n)}>" for n, _ in bodies)
     around: list[str] = []
-    lines.append(f"public <utterance> = {commands}{_jsgf_fillers(lang, commands, around)};")
+    lines.append(f"public <utterance> = {_jsgf_fillers(lang, commands, around)};")
     lines += around
     for name, options in bodies:
         lines.append(f"<{_jsgf_name(name)}> = " + " | ".join(f"( {o} )" for o in options) + ";")
@@ -405,23 +405,19 @@ def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> 
 
 
 def _jsgf_fillers(lang: str, commands: str, lines: list[str]) -> str:
-    """The public rule's alternatives with a filler before or after a command (rules added to `lines`), or "".
+    """The public rule's body with a filler allowed before and after the command (rules added to `lines`).
 
-    The commands without fillers stay the public rule's own alternatives, as they were before fillers were
-    offered: pocketsphinx, given the raw JSGF (`[ <filler_before> ] ( ... )`), heard "c three" as "the three"
-    in Dino's answers, while the commands alone as alternatives keep its search as it was. The minimal
-    automaton (companion.speech.fsg) is the same either way."""
+    The commands are written once: referred to twice (with fillers, and without), pocketsphinx copies every
+    intent of the state into the automaton it builds from the JSGF, and compiling a state's word automaton
+    (companion.speech.fsg) took three times the states and peaked at 1.9 GB in `companion bench listen`."""
     before, after = fillers(lang)
-    if not (before or after):
-        return ""
-    lines.append(f"<commands> = {commands};")
-    filled = [*([f"<filler_before> <commands> {'[ <filler_after> ]' if after else ''}".strip()] if before else []),
-              *(["<commands> <filler_after>"] if after else [])]
-    lines.append("<filled> = " + " | ".join(filled) + ";")
     for name, phrases in (("filler_before", before), ("filler_after", after)):
         if phrases:
             lines.append(f"<{name}> = " + " | ".join(_jsgf_sequence(p) for p in phrases) + ";")
-    return " | <filled>"
+    if not (before or after):
+        return commands
+    return " ".join([*(["[ <filler_before> ]"] if before else []), f"( {commands} )",
+                     *(["[ <filler_after> ]"] if after else [])])
 
 
 def _jsgf_name(name: str) -> str:
