@@ -304,13 +304,24 @@ def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
     return ParseResult(None, {}, text, suggest(folded, grammar, state, players))
 
 
+def readings(folded: Folded, skip_phrases: Sequence[tuple[str, ...]]) -> list[Folded]:
+    """The ways a sentence is tried, in order: without any filler; then without fillers only at its start and
+    end, the most left out first ("donc, tu peux dis ça encore" keeps the "dis" it needs); then as written
+    ("d'accord" alone is a yes). Empty readings are left out."""
+    found = {folded.without(skip_phrases).words: folded.without(skip_phrases)}
+    heads, tails = folded.edge_cuts(skip_phrases)
+    for start in reversed(heads):
+        for end in reversed(tails):
+            if start < end:
+                found.setdefault(folded.words[start:end], folded.part(start, end))
+    found.setdefault(folded.words, folded)
+    return [reading for reading in found.values() if reading.words]
+
+
 def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
            intents: frozenset[str] | None = None) -> tuple[str, dict[str, str | int]] | None:
-    """The first intent of the state that accepts the sentence (without fillers, then with them)."""
-    cleaned = folded.without(grammar.skip_phrases)
-    for candidate in (cleaned, folded) if cleaned.words != folded.words else (cleaned,):
-        if not candidate.words:
-            continue
+    """The first intent of the state that accepts the sentence, read as `readings` says."""
+    for candidate in readings(folded, grammar.skip_phrases):
         found = _recognize(candidate, grammar, state, players, intents)
         if found is not None:
             return found
