@@ -13,9 +13,10 @@ import pkgutil
 import re
 import signal
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Iterator
+from typing import NoReturn
 
 from companion import __version__, commands
 from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, BadInput, Stopped
@@ -43,7 +44,7 @@ _USAGE_ERRORS = ((re.compile(r"unrecognized arguments: (?P<value>.+)"), "unknown
 class _Parser(argparse.ArgumentParser):
     """argparse that reports bad usage as one line, in the language asked for, and exit code 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         command = self.prog.partition(" ")[2]  # "play dino" of "companion play dino"; main adds "companion:"
         for pattern, key in _USAGE_ERRORS:
             found = pattern.fullmatch(message)

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.games.common import Reason
+
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
@@ -16,7 +21,7 @@ class BadInput(Exception):
 class RuleViolation(BadInput):
     """A move or a zoo that breaks a rule of the game; `reason` is data the narration can speak."""
 
-    def __init__(self, message: str, reason: object | None = None):
+    def __init__(self, message: str, reason: Reason):
         super().__init__(message)
         self.reason = reason
 

@@ -7,6 +7,7 @@ tried, refused cleanly, the slowest refusal and the peak memory of any run.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import io
@@ -18,9 +19,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from companion.dialogue.savefile import write_save
 from companion.games.dino.board import BOARDS_DIR
@@ -80,13 +81,13 @@ GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
 def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch, contextlib.ExitStack() as files:
         out_path, err_path, peak_path = Path(scratch) / "out", Path(scratch) / "err", Path(scratch) / "peak"
         in_file = None
         if stdin is not None:
             in_path = Path(scratch) / "in"
             in_path.write_bytes(stdin.encode("utf-8") if isinstance(stdin, str) else stdin)
-            in_file = open(in_path, "rb")
+            in_file = files.enter_context(open(in_path, "rb"))
 
         def prepare() -> None:
             os.setsid()  # its own group: a kill at the bound reaches the command under GNU time too
@@ -102,12 +103,10 @@ def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
             command = [GNU_TIME, "-f", "%M", "-o", str(peak_path), *command]
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             start = time.monotonic()
-            process = subprocess.Popen(command, stdin=in_file, stdout=out, stderr=err, env=env, preexec_fn=prepare,
-                                       close_fds=True)
+            process = subprocess.Popen(command, stdin=in_file, stdout=out, stderr=err, env=env, close_fds=True,
+                                       preexec_fn=prepare)  # noqa: PLW1509 - only the child can cap its own memory
             returncode, usage = _wait(process, start + bound)
             seconds = time.monotonic() - start
-        if in_file is not None:
-            in_file.close()
         peak = int(peak_path.read_text().split()[-1]) if timed and returncode is not None else None
         return Run(returncode, out_path.read_bytes().decode(encoding), err_path.read_bytes().decode(encoding),
                    seconds, usage.ru_utime + usage.ru_stime, peak)

@@ -5,10 +5,13 @@ several people unless the table turned it on, with a refusal that says how."""
 import pytest
 
 from companion.games.draftosaurus.actions import Roll
-from companion.games.draftosaurus.advice import REASONS as DRAFT_REASONS, advise_seat
+from companion.games.draftosaurus.advice import REASONS as DRAFT_REASONS
+from companion.games.draftosaurus.advice import advise_seat
 from companion.games.draftosaurus.engine import Game
-from companion.games.jurassic_snack.advice import REASONS as SNACK_REASONS, advise_seat as advise_snack
-from companion.games.jurassic_snack.engine import PHYSICAL, Game as SnackGame
+from companion.games.jurassic_snack.advice import REASONS as SNACK_REASONS
+from companion.games.jurassic_snack.advice import advise_seat as advise_snack
+from companion.games.jurassic_snack.engine import PHYSICAL
+from companion.games.jurassic_snack.engine import Game as SnackGame
 from companion.language.messages import LANGUAGES, catalog
 from tests.conftest import run_play, saved_state
 

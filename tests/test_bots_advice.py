@@ -11,7 +11,8 @@ import pytest
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.draftosaurus.actions import Discard, Place, Roll
-from companion.games.draftosaurus.advice import CLOSE, REASONS as DRAFT_REASONS, advise, advise_seat
+from companion.games.draftosaurus.advice import CLOSE, advise, advise_seat
+from companion.games.draftosaurus.advice import REASONS as DRAFT_REASONS
 from companion.games.draftosaurus.bots import StrongBot
 from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.observation import observe, observe_table

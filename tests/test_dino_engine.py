@@ -19,8 +19,9 @@ BARRIERS = (("C3", "C4"), ("D4", "D5"), ("B2", "C2"))
 
 
 def setup(players=("Ana", "Bruno"), **changes) -> Setup:
-    values = dict(players=tuple(players), colours=("red", "yellow", "green", "blue", "orange", "purple")[:len(players)],
-                  nests=dict(NESTS), barriers=BARRIERS)
+    values = {"players": tuple(players),
+              "colours": ("red", "yellow", "green", "blue", "orange", "purple")[:len(players)],
+              "nests": dict(NESTS), "barriers": BARRIERS}
     values.update(changes)
     return Setup(**values)
 

@@ -75,8 +75,8 @@ def play_lines(game: Game, lang: str) -> list[str]:
                 lines.append(words["meteor"])
         else:
             assert isinstance(action, Move)
-            fields = dict(colour=names.name("colours", game.colours[action.player]), number=action.pawn + 1,
-                          steps=action.steps, square=action.square)
+            fields = {"colour": names.name("colours", game.colours[action.player]), "number": action.pawn + 1,
+                      "steps": action.steps, "square": action.square}
             line = words["exit" if action.exit else "move"].format(**fields)
             if action.egg is not None:
                 line += words["egg"].format(egg=names.name("colours", action.egg))

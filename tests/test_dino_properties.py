@@ -3,7 +3,8 @@
 import json
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import RuleViolation
 from companion.games.dino.actions import Meteor, Move, Penalty

@@ -189,7 +189,7 @@ def test_forest_of_sameness_takes_one_species_left_to_right():
 def test_meadow_of_differences_refuses_a_species_already_there():
     game = table_game()
     zoo_with(game, 0, {"meadow_of_differences": ["trex", "diplodocus"]})
-    legal, excluded = game.pen_choices(0, "diplodocus")
+    _, excluded = game.pen_choices(0, "diplodocus")
     assert excluded["meadow_of_differences"] == Reason(
         "draft_meadow_same_species", {"pen": "meadow_of_differences", "species": "diplodocus"})
     assert "meadow_of_differences" in game.pen_choices(0, "spinosaurus")[0]

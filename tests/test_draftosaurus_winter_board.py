@@ -13,8 +13,7 @@ from companion.errors import RuleViolation
 from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.ids import WINTER_PENS
 from companion.games.draftosaurus.winter import WinterRules
-from companion.games.draftosaurus.winter_board import (
-    DEFAULT_WINTER_BOARD, VALUE_KEYS, WinterBoard, load_winter_board)
+from companion.games.draftosaurus.winter_board import DEFAULT_WINTER_BOARD, VALUE_KEYS, WinterBoard, load_winter_board
 from companion.language.messages import LANGUAGES, catalog
 
 SHIPPED = yaml.safe_load(DEFAULT_WINTER_BOARD.read_text(encoding="utf-8"))

@@ -10,6 +10,7 @@ import pytest
 from companion.games.common import Reason
 from companion.games.draftosaurus.engine import Game, Place, QuarantineMove, Roll
 from companion.games.draftosaurus.ids import PYRAMID_POSITIONS, WINTER_PENS
+from companion.games.draftosaurus.scoring import ZooRefused
 from companion.games.draftosaurus.winter import WinterRules
 from companion.games.draftosaurus.winter_board import load_winter_board
 from companion.games.draftosaurus.winter_scoring import validate_winter_zoo
@@ -96,7 +97,7 @@ def test_a_table_board_with_bigger_banks_takes_more():
     rules = WinterRules(BOARD.with_values({"lovers_bridge_left_capacity": 5}))
     zoo = validate_winter_zoo(rules, {"lovers_bridge_left": ["trex"] * 5}, "Ana", 4)
     assert rules.pen_blockers(zoo, _index("trex"), -1, (1,)) == ["draft_pen_full"]
-    with pytest.raises(Exception):
+    with pytest.raises(ZooRefused):
         validate_winter_zoo(RULES, {"lovers_bridge_left": ["trex"] * 5}, "Ana", 4)
 
 

@@ -14,8 +14,15 @@ from companion.games.draftosaurus.engine import Game, Place, QuarantineMove, Rol
 from companion.games.draftosaurus.winter import WinterRules
 from companion.games.draftosaurus.winter_board import load_winter_board
 from companion.games.draftosaurus.winter_scoring import (
-    QuarantineChoice, best_choice, pen_counts, quarantine_choices, right_neighbours, score_winter,
-    score_winter_zoos, validate_winter_zoos)
+    QuarantineChoice,
+    best_choice,
+    pen_counts,
+    quarantine_choices,
+    right_neighbours,
+    score_winter,
+    score_winter_zoos,
+    validate_winter_zoos,
+)
 
 TABLE = load_winter_board().with_values({
     "well_ordered_wood_points": [1, 3, 6, 10, 15, 21], "pyramid_points": [2, 2, 2, 5, 5, 9],
@@ -165,6 +172,7 @@ def test_quarantine_into_the_lookout_counts_the_neighbour():
 def test_the_game_asks_each_owner_then_scores():
     game = Game.new(["Ana", "Ben"], board="winter", winter_board=TABLE, mode="full", seed=5)
     import random
+
     from companion.games.draftosaurus.simulate import play_random_step
     choices = random.Random(5)
     while game.phase not in ("over", "quarantine"):

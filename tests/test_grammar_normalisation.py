@@ -3,7 +3,8 @@
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.language.grammar import examples, fold, fold_template, grammar_source, parse
 from companion.language.messages import LANGUAGES

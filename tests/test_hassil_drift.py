@@ -6,8 +6,8 @@ matcher.py compiles the templates hassil parses, importing hassil's expression c
 hassil>=3,<4 in pyproject.toml); an upgrade of hassil that changes what a template means fails here.
 Where the two differ on purpose, the test applies our rule, and says so:
 - words: hassil is given the sentence folded by companion.language.text (the templates are folded the same
-  way), first without our fillers, then, if nothing matched, with them (as grammar.parse does); hassil's own
-  skip-word handling is not used;
+  way), read in turn as grammar.readings says (without our fillers, then without those at its ends only, then
+  as written) until one reading matches, as grammar.parse does; hassil's own skip-word handling is not used;
 - players: the names known at the table are a list filled at run time, given to hassil as a text list; a new
   name caught by a wildcard comes back from hassil folded ("zoe"), from us as it was said ("Zoé");
 - priority: hassil yields every intent that matches; the dialogue state's order (grammars/states.yaml) picks
@@ -19,7 +19,16 @@ from __future__ import annotations
 import pytest
 from hassil import Intents, ListReference, TextSlotList, WildcardSlotList, recognize_all
 
-from companion.language.grammar import Example, GameGrammar, examples, games, load_grammar, parse, state_intents
+from companion.language.grammar import (
+    Example,
+    GameGrammar,
+    examples,
+    games,
+    load_grammar,
+    parse,
+    readings,
+    state_intents,
+)
 from companion.language.messages import LANGUAGES
 from companion.language.text import fold
 
@@ -37,13 +46,12 @@ def hassil_meanings(words: str, grammar: GameGrammar, state: str, players: tuple
 
 
 def hassil_reading(example: Example, grammar: GameGrammar, players: tuple[str, ...]) -> list[Meaning]:
-    """What hassil makes of an example under our filler rule: without fillers, else with them."""
-    folded = fold(example.text)
-    cleaned = folded.without(grammar.skip_phrases)
-    meanings = hassil_meanings(cleaned.text, grammar, example.state, players) if cleaned.words else []
-    if not meanings and cleaned.words != folded.words:
-        meanings = hassil_meanings(folded.text, grammar, example.state, players)
-    return meanings
+    """What hassil makes of an example under our filler rule: the first of our readings it matches."""
+    for reading in readings(fold(example.text), grammar.skip_phrases):
+        meanings = hassil_meanings(reading.text, grammar, example.state, players)
+        if meanings:
+            return meanings
+    return []
 
 
 def wildcard_slots(grammar: GameGrammar) -> frozenset[str]:

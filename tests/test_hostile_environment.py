@@ -123,7 +123,7 @@ def test_a_save_too_big_for_the_file_size_limit_keeps_the_last_one(tmp_path):
 def _in_small_folder(tmp_path: Path, command: list[str], stdin: str, read_only: bool = False):
     """`command` run with its saves in a 64 KiB tmpfs (one page left, or read-only), in a user namespace;
     the folder is copied out afterwards. None when user namespaces are not available here."""
-    if shutil.which("unshare") is None or subprocess.run(["unshare", "-rm", "true"]).returncode != 0:
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-rm", "true"], check=False).returncode != 0:
         return None
     mount, out = tmp_path / "small", tmp_path / "copied"
     mount.mkdir()
@@ -135,7 +135,7 @@ def _in_small_folder(tmp_path: Path, command: list[str], stdin: str, read_only: 
     wrapper = ["unshare", "-rm", "sh", "-c", script, str(mount), sys.executable, "-m", "companion"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = subprocess.run([*wrapper, *command], input=stdin, capture_output=True, text=True,
-                            env=environment(tmp_path), timeout=RUN_BOUND_S)
+                            env=environment(tmp_path), timeout=RUN_BOUND_S, check=False)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime  # the shell and the mount included
     return result, cpu, mount, out

@@ -11,8 +11,18 @@ from pathlib import Path
 import pytest
 
 from companion.files import FileRefused, load_json, load_yaml, parse_json
-from tests.hostile_cases import (HANG_BOUND_S, board_text, crashing_documents, file_state, link, make_fifo,
-                                 nested, run_companion, write_document, yaml_bomb)
+from tests.hostile_cases import (
+    HANG_BOUND_S,
+    board_text,
+    crashing_documents,
+    file_state,
+    link,
+    make_fifo,
+    nested,
+    run_companion,
+    write_document,
+    yaml_bomb,
+)
 
 TEXT_PLAY = ["--engine", "text", "--players", "Ana,Ben"]
 # A run reads a few files and the grammars: 42 MiB measured; a blow-up would pass a gigabyte.
@@ -166,7 +176,7 @@ def test_a_settings_file_that_cannot_be_read_gives_defaults_and_is_not_written_o
         path.write_text("[1, 2]")
     before = file_state(path)
     probe = subprocess.run([sys.executable, "-c", SETTINGS_PROBE, str(path)], capture_output=True, text=True,
-                           timeout=30)
+                           timeout=30, check=False)
     assert probe.stdout.split() == ["True", "None"], probe.stderr
     assert file_state(path) == before
 

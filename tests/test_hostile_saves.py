@@ -13,10 +13,26 @@ from pathlib import Path
 import pytest
 
 from companion.commands.play import check_save_target
-from companion.dialogue.savefile import (SaveFileError, is_save_file, newest_save, read_save,
-                                         remove_leftovers, write_save)
-from tests.hostile_cases import (GAMES, document, file_state, forged_saves, link, make_fifo,
-                                 resume_outcome, run_companion, saved_content, write_document)
+from companion.dialogue.savefile import (
+    SaveFileError,
+    is_save_file,
+    newest_save,
+    read_save,
+    remove_leftovers,
+    write_save,
+)
+from tests.hostile_cases import (
+    GAMES,
+    document,
+    file_state,
+    forged_saves,
+    link,
+    make_fifo,
+    resume_outcome,
+    run_companion,
+    saved_content,
+    write_document,
+)
 
 
 def play_args(game: str, path: Path, *extra: str) -> list[str]:
@@ -123,7 +139,7 @@ os.kill(os.getpid(), signal.SIGKILL)
 def test_temporary_files_of_a_killed_write_are_removed_and_nothing_else(tmp_path):
     saves = tmp_path / "saves"
     saves.mkdir()
-    killed = subprocess.run([sys.executable, "-c", KILLED_WRITE, str(saves)])
+    killed = subprocess.run([sys.executable, "-c", KILLED_WRITE, str(saves)], check=False)
     assert killed.returncode == -9
     leftover = [p for p in saves.iterdir()]
     assert len(leftover) == 1 and leftover[0].name.startswith(".draftosaurus.json.")
@@ -135,10 +151,11 @@ def test_temporary_files_of_a_killed_write_are_removed_and_nothing_else(tmp_path
     locked.write_text("")
     with open(locked) as held:
         fcntl.flock(held, fcntl.LOCK_EX)  # a write under way in another process
-        probe = subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
-                                "from companion.dialogue.savefile import remove_leftovers; "
-                                "print(len(remove_leftovers(Path(sys.argv[1]))))", str(saves)],
-                               capture_output=True, text=True)
+        probe = subprocess.run([sys.executable, "-c",
+                                ("import sys; from pathlib import Path; "
+                                 "from companion.dialogue.savefile import remove_leftovers; "
+                                 "print(len(remove_leftovers(Path(sys.argv[1]))))"), str(saves)],
+                               capture_output=True, text=True, check=False)
     assert probe.stdout.strip() == "1", probe.stderr
     assert not leftover[0].exists()
     assert sorted(p.name for p in saves.iterdir()) == sorted([*others, locked.name])
@@ -148,7 +165,7 @@ def test_temporary_files_of_a_killed_write_are_removed_and_nothing_else(tmp_path
 def test_the_first_save_written_in_a_folder_removes_its_leftovers(tmp_path):
     saves = tmp_path / "home" / "saves"
     saves.mkdir(parents=True)
-    subprocess.run([sys.executable, "-c", KILLED_WRITE, str(saves)])
+    subprocess.run([sys.executable, "-c", KILLED_WRITE, str(saves)], check=False)
     run = run_companion(["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben"], tmp_path / "home",
                         bound=30)
     assert run.returncode == 0

@@ -5,10 +5,31 @@ import pytest
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
-from companion.games.jurassic_snack.actions import (Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout,
-                                                    action_from_json, action_to_json)
-from companion.games.jurassic_snack.engine import (EDGE, EFFECT, EMPTY, GAP, GRASS, HIDDEN, OVER, PHYSICAL, REVEAL,
-                                                   Game, Options)
+from companion.games.jurassic_snack.actions import (
+    Erupt,
+    Fly,
+    Hatch,
+    Look,
+    Move,
+    Pass,
+    Reveal,
+    Scout,
+    action_from_json,
+    action_to_json,
+)
+from companion.games.jurassic_snack.engine import (
+    EDGE,
+    EFFECT,
+    EMPTY,
+    GAP,
+    GRASS,
+    HIDDEN,
+    OVER,
+    PHYSICAL,
+    REVEAL,
+    Game,
+    Options,
+)
 from companion.games.jurassic_snack.ids import TOKEN_COUNTS, TOKENS
 from companion.games.jurassic_snack.layout import Layout, Placement, local_egg
 from companion.games.jurassic_snack.scoring import player_score, points_outcome

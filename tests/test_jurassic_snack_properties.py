@@ -4,7 +4,8 @@ gives the same game, and a game survives its JSON form."""
 import json
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import RuleViolation
 from companion.games.jurassic_snack.actions import Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout

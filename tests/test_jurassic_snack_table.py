@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from companion.dialogue.jurassic_snack import JurassicSnackTable, direction_between
-from companion.dialogue.session import Session
+from companion.dialogue.session import EndOfInput, Session
 from companion.games.jurassic_snack.actions import Fly
 from companion.games.jurassic_snack.engine import HIDDEN, OVER, PHYSICAL, Game
 from companion.language.messages import catalog
 from companion.speech.base import TextListener, TextSpeaker
-from tests.conftest import run_play, saved_state, snack_script as script
+from tests.conftest import run_play, saved_state
+from tests.conftest import snack_script as script
 
 
 def random_game(seed: int, mode: str) -> Game:
@@ -115,8 +116,8 @@ def test_a_secret_is_said_only_when_its_player_asks_and_is_never_repeated(tmp_pa
     table, session, out = table_after(actions, ["plateau A", "plateau B", "plateau C", "plateau D",
                                                 f"{name} : mon secret", "oui", "répète", "message précédent"],
                                       tmp_path, seed)
-    with pytest.raises(Exception):
-        table.run()  # the lines run out: EndOfInput
+    with pytest.raises(EndOfInput):
+        table.run()  # the lines run out
     text = out.getvalue()
     note = table.game.notes_for(player)[0]
     token_words = catalog("fr").say(f"js.tokens.{note.tokens[0][1]}")

@@ -3,38 +3,79 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import numpy as np
 import pytest
 
+from companion.benchmarks.listen import CONFIDENCE_FLOORS, MARGIN_FLOORS
 from companion.language.grammar import parse
+from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN
 from companion.speech.synthetic import FLITE_VOICES, SyntheticVoice, speak_to_wav
 from tests.conftest import run_companion
 
+# n, understood, asked again, questions answered wrongly (none said: -) of how many, misheard and applied
+MEASURES_ROW = re.compile(r"\s\d+\s+[\d.]+%\s+[\d.]+%\s+(?:[\d.]+%|-) of \d+\s+[\d.]+%$")
+
 
 @pytest.mark.slow
-def test_the_listen_benchmark_reports_accuracy_speed_and_memory(tmp_path):
-    result = run_companion("bench", "listen", "--count", "8", "--json", "--keep", str(tmp_path / "wav"),
+def test_the_listen_benchmark_reports_tuned_and_held_out_voices_per_room(tmp_path):
+    result = run_companion("bench", "listen", "--count", "1", "--conditions", "clean,babble", "--json", "--keep",
+                           str(tmp_path / "wav"), env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    # one sentence, said by an espeak-ng voice and a flite voice, each in two rooms
+    assert report["utterances"] == 4 and len(list((tmp_path / "wav").glob("0*.wav"))) == 4
+    assert report["tuned_on"] == ["espeak-ng"] and report["held_out"] == ["flite (held out)"]
+    cells = {(g["family"], g["condition"]) for g in report["groups"]}
+    assert cells == {(f, c) for f in ("espeak-ng", "flite (held out)") for c in ("clean", "babble", "all")}
+    for group in report["groups"]:
+        assert group["utterances"] == (2 if group["condition"] == "all" else 1)
+        for measure in ("understood", "asked_again", "misheard_and_applied"):
+            assert 0 <= group[measure] <= 1
+    assert 0 < report["decode_ms_p50"] <= report["decode_ms_p95"] and report["p50_ms_per_3s"] <= report["p95_ms_per_3s"]
+    assert 0 < report["real_time_factor"] < 1 and 0 < report["peak_mb"] < 1000
+    assert len(report["misheard"]) == round(4 * (1 - report["understood"]))
+    assert report["lang"] == "en" and report["tuned_advantage"] is not None
+
+
+@pytest.mark.slow
+def test_the_listen_benchmark_prints_every_measure_per_synthesiser_and_room(tmp_path):
+    result = run_companion("bench", "listen", "--count", "1", "--conditions", "reverb,tempo", "--tradeoff",
+                           env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any("tuned on: espeak-ng" in line and "held out" in line and "flite" in line for line in lines)
+    header = next(line for line in lines if "misheard-and-applied" in line)
+    assert all(word in header for word in ("understood", "asked again", "answered wrongly"))
+    for family in ("espeak-ng", "flite (held out)"):
+        for room in ("reverb", "tempo", "all"):
+            row = next(line for line in lines if line.split()[:len(family.split()) + 1] == [*family.split(), room])
+            assert MEASURES_ROW.search(row), row
+    assert any(line.strip().startswith("held out: understood") for line in lines)
+    assert any("tuned minus held out" in line for line in lines)
+    in_use = f"(in use: {ACTION_CONFIDENCE:g}, {RIVAL_MARGIN:g})"
+    assert any("misheard-and-applied" in line and in_use in line for line in lines)
+    floors = [line.split() for line in lines if re.match(r"\s+0\.\d+\s+(None|\d+\.\d)\s+(tuned|held out)", line)]
+    assert len(floors) == 2 * len(CONFIDENCE_FLOORS) * len(MARGIN_FLOORS)
+
+
+def test_the_game_does_not_hear_spanish_with_the_borrowed_english_model(tmp_path):
+    """Measured by the bench below it understands too little to be offered (README: French and Spanish)."""
+    wav = speak_to_wav("el dado dice cruz", tmp_path / "said.wav", voice="es", speed=150)
+    result = run_companion("listen", "--engine", "sphinx", "--lang", "es", "--state", "die", "--file", str(wav))
+    assert result.returncode == 2 and "PocketSphinx" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_the_bench_hears_spanish_with_the_borrowed_english_model(tmp_path):
+    result = run_companion("bench", "listen", "--lang", "es", "--count", "1", "--conditions", "clean", "--json",
                            env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert report["utterances"] == 8 and len(list((tmp_path / "wav").glob("*.wav"))) == 8
-    assert 0 <= report["accuracy"] <= 1 and report["accuracy"] >= 0.5
-    assert 0 < report["decode_ms_p50"] <= report["decode_ms_p95"]
-    assert 0 < report["real_time_factor"] < 1 and 0 < report["peak_mb"] < 1000
-    assert len(report["misheard"]) == round(8 * (1 - report["accuracy"]))
-    # six espeak-ng voices, then flite's: both synthesisers speak, and each has its own accuracy
-    assert set(report["accuracy_by_synthesiser"]) == {"espeak-ng", "flite"}
-    assert report["p50_ms_per_3s"] <= report["p95_ms_per_3s"]
-    assert report["lang"] == "en"
-    wrong = 1 - report["accuracy"] + 1e-9
-    assert 0 <= report["misheard_and_applied_share"] + report["answered_wrongly_share"] <= wrong
-
-
-def test_a_language_without_an_engine_is_refused_in_one_line():
-    result = run_companion("bench", "listen", "--lang", "es", "--count", "1")
-    assert result.returncode == 2 and "PocketSphinx" in result.stderr and "Traceback" not in result.stderr
+    assert "aproximado" in report["model"] and report["utterances"] == 2
+    assert report["tuned_on"] == ["espeak-ng"] and report["held_out"] == ["espeak-ng (held out)"]
 
 
 @pytest.mark.parametrize("option", ["--count", "--repeats"])
@@ -58,13 +99,67 @@ def test_flite_voices_say_commands_the_recogniser_understands(tmp_path, voice):
         "face": "forest"}
 
 
-@pytest.mark.slow
-def test_the_listen_benchmark_can_say_the_players_own_sentences(tmp_path):
-    from companion.language.grammar import examples
+def test_the_players_sentences_are_heard_where_a_game_would_hear_them():
+    from argparse import Namespace
 
-    result = run_companion("bench", "listen", "--sentences", "examples", "--count", "4", "--json", "--keep",
-                           str(tmp_path / "wav"), env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)
-    natural = [example.text for example in examples("draftosaurus", "en").understood]
-    assert report["utterances"] == 4 and report["said"] == natural[:4]
+    from companion.benchmarks.listen import spoken_commands
+    from companion.language.grammar import ANY_STATE, examples
+
+    commands, players = spoken_commands(Namespace(sentences="examples", lang="en"), 40)
+    natural = examples("draftosaurus", "en").understood
+    assert len(commands) == 40 and len({c.text for c in commands}) >= 36 and players == ("Alice", "Bruno", "Chloé")
+    assert {c.text for c in commands} <= {e.text for e in natural}
+    assert all(c.state != ANY_STATE for c in commands)
+    states = {c.text: c.state for c in commands}
+    assert states.get("diplodocus in the forest of sameness", "turn") == "turn"
+    assert all(states[c.text] == "confirm" for c in commands if c.intent in ("yes", "no") and c.state == "confirm")
+
+
+def test_what_the_game_does_with_a_misheard_utterance():
+    from companion.benchmarks.listen import outcome, shares
+
+    def row(said, meant, understood, confidence=0.9):
+        return {"intent": said, "meant": meant, "understood": understood, "confidence": confidence,
+                "slots": {"species": "trex", "pen": "river"}, "heard_slots": {"species": "diplodocus", "pen": "river"}}
+
+    rows = [dict(row("place", "place", False), outcome=outcome(row("place", "place", False), False, False)),
+            dict(row("place", "place", False), outcome=outcome(row("place", "place", False), True, False)),
+            dict(row("legal", "zoo", False), outcome=outcome(row("legal", "zoo", False), False, False)),
+            dict(row("legal", "legal", True), outcome=outcome(row("legal", "legal", True), False, False)),
+            dict(row("score", None, False), outcome=outcome(row("score", None, False), False, False)),
+            dict(row("place", "quit", False), outcome=outcome(row("place", "quit", False), False, False)),
+            dict(row("legal", "yes", False), outcome=outcome(row("legal", "yes", False), False, False)),
+            dict(row("die", "die", True), outcome=outcome(row("die", "die", True), True, False))]
+    assert [r["outcome"] for r in rows] == ["applied", "asked", "answered", "understood", "asked", "asked",
+                                            "applied", "read back"]
+    measured = shares(rows)
+    assert measured["questions"] == 4 and measured["answered_wrongly"] == 1 / 4
+    assert measured["misheard_and_applied"] == 2 / 8 and measured["understood"] == 2 / 8
+    assert measured["asked_again"] == 4 / 8
+    missing = dict(row("place", "place", False), heard_slots={"pen": "river"})  # "which dinosaur?" is asked
+    assert outcome(missing, False, False) == "asked"
+
+
+def test_room_conditions_change_the_sound_and_keep_the_speech(tmp_path):
+    from companion.speech.audio import read_wav
+    from companion.speech.rooms import CONDITIONS, NOISE_SNR_DB, Room, coloured_noise
+
+    room = Room(tmp_path, "en", ["the game goes on with the next player", "every zoo is counted at the end"] * 6)
+    clean, rate = read_wav(speak_to_wav("put the stegosaurus in the river", tmp_path / "clean.wav", speed=160))
+    for index, condition in enumerate(CONDITIONS):
+        heard, heard_rate = read_wav(room.apply(speak_to_wav("put the stegosaurus in the river",
+                                                             tmp_path / f"{condition}.wav", speed=160),
+                                                condition, index))
+        seconds = len(heard) / heard_rate
+        if condition == "clean":
+            assert np.array_equal(heard, clean)
+        elif condition == "tempo":
+            assert 0.8 * len(clean) / rate < seconds < 1.25 * len(clean) / rate
+        else:
+            assert abs(seconds - len(clean) / rate) < 0.05
+            if condition != "reverb":  # noise everywhere, also in the pauses around the sentence
+                assert float(np.sqrt(np.mean(heard[:int(0.3 * heard_rate)] ** 2))) > 1e-3
+    brown = coloured_noise(1 << 14, 2.0, seed=3)
+    spectrum = np.abs(np.fft.rfft(brown)) ** 2
+    assert spectrum[10:100].mean() > 50 * spectrum[1000:4000].mean()  # power falls with the frequency
+    assert NOISE_SNR_DB == 15.0

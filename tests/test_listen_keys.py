@@ -42,7 +42,7 @@ class NeverCalled(Recogniser):
 def test_a_typed_line_is_heard_while_the_microphone_listens():
     master, slave = os.openpty()
     keys = os.fdopen(slave, "r")
-    os.write(master, "mon zoo\n".encode())
+    os.write(master, b"mon zoo\n")
     listener = SpeechListener(NeverCalled(), iter([Silence()]), lang="fr", keys=keys, guard_s=0.0,
                               say=lambda text: None)
     heard = listener.listen("turn")

@@ -10,7 +10,6 @@ import importlib.util
 import json
 import shutil
 import sys
-from dataclasses import astuple
 
 import pytest
 
@@ -70,8 +69,8 @@ def meaning(recognition: Recognition | Heard, state: str, lang: str = "en") -> t
 ])
 def test_garbled_words_are_matched_by_sound_and_read_back_when_they_differ(transcript, state, intent, slots,
                                                                              at_once):
-    heard = Heard(*astuple(heard_as(transcript, game=GAME, lang="en", state=state, player_names=PLAYERS)),
-                  engine="whisper")
+    recognition = heard_as(transcript, game=GAME, lang="en", state=state, player_names=PLAYERS)
+    heard = Heard(recognition.text, recognition.confidence, "whisper")
     assert meaning(heard, state) == (intent, slots)
     assert (not heard.needs_confirmation and not heard.needs_confirmation_to_act) == at_once
 

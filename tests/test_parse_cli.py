@@ -78,6 +78,19 @@ def test_export_vosk_jsgf_and_sizes(capsys):
 
 def test_through_the_command_line():
     done = subprocess.run([sys.executable, "-m", "companion", "parse", "--json", "--lang", "fr", "tricératops, cœur"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["slots"] == {"species": "triceratops", "pen": "prairie_of_love"}
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--game", "jurassic-snack", "--lang", "fr", "le T-Rex de B5 vers l'est"],
+     "Compris : déplacer une pièce vers une direction (pièce : T-Rex, case : B5, direction : est)."),
+    (["--game", "jurassic-snack", "--lang", "es", "el T-Rex de B5 hacia el este"],
+     "Entendido: mover una pieza en una dirección (pieza: T-Rex, casilla: B5, dirección: este)."),
+    (["--game", "dino", "--lang", "fr", "mon pion rouge numéro 1 avance de 3 jusqu'en B2"],
+     "Compris : déplacer un pion (couleur : rouge, pion : 1, emplacements : 3, case : B2)."),
+])
+def test_slot_values_are_said_as_players_say_them(argv, said, capsys):
+    assert run(*argv) == 0
+    assert capsys.readouterr().out.strip() == said

@@ -18,6 +18,9 @@ def test_the_play_benchmark_answers_a_whole_spoken_game_and_times_it(tmp_path):
     assert counts, result.stdout
     commands, answered, applied, read_back = map(int, counts.groups())
     assert commands == answered == 36 and applied >= 36 and read_back <= commands
+    share, wrong = re.search(r"for confirmation \d+ \((\d+)%, target <= 15%\), rolls and moves applied otherwise "
+                             r"than said (\d+)", result.stdout).groups()
+    assert int(share) == round(100 * read_back / commands) and 0 <= int(wrong) <= commands
     p50, p95 = map(int, re.search(r"answer: p50 (\d+) ms, p95 (\d+) ms", result.stdout).groups())
     assert 0 <= p50 <= p95
     for engine in ("text", "sphinx"):

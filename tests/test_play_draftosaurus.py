@@ -16,7 +16,6 @@ import pytest
 from companion.dialogue.savefile import write_save
 from companion.games.draftosaurus.engine import Discard, Game, Roll
 from companion.language.messages import catalog
-
 from tests.conftest import final_lines, random_game, run_play, saved_state, script_lines
 
 TABLES = [

@@ -12,7 +12,6 @@ import pytest
 
 from companion.games.draftosaurus.engine import Game, QuarantineMove
 from companion.games.draftosaurus.winter_board import VALUE_KEYS, load_winter_board
-
 from tests.conftest import final_lines, random_game, run_play, saved_state, script_lines
 
 SHIPPED = load_winter_board()
@@ -107,9 +106,10 @@ def test_unconfirmed_values_are_said_asked_once_each_and_remembered(tmp_path):
     ("en", ["keep", "one, one, one, three, three, seven", "three", "I don't know",
             "the wood, the pyramid and the lookout", "keep", "the die says cross"],
      ["Winter board: these values are printed only on the board, and I do not know them yet:",
-      "Noted, the points of each place of the pyramid: bottom left: 1, bottom centre: 1, bottom right: 1, middle "
-      "left: 3, middle right: 3 and top: 7.", "I keep the provisional value for the number of places on the right "
-      "bank of the bridge; it is still to be confirmed."], ["well_ordered_wood", "pyramid", "lookout"]),
+      ("Noted, the points of each place of the pyramid: bottom left: 1, bottom centre: 1, bottom right: 1, middle "
+       "left: 3, middle right: 3 and top: 7."),
+      ("I keep the provisional value for the number of places on the right "
+       "bank of the bridge; it is still to be confirmed.")], ["well_ordered_wood", "pyramid", "lookout"]),
     ("es", ["mantén", "uno, uno, uno, tres, tres, siete", "tres", "no lo sé", "el bosque, la pirámide y el mirador",
             "ninguno", "mantén", "dado cruz"],
      ["Tablero de invierno: estos valores solo vienen impresos en el tablero y todavía no los conozco:",
@@ -172,17 +172,17 @@ PYRAMID_AND_BRIDGE = {
            "orilla derecha"],
 }
 ASKED = {
-    "fr": ["Alice, à quelle place de la pyramide ? Possible : en bas à gauche, en bas au centre et en bas à droite.",
+    "fr": ["Alice, à quelle place de la pyramide ? Possible : en bas à gauche, en bas au centre ou en bas à droite.",
            "Alice met le T-Rex en bas à gauche de la pyramide.",
-           "Bruno, sur quelle rive du pont des amoureux ? Possible : rive gauche du pont des amoureux et rive "
-           "droite du pont des amoureux.", "Bruno met le stégosaure sur la rive droite du pont des amoureux."],
-    "en": ["Alice, which place in the pyramid? You can choose: bottom left, bottom centre and bottom right.",
+           ("Bruno, sur quelle rive du pont des amoureux ? Possible : rive gauche du pont des amoureux ou rive "
+            "droite du pont des amoureux."), "Bruno met le stégosaure sur la rive droite du pont des amoureux."],
+    "en": ["Alice, which place in the pyramid? You can choose: bottom left, bottom centre or bottom right.",
            "Alice puts the T-Rex at the bottom left of the pyramid.",
-           "Bruno, which bank of the lovers' bridge? You can choose:",
+           "Bruno, which bank of the lovers' bridge? You can choose: left bank of the lovers' bridge or right bank",
            "Bruno puts the stegosaurus on the right bank of the lovers' bridge."],
-    "es": ["Alice, ¿en qué plaza de la pirámide? Puedes elegir: abajo a la izquierda, abajo en el centro y abajo a "
-           "la derecha.", "Alice pone el T-Rex abajo a la izquierda de la pirámide.",
-           "Bruno, ¿en qué orilla del puente de los enamorados? Puedes elegir:",
+    "es": [("Alice, ¿en qué plaza de la pirámide? Puedes elegir: abajo a la izquierda, abajo en el centro o abajo a "
+            "la derecha."), "Alice pone el T-Rex abajo a la izquierda de la pirámide.",
+           "Bruno, ¿en qué orilla del puente de los enamorados? Puedes elegir: orilla izquierda del puente de los enamorados u orilla derecha",
            "Bruno pone el estegosaurio en la orilla derecha del puente de los enamorados."],
 }
 

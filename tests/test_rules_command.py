@@ -17,8 +17,9 @@ def cli(monkeypatch, capsys):
     monkeypatch.setattr(cli_module, "command_modules", lambda: [command])
 
     def run(*args, stdin=None):
-        monkeypatch.setattr("sys.stdin", stdin if stdin is not None else open("/dev/null", encoding="utf-8"))
-        code = cli_module.main(["rules", *args])
+        with open("/dev/null", encoding="utf-8") as nothing:
+            monkeypatch.setattr("sys.stdin", stdin if stdin is not None else nothing)
+            code = cli_module.main(["rules", *args])
         captured = capsys.readouterr()
         return code, captured.out, captured.err
     return run

@@ -10,7 +10,7 @@ import pytest
 from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
 from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.games.draftosaurus.engine import Game
-from companion.speech.base import Heard, Listener, TextSpeaker
+from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listener, TextSpeaker
 
 
 class Heard_(Listener):
@@ -24,8 +24,8 @@ class Heard_(Listener):
     def listen(self, state=None):
         if not self.utterances:
             return None
-        text, confidence = self.utterances.pop(0)
-        return Heard(text, confidence, "sphinx")
+        text, confidence, *rivals = self.utterances.pop(0)
+        return Heard(text, confidence, "sphinx", rivals=tuple(rivals))
 
 
 def play(utterances, lang="fr", earcons=None, listener_class=Heard_):
@@ -94,7 +94,7 @@ def test_the_listener_is_told_which_player_should_answer():
 
 
 def test_quitting_on_a_recogniser_s_word_is_asked_first_but_a_typed_quit_is_not():
-    game, out = play([("dé croix", None), ("au revoir", 0.9), ("non", 0.9), ("dé croix", None)])
+    _, out = play([("dé croix", None), ("au revoir", 0.9), ("non", 0.9), ("dé croix", None)])
     assert "Tu veux quitter ?" in out and "D'accord, je n'en tiens pas compte." in out
     with pytest.raises(QuitRequested):
         play([("dé croix", None), ("au revoir", 0.9), ("oui", 0.9)])
@@ -103,11 +103,18 @@ def test_quitting_on_a_recogniser_s_word_is_asked_first_but_a_typed_quit_is_not(
 
 
 def test_a_move_needs_more_certainty_than_a_question():
-    game, out = play([("dé croix", None), ("mon zoo", 0.7), ("tricératops rivière", 0.7), ("oui", 0.9)])
+    """A rival of another meaning close behind (another zoo, another species) reads back the move, not the
+    question; far behind, or of the same meaning, it reads back nothing."""
+    close = RIVAL_MARGIN / 2
+    game, out = play([("dé croix", None), ("le zoo de bruno", 0.7, ("le zoo d'alice", close)),
+                      ("tricératops rivière", 0.7, ("stégosaure rivière", close)), ("oui", 0.9)])
     assert out.count("C'est bien ça ?") == 1  # the question is answered at once, the move read back
     assert game.zoos[0]["river"] == ["triceratops"]
-    game, out = play([("dé croix", None), ("tricératops rivière", 0.8)])
+    game, out = play([("dé croix", None), ("tricératops rivière", 0.8, ("stégosaure rivière", 2 * RIVAL_MARGIN),
+                                          ("le tricératops dans la rivière", close))])
     assert "C'est bien ça ?" not in out and game.zoos[0]["river"] == ["triceratops"]
+    game, out = play([("dé croix", None), ("tricératops rivière", ACTION_CONFIDENCE - 0.05), ("oui", 0.9)])
+    assert "C'est bien ça ?" in out
 
 
 def test_undo_said_at_a_read_back_drops_what_was_read_back():

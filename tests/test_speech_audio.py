@@ -8,13 +8,13 @@ import subprocess
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import BadInput
-from companion.speech.audio import (FRAME_SAMPLES, SAMPLE_RATE, Resampler, WavFileSource, read_wav,
-                                    write_wav)
+from companion.speech.audio import FRAME_SAMPLES, SAMPLE_RATE, Resampler, WavFileSource, read_wav, write_wav
 from companion.speech.endpoint import Endpointer, EndpointSettings, frame_level_db
-from companion.speech.fsg import determinise, minimise
+from companion.speech.fsg import determinise, minimise, shortened
 from companion.speech.pronounce import guess_pronunciations, ipa_to_cmu
 from companion.speech.synthetic import speak_to_wav
 
@@ -127,6 +127,14 @@ def test_ipa_becomes_cmu_phones():
     assert ipa_to_cmu("d\u200dʒˈiːn") == "JH IY N"
 
 
+def test_french_and_spanish_sounds_get_their_nearest_english_phones():
+    assert ipa_to_cmu("dˈɑ̃", foreign=True) == "D AA N"  # "dans": a nasal vowel is its vowel and an N
+    assert ipa_to_cmu("pˈɔ̃", foreign=True) == "P OW N"
+    assert ipa_to_cmu("steɡozˈɔʁ", foreign=True) == "S T EY G OW Z AO R"
+    assert ipa_to_cmu("pɾˈaðo", foreign=True) == "P R AA DH OW"  # the Spanish tap is an R, not an English flap
+    assert ipa_to_cmu("pɾˈaðo") == "P T AA DH OW"
+
+
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 def test_names_get_pronunciations_from_espeak():
     guessed = guess_pronunciations(["alice", "zoltan", "marie-claire"])
@@ -170,3 +178,21 @@ def test_minimised_grammars_accept_exactly_the_same_sentences(seed):
         small_arcs.setdefault(source, []).append((word, target))
     assert accepted(0, finals, words, nulls, 5) == accepted(small.start, set(small.accepting), small_arcs, {}, 5)
     assert small.n_states <= max(1, len(determinise([0], finals, words, nulls).arcs) + 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=10 ** 6), st.integers(min_value=0, max_value=4))
+def test_shortened_grammars_keep_exactly_the_short_sentences(seed, max_words):
+    rng = random.Random(seed)
+    states = rng.randint(2, 6)
+    words = {}
+    for _ in range(rng.randint(1, 12)):
+        words.setdefault(rng.randrange(states), []).append((rng.choice("abc"), rng.randrange(states)))
+    finals = {rng.randrange(states)}
+    whole = minimise(0, finals, words, {})
+    short = shortened(whole, max_words)
+    short_arcs = {}
+    for source, target, word in short.arcs:
+        short_arcs.setdefault(source, []).append((word, target))
+    expected = {s for s in accepted(0, finals, words, {}, 6) if len(s) <= max_words}
+    assert accepted(short.start, set(short.accepting), short_arcs, {}, 6) == expected

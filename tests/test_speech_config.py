@@ -29,8 +29,8 @@ def test_saving_keeps_other_sections_and_loading_reads_back(tmp_path):
     assert load_config(path) == config
 
 
-@pytest.mark.parametrize("content", ["not json", "[1, 2]", '{"speech": {"rate": "fast", "volume": 7, '
-                                     '"engines": ["laser"], "earcons": 1}}'])
+@pytest.mark.parametrize("content", ["not json", "[1, 2]", ('{"speech": {"rate": "fast", "volume": 7, '
+                                                            '"engines": ["laser"], "earcons": 1}}')])
 def test_broken_or_strange_files_give_safe_settings(tmp_path, content):
     path = tmp_path / "config.json"
     path.write_text(content)

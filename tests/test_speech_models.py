@@ -82,7 +82,7 @@ def model_list(monkeypatch):
                {"lang": "fr", "type": "big", "obsolete": "false", "name": "vosk-model-fr-9.9", "size_text": "1.4G"}]
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 - the standard library's name
+        def do_GET(self):  # the standard library's name
             body = json.dumps(entries).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

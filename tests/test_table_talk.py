@@ -179,6 +179,22 @@ def test_jurassic_snack_a_square_alone_asks_which_way(tmp_path):
     assert "Ana, depuis B5, vers où : nord, sud, est ou ouest ?" in out
 
 
+# ---------------------------------------------------------------- undo: the next question goes to whoever acts now
+
+@pytest.mark.parametrize("game, options, lines, undone, asked", [
+    ("draftosaurus", ["--players", "Alice,Bruno"], ["dé croix", "Alice : stégosaure dans la rivière", "annule"],
+     "Annulé : le stégosaure d'Alice dans la rivière.", "Alice, quel dinosaure mets-tu, et dans quel enclos ?"),
+    ("jurassic-snack", ["--players", "Ana,Ben", "--tokens", "physical", "--seed", "3"], ["B5 vers le nord", "annule"],
+     "Annulé : le coup du diplo de B5 vers le nord.", "Ana, bleus, 1 action : quelle pièce, depuis quelle case, vers où ?"),
+    ("dino", ["--players", "Ana,Bruno", "--seed", "1"], DINO_SETUP + ["tout pour la météorite", "annule"],
+     "Annulé : les quatre points d'Ana à la météorite.",
+     "Ana, pion rouge : de combien d'emplacements, et jusqu'où ? Ou bien tout pour la météorite."),
+])
+def test_after_an_undo_the_player_whose_action_was_taken_back_is_asked(tmp_path, game, options, lines, undone, asked):
+    lines_out = play(tmp_path, game, lines, *options).stdout.rstrip().splitlines()
+    assert lines_out[-3:-1] == [undone, asked]
+
+
 # ---------------------------------------------------------------- 4. resume keeps how the game was played
 
 def test_resume_keeps_the_language_engine_die_verbosity_and_tracked_player(tmp_path):
@@ -242,15 +258,15 @@ def test_a_pen_of_a_named_player_is_answered_naming_the_player(tmp_path, lang, p
 # ---------------------------------------------------------------- 6. refusals say what is allowed
 
 @pytest.mark.parametrize("lang, line, faces", [
-    ("fr", "dé cœur", "La prairie des amoureux est un enclos, pas une face du dé. Les faces sont : croix pour "
-                      "forêt, fleur pour plaine, fenêtre pour côté toilettes, rond pour côté cafétéria, carré pour "
-                      "enclos vide et triangle pour attention au T-Rex."),
-    ("en", "die heart", "Prairie of love is a pen, not a die face. The faces are: cross for forest, flower for "
-                        "grassland, window for toilets side, circle for cafeteria side, square for empty pen and "
-                        "triangle for watch out for the T-Rex."),
-    ("es", "dado corazón", "La pradera del amor es un corral, no una cara del dado. Las caras son: cruz para bosque, "
-                           "flor para pastizal, ventana para lado de los baños, círculo para lado de la cafetería, "
-                           "cuadrado para corral vacío y triángulo para cuidado con el T-Rex."),
+    ("fr", "dé cœur", ("La prairie des amoureux est un enclos, pas une face du dé. Les faces sont : croix pour "
+                       "forêt, fleur pour plaine, fenêtre pour côté toilettes, rond pour côté cafétéria, carré pour "
+                       "enclos vide et triangle pour attention au T-Rex.")),
+    ("en", "die heart", ("Prairie of love is a pen, not a die face. The faces are: cross for forest, flower for "
+                         "grassland, window for toilets side, circle for cafeteria side, square for empty pen and "
+                         "triangle for watch out for the T-Rex.")),
+    ("es", "dado corazón", ("La pradera del amor es un corral, no una cara del dado. Las caras son: cruz para bosque, "
+                            "flor para pastizal, ventana para lado de los baños, círculo para lado de la cafetería, "
+                            "cuadrado para corral vacío y triángulo para cuidado con el T-Rex.")),
 ])
 def test_a_pen_sticker_said_for_the_die_lists_the_six_faces(tmp_path, lang, line, faces):
     assert faces in draft(tmp_path, [line], lang=lang).stdout

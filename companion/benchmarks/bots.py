@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from companion.benchmarks import percentile
 from companion.errors import BadInput
@@ -21,7 +22,8 @@ from companion.games.draftosaurus.engine import Game as DraftGame
 from companion.games.draftosaurus.observation import observe as draft_observe
 from companion.games.jurassic_snack import advice as snack_advice
 from companion.games.jurassic_snack import bots as snack_bots
-from companion.games.jurassic_snack.engine import HIDDEN, Game as SnackGame
+from companion.games.jurassic_snack.engine import HIDDEN
+from companion.games.jurassic_snack.engine import Game as SnackGame
 from companion.games.jurassic_snack.observation import observe as snack_observe
 
 NAME = "bots"
@@ -76,6 +78,7 @@ def snack_game(opponent: str, seed: int, times: list[float]) -> float:
             game.apply(_timed(lambda o: snack_advice.advise(o, seed), observation, times))
         else:
             game.apply(other.choose(observation))
+    assert game.outcome is not None  # the game is over
     winners = game.outcome.winners
     return 1 / len(winners) if hero in winners else 0.0
 

@@ -13,7 +13,8 @@ import json
 import random
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from companion.benchmarks import peak_memory_mb
 from companion.errors import BadInput
@@ -63,7 +64,7 @@ def timed_run(players_count: int, seconds: float, first_seed: int, board: str = 
 
 
 def measure(players_count: int, seconds: float, repeats: int, first_seed: int = 0,
-            board: str = "summer") -> dict[str, float | str]:
+            board: str = "summer") -> dict[str, Any]:
     """Games per second (best and median of `repeats` runs) and microseconds per game of the best run."""
     winter_board = load_winter_board() if board == "winter" else None  # read once, outside the timing
     rates = []
@@ -98,7 +99,7 @@ def _playout_runner(path: str, first_seed: int) -> Callable[[], int]:
     return {"engine": engine, "position": position, "batch": batch}[path]
 
 
-def measure_playouts(seconds: float, repeats: int, first_seed: int = 0) -> list[dict[str, float]]:
+def measure_playouts(seconds: float, repeats: int, first_seed: int = 0) -> list[dict[str, Any]]:
     """Playouts per second through each path, the paths timed in turn (median of `repeats` runs each), with
     each path's ratio to the engine measured in the same run."""
     paths = ("engine", "position", "batch")
@@ -145,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     playouts = measure_playouts(args.seconds, args.repeats, args.seed) if args.playouts else []
     target = next((r for r in results if r["players"] == TARGET_PLAYERS and r["board"] == "summer"), None)
     advisor = next((p for p in playouts if p["advisor"]), None)
-    report = {"benchmark": NAME, "results": results, "playouts": playouts,
+    report: dict[str, Any] = {"benchmark": NAME, "results": results, "playouts": playouts,
               "peak_memory_mb": round(peak_memory_mb(), 1),
               "target": {"players": TARGET_PLAYERS, "games_per_second": TARGET_GAMES_PER_SECOND,
                          "met": None if target is None else target["games_per_second"] >= TARGET_GAMES_PER_SECOND},

@@ -1,12 +1,19 @@
-"""`companion bench listen`: how well and how fast spoken commands are understood.
+"""`companion bench listen`: how well and how fast spoken commands are understood, on voices and rooms the
+listening settings were never chosen on.
 
-Commands, in English unless `--lang` says otherwise, are either drawn at random from the game's grammar (die
-faces, placements, questions, answers and table commands: every path the grammar allows, odd ones included),
-or taken from the example sentences written as players say them at the table (`--sentences examples`). They
-are spoken by espeak-ng and (in English) flite voices at several speeds, some with background noise, then
-heard and understood as in a game (WAV source, endpointer, recogniser, `understand`). A command counts as
-understood when its intent and slots are those of the sentence that was spoken; a misheard one counts as
-applied when it would change the game (a move, a die face, an undo, a yes or no) without a read-back.
+Sentences, in English unless `--lang` says otherwise, are those written as players say them at the table
+(the examples files, by default) or random paths of the game's grammar (`--sentences grammar`), each heard in
+the dialogue state a game would be in when it is said (a move at a player's turn, a face when the die is
+asked for, a yes to a read-back). Each sentence is said once by a voice the settings were tuned on
+(espeak-ng) and once by a held-out voice (flite in English; see synthetic.HELD_OUT_ESPEAK_VOICES for French
+and Spanish), then heard in every room condition (companion.speech.rooms): clean, reverberant, slower or
+faster, with table babble, with brown noise. It goes through the game's own path: WAV source, endpointer,
+recogniser, `understand`, and the session's own decision to read back or not.
+
+Per synthesiser and condition it prints: understood (the meaning said, read back or not), asked again (read
+back, or "not understood"), questions answered wrongly (a question answered with another answer, without a
+question back; out of the questions said) and misheard-and-applied (a wrong move, face, undo, yes or no,
+sure enough to skip the read-back).
 """
 
 from __future__ import annotations
@@ -17,54 +24,100 @@ import random
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.benchmarks import peak_memory_mb, percentile
+from companion.dialogue.draftosaurus.queries import QUERIES
+from companion.dialogue.session import SHARED_INTENTS, doubtful, rival_margin, understand
 from companion.errors import BadInput
-from companion.dialogue.session import understand
-from companion.language.grammar import examples
+from companion.language.grammar import ANY_STATE, examples
 from companion.language.messages import LANGUAGES, catalog
 from companion.speech.audio import WavFileSource
-from companion.speech.base import ACTION_CONFIDENCE, LOW_CONFIDENCE, Unavailable
+from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Unavailable
 from companion.speech.listener import SpeechListener
-from companion.speech.synthetic import (SPEEDS, SYNTHESISERS, Command, SyntheticVoice, sample_commands,
-                                        speak_to_wav, synthetic_voices)
+from companion.speech.rooms import CONDITIONS, Room
+from companion.speech.synthetic import (
+    SPEEDS,
+    SYNTHESISERS,
+    Command,
+    SyntheticVoice,
+    held_out,
+    sample_commands,
+    speak_to_wav,
+    synthetic_voices,
+)
 
 NAME = "listen"
-HELP = "Speech recognition: command accuracy, decode time (p50, p95), real-time factor, peak memory."
+HELP = ("Speech recognition on tuned and held-out voices in room conditions: understood, asked again, answered "
+        "wrongly, misheard and applied; decode time and peak memory.")
 
 GAME = "draftosaurus"
 PLAYERS = ("Alice", "Bob")
-# (dialogue state, intent) pairs, taken in turn: placements and die faces most often.
+# (dialogue state, intent) pairs of --sentences grammar, taken in turn: placements and die faces most often.
 COMMANDS = (("turn", "place"), ("die", "die"), ("turn", "legal"), ("turn", "place"), ("die", "die"),
             ("turn", "score"), ("confirm", "yes"), ("turn", "zoo"), ("confirm", "no"), ("die", "current_die"),
             ("turn", "undo"), ("turn", "repeat"), ("turn", "whose_turn"), ("turn", "help"))
-NOISE_EVERY = 4          # one utterance in NOISE_EVERY gets background noise ...
-NOISE_SNR_DB = 30.0      # ... this many dB below the speech
-# What changes the game when heard (a yes/no answers a read-back); applied without a question at or above
-# ACTION_CONFIDENCE (moves, faces, undo) or LOW_CONFIDENCE (yes, no).
-GAME_CHANGING = ("place", "die", "undo", "redo")
-ANSWERS = ("yes", "no")
-TARGETS = {"accuracy": 0.95, "p95_ms_per_3s": 150.0, "peak_mb": 300.0}
+# Where a game is when an example marked for any state is said: its own question, else a player's turn.
+GAME_STATES = {"place": "turn", "die": "die", "die_pen": "die", "yes": "confirm", "no": "confirm",
+               "winter_place": "winter_turn", "winter_zoo": "winter_turn", "number": "board_value",
+               "keep_value": "board_value", "no_pen": "board_value", "next": "turn", "previous": "turn"}
+# What is answered without changing the game; a yes or no answers a read-back; quitting is always asked first.
+QUESTIONS = frozenset(QUERIES.handlers) | SHARED_INTENTS | {"resume", "next", "previous", "stop"}
+ANSWERS = frozenset({"yes", "no"})
+ALWAYS_ASKED = frozenset({"quit"})
+QUICK_COUNT = 10
+TARGETS = {"understood": 0.95, "misheard_and_applied": 0.005, "answered_wrongly": 0.02, "p95_ms_per_3s": 150.0,
+           "peak_mb": 300.0, "tuned_advantage": 0.03}
+MEASURES = ("understood", "asked_again", "answered_wrongly", "misheard_and_applied")
+# The floors of the confidence and of the rival margin for a move (speech.base.ACTION_CONFIDENCE, RIVAL_MARGIN)
+# whose trade-off --tradeoff prints; no margin floor: rivals are not looked at.
+CONFIDENCE_FLOORS = (0.5, 0.6, 0.65, 0.7, 0.75)
+MARGIN_FLOORS = (None, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default="en", choices=LANGUAGES,
                         help="language of the commands (default en; fr and es are said by espeak-ng only)")
-    parser.add_argument("--count", type=int, default=120, help="number of utterances (default 120, at least 1)")
+    parser.add_argument("--count", type=int, default=40,
+                        help="sentences (default 40, at least 1); each is said by a tuned and a held-out voice "
+                             "in every condition")
+    parser.add_argument("--quick", action="store_true", help=f"a short run: {QUICK_COUNT} sentences")
+    parser.add_argument("--conditions", default=",".join(CONDITIONS),
+                        help=f"room conditions, comma separated (default {','.join(CONDITIONS)})")
     parser.add_argument("--engine", default="sphinx", choices=("sphinx", "vosk", "whisper"),
                         help="recogniser to measure")
     parser.add_argument("--model", type=Path, help="model folder (for --engine vosk or whisper)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the random sentences")
-    parser.add_argument("--sentences", default="grammar", choices=("grammar", "examples"),
-                        help="random paths of the grammar (default), or the sentences written as players say them")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random sentences and room conditions")
+    parser.add_argument("--sentences", default="examples", choices=("examples", "grammar"),
+                        help="the sentences written as players say them (default), or random paths of the grammar")
     parser.add_argument("--voices", default="all", choices=("all",) + SYNTHESISERS,
                         help="synthesisers that speak the commands (default: all those installed)")
-    parser.add_argument("--repeats", type=int, default=3,
-                        help="decodes per utterance for its decode time, the median is kept (default 3)")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="decodes per utterance for its decode time, the median is kept (default 1)")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated WAV files in DIR")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--verbose", action="store_true", help="list every utterance that was misheard")
+    parser.add_argument("--no-rivals", dest="rivals", action="store_false",
+                        help="sphinx without its second passes for the rivals of each word of meaning (to time them)")
+    parser.add_argument("--tradeoff", action="store_true",
+                        help="also print read-backs against misheard-and-applied for several rival margins")
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One sentence as said by one voice in one room."""
+
+    command: Command
+    voice: SyntheticVoice
+    condition: str
+    path: Path
+
+    @property
+    def family(self) -> str:
+        """The voice's synthesiser, marked when it is held out."""
+        return f"{self.voice.synthesiser} (held out)" if held_out(self.voice) else self.voice.synthesiser
 
 
 def _recogniser(args: argparse.Namespace):
@@ -82,148 +135,240 @@ def _recogniser(args: argparse.Namespace):
         return WhisperRecogniser(args.lang, GAME, model=args.model)
     from companion.speech.sphinx import SphinxRecogniser
 
-    return SphinxRecogniser(args.lang, GAME, model=args.model)
+    return SphinxRecogniser(args.lang, GAME, model=args.model, borrow=True, rivals=args.rivals)
 
 
-def bench_voices(wanted: str, lang: str = "en") -> tuple[SyntheticVoice, ...]:
+def bench_voices(wanted: str, lang: str = "en") -> tuple[tuple[SyntheticVoice, ...], tuple[SyntheticVoice, ...]]:
+    """The voices tuned on and the held-out ones, of the wanted synthesisers."""
     voices = synthetic_voices(lang, SYNTHESISERS if wanted == "all" else (wanted,))
     if not voices:
         raise BadInput(f"bench listen: no speech synthesiser for --voices {wanted} in {lang} "
                        "(install espeak-ng, or flite for English)")
-    return voices
+    return tuple(v for v in voices if not held_out(v)), tuple(v for v in voices if held_out(v))
 
 
-def synthesise(commands: list[Command], folder: Path,
-               voices: tuple[SyntheticVoice, ...]) -> list[tuple[Path, SyntheticVoice]]:
-    """One WAV per command, cycling through voices and speeds; every NOISE_EVERY-th one noisy."""
-    spoken = []
-    for index, command in enumerate(commands):
-        voice = voices[index % len(voices)]
-        speed = SPEEDS[(index // len(voices)) % len(SPEEDS)]
-        noise = NOISE_SNR_DB if index % NOISE_EVERY == NOISE_EVERY - 1 else None
-        path = speak_to_wav(command.text, folder / f"{index:04d}.wav", voice=voice, speed=speed,
-                            noise_snr_db=noise, seed=index)
-        spoken.append((path, voice))
-    return spoken
+def conditions(text: str) -> tuple[str, ...]:
+    wanted = tuple(part.strip() for part in text.split(",") if part.strip())
+    if not wanted or any(c not in CONDITIONS for c in wanted):
+        raise BadInput(f"bench listen: --conditions takes {', '.join(CONDITIONS)}, separated by commas, not '{text}'")
+    return wanted
 
 
-def spoken_commands(args: argparse.Namespace) -> tuple[list[Command], tuple[str, ...]]:
-    """The commands to say, and the player names they may use."""
+def game_state(state: str, intent: str) -> str:
+    """The dialogue state a game is in when this is said."""
+    return GAME_STATES.get(intent, "turn") if state == ANY_STATE else state
+
+
+def spoken_commands(args: argparse.Namespace, count: int) -> tuple[list[Command], tuple[str, ...]]:
+    """The sentences to say (spread over the whole examples file), and the player names they may use."""
     if args.sentences == "grammar":
-        return sample_commands(GAME, args.lang, COMMANDS, args.count, random.Random(args.seed), PLAYERS), PLAYERS
+        return sample_commands(GAME, args.lang, COMMANDS, count, random.Random(args.seed), PLAYERS), PLAYERS
     book = examples(GAME, args.lang)
-    natural = [Command(e.state, e.text, e.intent, dict(e.slots)) for e in book.understood]
-    return [natural[index % len(natural)] for index in range(args.count)], tuple(book.players)
+    natural = [Command(game_state(e.state, e.intent), e.text, e.intent, dict(e.slots)) for e in book.understood
+               if e.intent is not None]
+    if count >= len(natural):
+        return [natural[index % len(natural)] for index in range(count)], tuple(book.players)
+    return [natural[index * len(natural) // count] for index in range(count)], tuple(book.players)
+
+
+def babble_texts(lang: str) -> list[str]:
+    """The program's own sentences, for the talkers of the babble."""
+    return [text for text in catalog(lang).messages.values()
+            if isinstance(text, str) and "{" not in text and len(text) > 30]
+
+
+def synthesise(commands: list[Command], folder: Path, voices: tuple[tuple[SyntheticVoice, ...], ...],
+               rooms: tuple[str, ...], lang: str, seed: int) -> list[Utterance]:
+    """Each command said by one voice of each group (voices and speeds taken in turn), in every room."""
+    room = Room(folder, lang, babble_texts(lang))
+    said: list[Utterance] = []
+    for index, command in enumerate(commands):
+        for group in (g for g in voices if g):
+            voice = group[index % len(group)]
+            speed = SPEEDS[(index // len(group)) % len(SPEEDS)]
+            for condition in rooms:
+                path = folder / f"{len(said):05d}-{condition}.wav"
+                speak_to_wav(command.text, path, voice=voice, speed=speed)
+                said.append(Utterance(command, voice, condition, room.apply(path, condition, seed * 7919 + len(said))))
+    return said
 
 
 def measure(args: argparse.Namespace, folder: Path) -> dict:
-    commands, players = spoken_commands(args)
-    spoken = synthesise(commands, folder, bench_voices(args.voices, args.lang))
-    sources = [WavFileSource(path) for path, _ in spoken]
+    count = QUICK_COUNT if args.quick else args.count
+    commands, players = spoken_commands(args, count)
+    tuned, held = bench_voices(args.voices, args.lang)
+    said = synthesise(commands, folder, (tuned, held), conditions(args.conditions), args.lang, args.seed)
+    sources = (WavFileSource(u.path) for u in said)  # one at a time: 400 utterances' audio is 100 MB and more
     started = time.perf_counter()
     try:
         recogniser = _recogniser(args)
     except Unavailable as problem:
         raise BadInput(f"bench listen: {problem.explain('en')}") from None
-    listener = SpeechListener(recogniser, iter(sources), lang=args.lang, player_names=players, say=lambda _: None)
+    listener = SpeechListener(recogniser, sources, lang=args.lang, player_names=players, say=lambda _: None)
     for state in sorted({c.state for c in commands}):
         recogniser.use_grammar(state, players)
     load_s = time.perf_counter() - started
-    rows = []
-    for command, source, (_, voice) in zip(commands, sources, spoken):
-        listener.expect_speaker(str(voice))  # as a game expects the player whose turn it is
+    rows: list[dict[str, Any]] = []
+    for utterance in said:
+        command = utterance.command
+        listener.expect_speaker(str(utterance.voice))  # as a game expects the player whose turn it is
         heard = listener.listen(command.state)
+        assert heard is not None and isinstance(listener.current, WavFileSource)  # one file for each command
+        source = listener.current
         meaning = understand(heard, game=GAME, lang=args.lang, state=command.state, player_names=players)
-        rows.append({"said": command.text, "heard": heard.text, "seconds": source.seconds,
-                     "voice": str(voice), "synthesiser": voice.synthesiser, "decode_ms": [heard.decode_ms],
-                     "final_ms": listener.last_final_ms, "confidence": heard.confidence, "meant": meaning.intent,
-                     "understood": meaning.intent == command.intent and dict(meaning.slots) == command.slots})
+        row: dict[str, Any] = {
+               "said": command.text, "state": command.state, "intent": command.intent, "heard": heard.text,
+               "meant": meaning.intent, "slots": command.slots, "heard_slots": dict(meaning.slots),
+               "seconds": source.seconds, "voice": str(utterance.voice),
+               "family": utterance.family, "condition": utterance.condition, "decode_ms": [heard.decode_ms],
+               "final_ms": listener.last_final_ms, "confidence": heard.confidence,
+               "understood": meaning.intent == command.intent and dict(meaning.slots) == command.slots,
+               "rivals": [list(r) for r in heard.rivals], "unsure": heard.needs_confirmation,
+               "rival_margin": rival_margin(heard, meaning, game=GAME, lang=args.lang, state=command.state,
+                                            player_names=players)}
+        row["read_back"] = {f"{confidence} {floor}": doubtful(heard, row["rival_margin"], floor, confidence)
+                            for confidence in CONFIDENCE_FLOORS for floor in MARGIN_FLOORS}
+        row["outcome"] = outcome(row, doubtful(heard, row["rival_margin"]), heard.needs_confirmation)
+        rows.append(row)
     for _ in range(args.repeats - 1):
-        for command, row, (path, voice) in zip(commands, rows, spoken):
-            listener.expect_speaker(str(voice))
-            recogniser.use_grammar(command.state, players)
-            row["decode_ms"].append(listener.hear(WavFileSource(path)).decode_ms)
+        for utterance, row in zip(said, rows):
+            listener.expect_speaker(str(utterance.voice))
+            recogniser.use_grammar(utterance.command.state, players)
+            row["decode_ms"].append(listener.hear(WavFileSource(utterance.path)).decode_ms)
     for row in rows:
         row["decode_ms"] = statistics.median(row["decode_ms"])
-    return _report(rows, load_s, recogniser.describe(), args.engine, args.lang)
+    return report(rows, load_s, recogniser.describe(), args.engine, args.lang)
 
 
-def _report(rows: list[dict], load_s: float, model: str, engine: str, lang: str = "en") -> dict:
+def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
+    """What the game does with what it heard (`doubtful_act`: a move, face, undo, yes or no would be asked again;
+    `unsure`: anything would): "understood" or "read back" (the meaning said, taken at once or after a yes),
+    "asked" (not understood, a wrong meaning read back, or a part of a move missing: the game asks for it),
+    "applied" (a wrong move, face, undo or answer taken
+    without a question), "answered" (a question said, answered with something else without a question), or
+    "ignored" (another wrong meaning taken, that changes nothing: a command heard as a question)."""
+    if row["meant"] is None:
+        return "asked"
+    acts = row["meant"] not in QUESTIONS  # a yes or no answers a read-back: as sure as a move
+    asked = row["meant"] in ALWAYS_ASKED or (doubtful_act if acts else unsure)
+    if row["understood"]:
+        return "read back" if asked else "understood"
+    if asked or (row["meant"] == row["intent"] and row["heard_slots"].items() < row["slots"].items()):
+        return "asked"  # a part missing (the species, the pen) is asked for; a missing player is the one asked
+    if row["meant"] not in QUESTIONS:
+        return "applied"
+    return "answered" if row["intent"] in QUESTIONS else "ignored"
+
+
+def shares(rows: list[dict]) -> dict:
+    """The four measures of a group of utterances (answered wrongly: out of the questions said)."""
+    questions = [r for r in rows if r["intent"] in QUESTIONS]
+    return {"utterances": len(rows), "questions": len(questions),
+            "understood": sum(r["outcome"] in ("understood", "read back") for r in rows) / len(rows),
+            "asked_again": sum(r["outcome"] in ("asked", "read back") for r in rows) / len(rows),
+            "answered_wrongly": (sum(r["outcome"] == "answered" for r in questions) / len(questions)
+                                 if questions else None),
+            "misheard_and_applied": sum(r["outcome"] == "applied" for r in rows) / len(rows)}
+
+
+def report(rows: list[dict], load_s: float, model: str, engine: str, lang: str = "en") -> dict:
     decode = [r["decode_ms"] for r in rows]
     per_3s = [r["decode_ms"] * 3.0 / r["seconds"] for r in rows]
-    confident_right = [r for r in rows if r["understood"] and r["confidence"] >= LOW_CONFIDENCE]
-    wrong = [r for r in rows if not r["understood"] and r["heard"]]
-    applied = [r for r in wrong if _applied(r)]
-    answered_wrongly = [r for r in wrong if r not in applied and r["meant"] is not None
-                        and r["meant"] not in GAME_CHANGING + ANSWERS and r["confidence"] >= LOW_CONFIDENCE]
+    families = list(dict.fromkeys(r["family"] for r in rows))
+    rooms = list(dict.fromkeys(r["condition"] for r in rows))
+    groups = [{"family": family, "condition": room, **shares(cell)}
+              for family in families for room in rooms + ["all"]
+              for cell in [[r for r in rows if r["family"] == family and room in ("all", r["condition"])]] if cell]
+    tuned = [g for g in groups if g["condition"] == "all" and "held out" not in g["family"]]
+    held = [g for g in groups if g["condition"] == "all" and "held out" in g["family"]]
     return {
         "engine": engine, "model": model, "lang": lang, "utterances": len(rows),
-        "accuracy": sum(r["understood"] for r in rows) / len(rows),
+        "tuned_on": [g["family"] for g in tuned], "held_out": [g["family"] for g in held],
+        "groups": groups, **shares(rows),
+        "tuned_advantage": tuned[0]["understood"] - held[0]["understood"] if tuned and held else None,
         "decode_ms_p50": percentile(decode, 0.5), "decode_ms_p95": percentile(decode, 0.95),
         "p95_ms_per_3s": percentile(per_3s, 0.95), "p50_ms_per_3s": percentile(per_3s, 0.5),
-        "accuracy_by_synthesiser": {name: sum(r["understood"] for r in group) / len(group)
-                                    for name in SYNTHESISERS
-                                    for group in [[r for r in rows if r["synthesiser"] == name]] if group},
         "after_speech_ms_p95": percentile([r["final_ms"] for r in rows], 0.95),
         "real_time_factor": sum(decode) / 1000 / sum(r["seconds"] for r in rows),
         "audio_seconds_mean": sum(r["seconds"] for r in rows) / len(rows),
-        "misheard_confirmed_share": _share_below(wrong, LOW_CONFIDENCE),
-        "misheard_confirmed_share_moves": _share_below(wrong, ACTION_CONFIDENCE),
-        "understood_without_question_share": len(confident_right) / len(rows),
-        "misheard_and_applied_share": len(applied) / len(rows),
-        "answered_wrongly_share": len(answered_wrongly) / len(rows),
-        "load_s": load_s, "peak_mb": peak_memory_mb(), "said": [r["said"] for r in rows],
-        "misheard": [r for r in rows if not r["understood"]],
+        "load_s": load_s, "peak_mb": peak_memory_mb(), "said": list(dict.fromkeys(r["said"] for r in rows)),
+        "misheard": [r for r in rows if not r["understood"]], "tradeoff": tradeoff(rows),
     }
 
 
-def _applied(row: dict) -> bool:
-    """A misheard command that changes the game without a question."""
-    if row["meant"] in GAME_CHANGING:
-        return row["confidence"] >= ACTION_CONFIDENCE
-    return row["meant"] in ANSWERS and row["confidence"] >= LOW_CONFIDENCE
+def tradeoff(rows: list[dict]) -> list[dict]:
+    """For each floor of the rival margin (MARGIN_FLOORS), on the tuned and the held-out voices: the moves,
+    faces and undos heard right that are read back, and the misheard ones applied."""
+    found = []
+    for key in (f"{c} {m}" for c in CONFIDENCE_FLOORS for m in MARGIN_FLOORS):
+        for held in (False, True):
+            group = [r for r in rows if ("held out" in r["family"]) == held]
+            if not group:
+                continue
+            judged = [dict(r, outcome=outcome(r, r["read_back"][key], r["unsure"])) for r in group]
+            acts = [r for r in judged if r["understood"] and r["meant"] not in QUESTIONS | ANSWERS | ALWAYS_ASKED]
+            found.append({"confidence": float(key.split()[0]), "margin": key.split()[1], "held_out": held,
+                          "acts_heard_right": len(acts),
+                          "acts_read_back": sum(r["outcome"] == "read back" for r in acts) / max(1, len(acts)),
+                          "misheard_and_applied": shares(judged)["misheard_and_applied"],
+                          "asked_again": shares(judged)["asked_again"]})
+    return found
 
 
-def _share_below(rows: list[dict], confidence: float) -> float | None:
-    """The share of `rows` heard with less than `confidence` (None when there are none)."""
-    return sum(r["confidence"] < confidence for r in rows) / len(rows) if rows else None
+def _verdict(name: str, value: float | None) -> str:
+    if value is None:
+        return ""
+    lower_is_better = name != "understood"
+    met = value <= TARGETS[name] if lower_is_better else value >= TARGETS[name]
+    return f"target {'<=' if lower_is_better else '>='} {TARGETS[name]:g}: {'met' if met else 'MISSED'}"
 
 
-def _print(report: dict, verbose: bool) -> None:
-    def verdict(name: str, value: float, lower_is_better: bool) -> str:
-        met = value <= TARGETS[name] if lower_is_better else value >= TARGETS[name]
-        return "met" if met else "MISSED"
+def _cell(value: float | None) -> str:
+    return "     -" if value is None else f"{value:6.1%}"
 
+
+def _print(report: dict, verbose: bool, tradeoff: bool = False) -> None:
     language = catalog("en").say(f"speech.languages.{report['lang']}")
-    print(f"listen benchmark: {report['utterances']} {language} commands, engine {report['engine']} "
+    print(f"listen benchmark: {report['utterances']} {language} utterances, engine {report['engine']} "
           f"({report['model']}), mean length {report['audio_seconds_mean']:.2f} s")
-    print(f"  accuracy (intent and slots)  {report['accuracy']:.1%}  target >= {TARGETS['accuracy']:.0%}: "
-          f"{verdict('accuracy', report['accuracy'], False)}")
-    for name, accuracy in report["accuracy_by_synthesiser"].items():
-        print(f"    spoken by {name:<10}        {accuracy:.1%}")
+    print(f"  settings tuned on: {', '.join(report['tuned_on']) or 'none here'}; held out (never used to choose "
+          f"a setting): {', '.join(report['held_out']) or 'none here'}")
+    print(f"  {'synthesiser':<22} {'condition':<9} {'n':>4}  understood  asked again  answered wrongly  "
+          f"misheard-and-applied")
+    for g in report["groups"]:
+        print(f"  {g['family']:<22} {g['condition']:<9} {g['utterances']:>4}  {_cell(g['understood'])}      "
+              f"{_cell(g['asked_again'])}       {_cell(g['answered_wrongly'])} of {g['questions']:<3}     "
+              f"{_cell(g['misheard_and_applied'])}")
+    held = [g for g in report["groups"] if g["condition"] == "all" and "held out" in g["family"]]
+    if held:
+        g = held[0]
+        print(f"  held out: understood {g['understood']:.1%} ({_verdict('understood', g['understood'])}), "
+              f"misheard and applied {g['misheard_and_applied']:.1%} "
+              f"({_verdict('misheard_and_applied', g['misheard_and_applied'])}), answered wrongly "
+              f"{_cell(g['answered_wrongly']).strip()} ({_verdict('answered_wrongly', g['answered_wrongly'])})")
+    if report["tuned_advantage"] is not None:
+        print(f"  tuned minus held out, understood: {report['tuned_advantage']:+.1%} "
+              f"({_verdict('tuned_advantage', report['tuned_advantage'])})")
     print(f"  decode time p50 / p95        {report['decode_ms_p50']:.0f} / {report['decode_ms_p95']:.0f} ms")
-    print(f"  decode time p95 per 3 s      {report['p95_ms_per_3s']:.0f} ms  target < {TARGETS['p95_ms_per_3s']:.0f}: "
-          f"{verdict('p95_ms_per_3s', report['p95_ms_per_3s'], True)}")
+    print(f"  decode time p95 per 3 s      {report['p95_ms_per_3s']:.0f} ms  "
+          f"{_verdict('p95_ms_per_3s', report['p95_ms_per_3s'])}")
     print(f"  decode time p50 per 3 s      {report['p50_ms_per_3s']:.0f} ms")
     print(f"  wait after the end of speech {report['after_speech_ms_p95']:.0f} ms p95 (with a microphone, the rest "
           "is decoded while the player speaks)")
     print(f"  real-time factor             {report['real_time_factor']:.3f}")
-    print(f"  peak memory                  {report['peak_mb']:.0f} MB  target < {TARGETS['peak_mb']:.0f}: "
-          f"{verdict('peak_mb', report['peak_mb'], True)}")
+    print(f"  peak memory                  {report['peak_mb']:.0f} MB  {_verdict('peak_mb', report['peak_mb'])}")
     print(f"  model and grammars loaded in {report['load_s']:.2f} s")
-    if report["misheard_confirmed_share"] is not None:
-        print(f"  misheard but read back       {report['misheard_confirmed_share']:.0%} of them as questions "
-              f"(confidence below {LOW_CONFIDENCE}), {report['misheard_confirmed_share_moves']:.0%} as moves "
-              f"(below {ACTION_CONFIDENCE})")
-        print(f"  understood at once           {report['understood_without_question_share']:.0%}")
-    print(f"  misheard and applied         {report['misheard_and_applied_share']:.1%} (a wrong move, face, undo or "
-          f"yes/no confident enough to skip the read-back)")
-    print(f"  answered wrongly             {report['answered_wrongly_share']:.1%} (another question or command, "
-          f"confident enough)")
+    if tradeoff:
+        print(f"  confidence  margin  voices     right moves read back  asked again  misheard-and-applied "
+              f"(in use: {ACTION_CONFIDENCE:g}, {RIVAL_MARGIN:g})")
+        for t in report["tradeoff"]:
+            print(f"  {t['confidence']:>10g}  {t['margin']:>6}  {'held out' if t['held_out'] else 'tuned':<9}  "
+                  f"{t['acts_read_back']:>10.1%} of {t['acts_heard_right']:<4}      {t['asked_again']:6.1%}       "
+                  f"{t['misheard_and_applied']:6.1%}")
     if verbose:
         for row in report["misheard"]:
-            print(f"    said '{row['said']}' ({row['voice']}), heard '{row['heard']}' "
-                  f"(confidence {row['confidence']:.2f})")
+            print(f"    said '{row['said']}' ({row['voice']}, {row['condition']}), heard '{row['heard']}' "
+                  f"(confidence {row['confidence']:.2f}): {row['outcome']}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -231,14 +376,15 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("bench listen: --count must be at least 1")
     if args.repeats < 1:
         raise BadInput("bench listen: --repeats must be at least 1")
+    conditions(args.conditions)
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
-        report = measure(args, args.keep)
+        result = measure(args, args.keep)
     else:
         with tempfile.TemporaryDirectory(prefix="companion-bench-listen-") as folder:
-            report = measure(args, Path(folder))
+            result = measure(args, Path(folder))
     if args.json:
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
-        _print(report, args.verbose)
+        _print(result, args.verbose, args.tradeoff)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 from companion.benchmarks import peak_memory_mb, percentile
 from companion.errors import BadInput
@@ -34,7 +35,7 @@ def load_seconds(game: str, lang: str) -> float:
     return time.perf_counter() - start
 
 
-def time_utterances(game: str, lang: str, rounds: int) -> dict[str, object]:
+def time_utterances(game: str, lang: str, rounds: int) -> dict[str, Any]:
     """Milliseconds per parse() call, for sentences understood and for sentences refused."""
     corpus = examples(game, lang)
     timings: dict[str, list[float]] = {"understood": [], "not_understood": []}
@@ -64,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
         result = time_utterances(args.game, lang, args.rounds)
         result["load_ms"] = round(1000 * loaded, 1)
         results.append(result)
-    worst_p95 = max(r["all"]["p95_ms"] for r in results)  # type: ignore[index]
-    report: dict[str, object] = {
+    worst_p95 = max(r["all"]["p95_ms"] for r in results)
+    report: dict[str, Any] = {
         "benchmark": NAME, "results": results, "peak_memory_mb": round(peak_memory_mb(), 1),
         "target": {"p95_ms": TARGET_P95_MS, "worst_p95_ms": worst_p95, "met": worst_p95 < TARGET_P95_MS}}
     if not args.no_sizes:
@@ -77,10 +78,10 @@ def run(args: argparse.Namespace) -> int:
     for result in results:
         print(f"lang={result['lang']} utterances={result['utterances']} load_ms={result['load_ms']}")
         for kind in ("all", "understood", "not_understood"):
-            print(f"  {kind}: " + " ".join(f"{k}={v}" for k, v in result[kind].items()))  # type: ignore[union-attr]
-    for size in report.get("grammar_sizes", []):  # type: ignore[union-attr]
+            print(f"  {kind}: " + " ".join(f"{k}={v}" for k, v in result[kind].items()))
+    for size in report.get("grammar_sizes", []):
         print(f"grammar lang={size['lang']} state={size['state']} words={size['words']} "
               f"vosk_phrases={size['phrases']} jsgf_bytes={size['jsgf_bytes']}")
     print(f"peak_memory_mb={report['peak_memory_mb']}")
-    print(" ".join(f"target_{key}={value}" for key, value in report["target"].items()))  # type: ignore[union-attr]
+    print(" ".join(f"target_{key}={value}" for key, value in report["target"].items()))
     return 0

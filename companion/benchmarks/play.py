@@ -14,6 +14,7 @@ engines.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -35,6 +36,7 @@ HELP = "Time from the end of a spoken command to the answer, and start-up time t
 PLAYERS = ("Alice", "Bruno")
 STARTUP_TARGET_S = 2.0
 RESPONSE_TARGET_MS = 300.0
+READ_BACK_TARGET = 0.15  # spoken commands read back for a yes
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -94,8 +96,8 @@ def _commands(game: Game) -> list[tuple[str, int]]:
         if isinstance(action, Roll):
             lines.append((f"the die says {names.name('faces', _value(action.face), 'sticker')}", replay.roller))
         elif isinstance(action, Place):
-            lines.append((f"{game.players[action.player]} {_value(action.species)} in the "
-                          f"{names.name('pens', _value(action.pen))}", action.player))
+            lines.append(((f"{game.players[action.player]} {_value(action.species)} in the "
+                           f"{names.name('pens', _value(action.pen))}"), action.player))
         replay.apply(action)
     return lines
 
@@ -117,8 +119,11 @@ def measure_responses(games: int, seed: int) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory() as folder:
         lines: list[tuple[str, int]] = []
+        said: list[Any] = []  # the rolls and placements the lines say
         for number in range(games):
-            lines += _commands(play_random_game(PLAYERS, seed + number))
+            played = play_random_game(PLAYERS, seed + number)
+            lines += _commands(played)
+            said += [a for a in played.actions if isinstance(a, (Roll, Place))]
         wavs = _synthesise(lines, Path(folder))
         speaker = _TimedSpeaker()
         inner = open_listener("sphinx", "en", "draftosaurus", audio_files=wavs, say=lambda text: None)
@@ -138,10 +143,12 @@ def measure_responses(games: int, seed: int) -> dict[str, Any]:
             responses.append(final_ms + (answer - when) * 1000)
         decode_ms.append(decoded_ms)
         audio_s.append(seconds)
+    applied = [a for a in table.game.actions if isinstance(a, (Roll, Place))]
     return {"commands": len(lines), "answered": len(responses), "actions_applied": len(table.game.actions),
             "confirmations": listener.confirmations,
+            "misheard_applied": sum(a != b for a, b in zip(said, applied)) + max(0, len(applied) - len(said)),
             "response_p50_ms": percentile(responses, 0.5), "response_p95_ms": percentile(responses, 0.95),
-            "real_time_factor": sum(decode_ms) / 1000 / max(sum(a for a in audio_s if a == a), 1e-9)}
+            "real_time_factor": sum(decode_ms) / 1000 / max(sum(a for a in audio_s if not math.isnan(a)), 1e-9)}
 
 
 def measure_startup(engine: str, runs: int, wav: Path | None) -> list[float]:
@@ -158,6 +165,7 @@ def measure_startup(engine: str, runs: int, wav: Path | None) -> list[float]:
             begin = time.perf_counter()
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.DEVNULL, text=True, env=env)
+            assert process.stdout is not None  # a pipe
             for line in process.stdout:
                 if line.strip() == first_question:
                     times.append(time.perf_counter() - begin)
@@ -171,7 +179,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"response: {args.games} whole 2-player game(s) said in English, heard by PocketSphinx")
     result = measure_responses(args.games, args.seed)
     print(f"  commands {result['commands']}, answered {result['answered']}, actions applied "
-          f"{result['actions_applied']}, read back for confirmation {result['confirmations']}")
+          f"{result['actions_applied']}, read back for confirmation {result['confirmations']} "
+          f"({result['confirmations'] / max(1, result['commands']):.0%}, target <= {READ_BACK_TARGET:.0%}), "
+          f"rolls and moves applied otherwise than said {result['misheard_applied']}")
     print(f"  end of command -> start of answer: p50 {result['response_p50_ms']:.0f} ms, "
           f"p95 {result['response_p95_ms']:.0f} ms (target p95 < {RESPONSE_TARGET_MS:.0f} ms)")
     print(f"  real-time factor of decoding: {result['real_time_factor']:.2f}")

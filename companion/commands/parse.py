@@ -19,6 +19,8 @@ HELP = "Show the intent and slots of a sentence a player may say, or export the 
 EXPORTS = ("vosk", "jsgf", "sizes")
 _ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "egg": "colours",
                 "position": "positions", **{f"card{number}": "species" for number in range(1, 7)}}
+# Slots whose ids a game's own messages name (Jurassic Snack's pieces, colours, directions and tokens).
+_ID_MESSAGES = {"piece": "js.pieces", "color": "js.colors", "direction": "js.directions", "token": "js.tokens"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -70,6 +72,10 @@ def spoken_value(slot: str, value: object, words: Catalog) -> str:
     """A slot value as said in the catalog's language (canonical ids become names)."""
     if slot in _ID_SECTIONS:
         return words.name(_ID_SECTIONS[slot], str(value))
+    if slot in _ID_MESSAGES and f"{_ID_MESSAGES[slot]}.{value}" in words.messages:
+        return words.say(f"{_ID_MESSAGES[slot]}.{value}")
+    if slot == "pawn" and isinstance(value, int):  # Dino's pawns are 0 and 1 inside, first and second when said
+        return str(value + 1)
     if slot == "topic":
         for section in ("pens", "faces"):
             if value in words.names.get(section, {}):

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.dialogue.recent import remember
 from companion.dialogue.savefile import SaveFileError, SaveWriteError, default_save_path

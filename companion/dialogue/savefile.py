@@ -96,7 +96,7 @@ class SaveWriteError(BadInput):
                          words.say(then, path=str(self.path))))
 
 
-_WRITE_REASONS = {errno.ENOSPC: "no_space", errno.EDQUOT: "no_space", errno.EROFS: "read_only",
+_WRITE_REASONS: dict[int | None, str] = {errno.ENOSPC: "no_space", errno.EDQUOT: "no_space", errno.EROFS: "read_only",
                   errno.EACCES: "denied", errno.EPERM: "denied", errno.EFBIG: "too_large",
                   errno.ENOENT: "no_folder", errno.ENOTDIR: "no_folder", errno.EEXIST: "no_folder"}
 
@@ -170,7 +170,7 @@ def remove_leftovers(folder: Path) -> list[Path]:
     """Remove the temporary files that writes cut short (a kill, a crash) left in `folder`; the ones removed.
 
     Only files named as write_save names them, that are empty or begin as a save, that no live write holds."""
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:

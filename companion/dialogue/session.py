@@ -9,15 +9,16 @@ command, help and repeat. Everything else goes back to whoever asked: the table 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from companion import registry
 from companion.dialogue.history import MessageHistory
 from companion.language.grammar import CONFIRM_STATE, MAX_LINE, ParseResult, confirming, parse
 from companion.language.messages import Catalog, catalog
 from companion.language.recognition_grammar import parse_heard
-from companion.speech.base import Heard, Listener, Speaker
+from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listener, Speaker
 from companion.text import sentences
 
 VERBOSITY_LEVELS = ("short", "full")
@@ -38,6 +39,29 @@ def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: 
     whose recogniser grammar produces them (see recognition_grammar.parse_heard)."""
     read = parse_heard if heard.spoken else parse
     return read(heard.text, game=game, lang=lang, state=state, player_names=player_names)
+
+
+def rival_margin(heard: Heard, result: ParseResult, *, game: str, lang: str, state: str,
+                 player_names: Sequence[str] = ()) -> float | None:
+    """How much better the words heard fit than the recogniser's best rival that means something else (another
+    species, pen, face or player, or words that mean nothing: the word heard there is in doubt all the same);
+    None when it offers no such rival."""
+    meant = (result.intent, dict(result.slots))
+    margins = [margin for text, margin in heard.rivals
+               for rival in [understand(Heard(text, heard.confidence, heard.engine), game=game, lang=lang,
+                                        state=state, player_names=player_names)]
+               if (rival.intent, dict(rival.slots)) != meant]
+    return min(margins, default=None)
+
+
+def doubtful(heard: Heard, margin: float | None, floor: float | None = RIVAL_MARGIN,
+             confidence_floor: float = ACTION_CONFIDENCE) -> bool:
+    """Whether what was heard is too unsure to change the game (a move, a die face, an undo) without a
+    read-back: a confidence below `confidence_floor`, or a rival of another meaning less than `floor` behind
+    (`margin`; no floor: rivals are not looked at)."""
+    if heard.confidence is None:  # typed
+        return False
+    return heard.confidence < confidence_floor or (floor is not None and margin is not None and margin < floor)
 
 
 @dataclass(frozen=True)
@@ -149,7 +173,7 @@ class Session:
         "quit" confirmed; None when nothing is left to hand over."""
         if result.intent is None:
             return self._not_understood(heard, result, state)
-        answer = Answer(result.intent, dict(result.slots), heard, heard.needs_confirmation_to_act)
+        answer = Answer(result.intent, dict(result.slots), heard, self.doubtful(heard, result, state))
         if answer.intent == "quit":
             self._quit(answer, state)
             return None
@@ -166,10 +190,8 @@ class Session:
             if not heard.text.strip():
                 continue
             result = self._parse(heard, listening)
-            if result.intent in ("yes", "no") and not heard.needs_confirmation:
-                if result.intent == "no":
-                    return False
-                return True
+            if result.intent in ("yes", "no") and not self.doubtful(heard, result, listening):
+                return result.intent != "no"
             if result.intent in ("repeat", "help"):
                 self.say_text(question if result.intent == "repeat" else self.text("help.confirm"), remember=False)
                 continue
@@ -179,6 +201,12 @@ class Session:
             answer = self.take(heard, result, state)
             if answer is not None and not self.handle_shared(answer, state):
                 return answer
+
+    def doubtful(self, heard: Heard, result: ParseResult, state: str) -> bool:
+        """Too unsure to change the game, or to answer a read-back, without asking (see `doubtful`)."""
+        margin = rival_margin(heard, result, game=self.game, lang=self.lang, state=state,
+                              player_names=self.player_names) if heard.rivals else None
+        return doubtful(heard, margin)
 
     def _hear(self, state: str) -> Heard:
         """The next utterance; EndOfInput when the input is over for good. Each one starts a new response."""

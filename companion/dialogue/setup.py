@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Session
 from companion.errors import BadInput

@@ -12,8 +12,9 @@ set-up (`--advice`, or yes to the set-up question); in solo it is always on.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from companion.dialogue.session import Session
 from companion.dialogue.setup import ask_names, ask_yes, label_players, name_problem, names_can_be_typed
@@ -55,7 +56,7 @@ class Seats:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise ValueError(f"seats {data!r}")
+            raise TypeError(f"seats {data!r}")
         bots: dict[int, str] = {}
         for entry in data.get("bots") or ():
             seat, level = (entry.get("seat"), entry.get("level")) if isinstance(entry, dict) else (None, None)

@@ -14,9 +14,10 @@ play, `bot_choice` (what the bot of a seat plays).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from companion import registry
 from companion.dialogue.savefile import SaveFileError, write_save
@@ -26,7 +27,6 @@ from companion.dialogue.solo import Seats
 from companion.errors import BadInput
 from companion.games.common import OVER, LoggedGame, Reason
 from companion.language.rules import RulesBook
-
 
 GameT = TypeVar("GameT", bound=LoggedGame)
 UNDO_INTENTS = ("undo", "redo")
@@ -362,7 +362,7 @@ class Table(Generic[GameT]):
         handler = self.QUERIES.get(answer.intent)
         if handler is None:
             return answer
-        if answer.unsure:
+        if answer.unsure and answer.heard is not None:
             verdict = self.confirm(self.session.text("session.confirm", heard=answer.heard.text), state)
             if verdict is not True:
                 if verdict is False:

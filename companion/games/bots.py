@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 import zlib
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Hashable, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.errors import BadInput
 from companion.games.common import Reason
@@ -24,6 +25,8 @@ RANDOM, GREEDY, STRONG = "random", "greedy", "strong"
 LEVELS: tuple[str, ...] = (RANDOM, GREEDY, STRONG)
 
 Observation = TypeVar("Observation")
+Choice = TypeVar("Choice")  # the actions a game's bots play
+BotT = TypeVar("BotT", bound="Bot[Any, Any]")
 
 
 def decision_seed(seed: int, key: Hashable) -> int:
@@ -36,7 +39,7 @@ def decision_random(seed: int, key: Hashable) -> random.Random:
     return random.Random(decision_seed(seed, key))
 
 
-class Bot(ABC, Generic[Observation]):
+class Bot(ABC, Generic[Observation, Choice]):
     """A player of one game at one level; `choose` is a pure function of the seed and the observation."""
 
     level: ClassVar[str]
@@ -47,7 +50,7 @@ class Bot(ABC, Generic[Observation]):
         self.seed = seed
 
     @abstractmethod
-    def choose(self, observation: Observation) -> Any:
+    def choose(self, observation: Observation) -> Choice:
         """One legal action for the observed seat."""
 
 
@@ -77,7 +80,7 @@ def ranked_advice(suggestions: Sequence[Suggestion], close: float) -> Advice:
     return Advice(ordered[0], runner_up)
 
 
-def bot_class(bots: dict[str, type[Bot]], level: str, game: str) -> type[Bot]:
+def bot_class(bots: Mapping[str, type[BotT]], level: str, game: str) -> type[BotT]:
     """The bot class of `level` among a game's bots; BadInput naming the levels there are."""
     if level not in bots:
         raise BadInput(f"{game} has no bot level '{level}': choose {', '.join(bots)}")

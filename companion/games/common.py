@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Collection, Mapping, NoReturn, Self, Sequence
+from typing import Any, ClassVar, NoReturn, Self, TypeVar
 
 from companion.errors import BadInput, RuleViolation
 
 OVER = "over"  # the phase of every game once it has ended
+ActionT = TypeVar("ActionT")
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class ReplayRefused(RuleViolation):
 
 # ---- actions as JSON ---------------------------------------------------------------------------------------
 
-def action_type(data: Any, types: Mapping[str, type], what: str) -> type:
+def action_type(data: Any, types: Mapping[str, type[ActionT]], what: str) -> type[ActionT]:
     """The action class that the JSON form `data` names by its "type"; BadInput "not <what>: <data>" if none."""
     if not isinstance(data, dict) or data.get("type") not in types:
         raise BadInput(f"not {what}: {data!r}")
@@ -96,7 +98,6 @@ class LoggedGame(ABC):
     GAME_ID: ClassVar[str]
     TITLE: ClassVar[str]
     SAVE_FORMAT: ClassVar[int] = 1
-    SAVE_LABELS: ClassVar[dict[str, Any]] = {}  # fixed fields a save holds after the game id
     SAVE_INCONSISTENT: ClassVar[Reason]
     SAVE_INCONSISTENT_MESSAGE: ClassVar[str | None] = None
 
@@ -137,10 +138,15 @@ class LoggedGame(ABC):
     def action_from_json(data: Any) -> Any:
         """An action of this game from its JSON form; anything else is BadInput."""
 
+    def save_labels(self) -> dict[str, Any]:
+        """Fields a save holds after the game id, to tell what kind of game it is (none by default)."""
+        return {}
+
     @staticmethod
     def action_to_json(action: Any) -> dict[str, Any]:
         """The JSON form of an action of this game."""
-        return action.to_json()
+        data: dict[str, Any] = action.to_json()
+        return data
 
     @abstractmethod
     def _copy_state(self, twin: Self) -> None:
@@ -173,7 +179,7 @@ class LoggedGame(ABC):
 
     def to_json(self) -> dict[str, Any]:
         """The setup, the action log and a readable snapshot of the state."""
-        return {"game": self.GAME_ID, **self.SAVE_LABELS, "format": self.SAVE_FORMAT, "setup": self.setup_json(),
+        return {"game": self.GAME_ID, **self.save_labels(), "format": self.SAVE_FORMAT, "setup": self.setup_json(),
                 "actions": [self.action_to_json(action) for action in self.actions], "snapshot": self.snapshot()}
 
     @classmethod

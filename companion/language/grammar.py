@@ -9,10 +9,11 @@ filler words never change the result. Loaded grammars are cached per (game, lang
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import yaml
 from hassil import Intents
@@ -65,13 +66,13 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         return yaml.safe_load(handle) or {}
 
 
-@lru_cache(maxsize=None)
+@cache
 def shared_groups() -> dict[str, list[str]]:
     """The groups of intents every game shares (grammars/states.yaml)."""
     return dict(_read_yaml(grammars_dir() / STATES_FILE).get("groups", {}))
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_states(game: str) -> dict[str, Any]:
     """grammars/<stem>.states.yaml of a game: its own groups and its states."""
     return _read_yaml(grammars_dir() / f"{registry.game(check_game(game)).stem}.states.yaml")
@@ -99,7 +100,7 @@ def confirming(state: str) -> str:
 
 
 def check_state(game: str, state: str) -> str:
-    base = state[len(CONFIRMING):] if state.startswith(CONFIRMING) else state
+    base = state.removeprefix(CONFIRMING)
     if base not in states(game):
         raise BadInput(f"unknown dialogue state '{state}' for {game}: choose one of {', '.join(states(game))}")
     return state
@@ -120,7 +121,7 @@ def state_intents(game: str, state: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-@lru_cache(maxsize=None)
+@cache
 def grammar_source(game: str, lang: str) -> dict[str, Any]:
     """The merged YAML of a game in a language (common.yaml first), as written: not folded."""
     merged: dict[str, Any] = {}
@@ -167,7 +168,7 @@ class GameGrammar:
     spellings: dict[str, str]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_grammar(game: str, lang: str) -> GameGrammar:
     """The cached grammar of a game in a language."""
     source = grammar_source(game, lang)
@@ -210,7 +211,7 @@ class Template:
     fixed_slots: tuple[tuple[str, Any], ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiler(game: str, lang: str) -> Compiler:
     intents = load_grammar(game, lang).intents
     return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}))
@@ -228,7 +229,7 @@ class StateTemplates:
         return self.by_first_word.get(first_word, self.open_start)
 
 
-@lru_cache(maxsize=None)
+@cache
 def state_templates(game: str, lang: str, state: str) -> StateTemplates:
     """The compiled templates of the intents active in a state, in priority order."""
     intents = load_grammar(game, lang).intents
@@ -244,7 +245,8 @@ def state_templates(game: str, lang: str, state: str) -> StateTemplates:
                     raise GrammarError(f"grammars/{lang}, intent {name}: {error}") from None
     open_start = tuple(t for t in templates if t.node.first is None or t.node.nullable)
     words = {w for t in templates if t.node.first is not None for w in t.node.first}
-    by_word = {w: tuple(t for t in templates if t in open_start or w in t.node.first) for w in words}
+    by_word = {w: tuple(t for t in templates if t in open_start or (t.node.first is not None and w in t.node.first))
+               for w in words}
     return StateTemplates(tuple(templates), by_word, open_start)
 
 
@@ -302,13 +304,24 @@ def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
     return ParseResult(None, {}, text, suggest(folded, grammar, state, players))
 
 
+def readings(folded: Folded, skip_phrases: Sequence[tuple[str, ...]]) -> list[Folded]:
+    """The ways a sentence is tried, in order: without any filler; then without fillers only at its start and
+    end, the most left out first ("donc, tu peux dis ça encore" keeps the "dis" it needs); then as written
+    ("d'accord" alone is a yes). Empty readings are left out."""
+    found = {folded.without(skip_phrases).words: folded.without(skip_phrases)}
+    heads, tails = folded.edge_cuts(skip_phrases)
+    for start in reversed(heads):
+        for end in reversed(tails):
+            if start < end:
+                found.setdefault(folded.words[start:end], folded.part(start, end))
+    found.setdefault(folded.words, folded)
+    return [reading for reading in found.values() if reading.words]
+
+
 def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
            intents: frozenset[str] | None = None) -> tuple[str, dict[str, str | int]] | None:
-    """The first intent of the state that accepts the sentence (without fillers, then with them)."""
-    cleaned = folded.without(grammar.skip_phrases)
-    for candidate in (cleaned, folded) if cleaned.words != folded.words else (cleaned,):
-        if not candidate.words:
-            continue
+    """The first intent of the state that accepts the sentence, read as `readings` says."""
+    for candidate in readings(folded, grammar.skip_phrases):
         found = _recognize(candidate, grammar, state, players, intents)
         if found is not None:
             return found
@@ -352,7 +365,7 @@ class Examples:
     not_understood: tuple[Example, ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def examples(game: str, lang: str) -> Examples:
     """The example sentences of grammars/<lang>/<file>.examples.yaml, <file> being the game's first grammar
     file (used by tests and benchmarks)."""

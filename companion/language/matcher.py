@@ -7,12 +7,23 @@ only against the few branches that can fit. Slot lists become word tries.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import permutations
-from typing import Any, Iterator, Mapping
+from itertools import pairwise, permutations
+from typing import Any, cast
 
-from hassil import (Alternative, Expression, ListReference, Permutation, RuleReference, Sentence,
-                    Sequence, TextChunk, TextSlotList, WildcardSlotList)
+from hassil import (
+    Alternative,
+    Expression,
+    ListReference,
+    Permutation,
+    RuleReference,
+    Sentence,
+    Sequence,
+    TextChunk,
+    TextSlotList,
+    WildcardSlotList,
+)
 from hassil.intents import SlotList
 
 Slots = tuple[tuple[str, Any], ...]
@@ -37,7 +48,7 @@ class Context:
     """What a match needs besides the words: the slot lists known only at run time."""
 
     words: tuple[str, ...]
-    lists: Mapping[str, "Node"]
+    lists: Mapping[str, SlotValues]
 
 
 class Node:
@@ -102,13 +113,13 @@ class Alt(Node):
         self.nullable = optional or any(i.nullable for i in items)
         self.min_len = 0 if self.nullable else min(i.min_len for i in items)
         firsts = [i.first for i in items]
-        self.first = ANY if any(f is ANY for f in firsts) else frozenset().union(*firsts)
+        known: frozenset[str] = frozenset().union(*(f for f in firsts if f is not ANY))
+        self.first = ANY if any(f is ANY for f in firsts) else known
         always = [i for i in items if i.nullable or i.first is ANY]
         self._always = always
         self._by_word: dict[str, list[Node]] = {}
-        known = frozenset().union(*(f for f in firsts if f is not ANY))
         for word in known:
-            self._by_word[word] = [i for i in items if i in always or word in i.first]
+            self._by_word[word] = [i for i in items if i in always or (i.first is not ANY and word in i.first)]
 
     def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
         candidates = self._by_word.get(ctx.words[pos], self._always) if pos < len(ctx.words) else self._always
@@ -133,7 +144,7 @@ class Trie(Node):
         self.first = frozenset(self.root)
         self.min_len = min((len(w) for w, _ in entries), default=1) or 1
 
-    def renamed(self, slot: str) -> "Trie":
+    def renamed(self, slot: str) -> Trie:
         copy = object.__new__(Trie)
         copy.__dict__.update(self.__dict__)
         copy.slot = slot
@@ -159,7 +170,7 @@ class TemplateValues(Node):
         self.alt = Alt([node for node, _ in values], optional=False)
         self.first, self.nullable, self.min_len = self.alt.first, self.alt.nullable, self.alt.min_len
 
-    def renamed(self, slot: str) -> "TemplateValues":
+    def renamed(self, slot: str) -> TemplateValues:
         return TemplateValues(slot, self.values)
 
     def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
@@ -178,12 +189,15 @@ class Wildcard(Node):
     def __init__(self, slot: str):
         self.slot = slot
 
-    def renamed(self, slot: str) -> "Wildcard":
+    def renamed(self, slot: str) -> Wildcard:
         return Wildcard(slot)
 
     def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
         for end in range(len(ctx.words), pos, -1):
             yield end, slots + ((self.slot, WildSpan(pos, end)),)
+
+
+SlotValues = Trie | TemplateValues | Wildcard  # what a slot list compiles to (each can be renamed)
 
 
 class DynamicList(Node):
@@ -200,7 +214,7 @@ class DynamicList(Node):
         if values is None:
             return
         if self.slot != self.list_name:
-            values = values.renamed(self.slot)  # type: ignore[attr-defined]
+            values = values.renamed(self.slot)
         if values.can_start(ctx, pos):
             yield from values.match(ctx, pos, slots)
 
@@ -226,7 +240,7 @@ class Compiler:
     rules: Mapping[str, Sentence]
     dynamic_lists: frozenset[str] = frozenset()
     _rule_nodes: dict[str, Node] = field(default_factory=dict)
-    _list_nodes: dict[str, Node] = field(default_factory=dict)
+    _list_nodes: dict[str, SlotValues] = field(default_factory=dict)
 
     def sentence(self, sentence: Sentence) -> Node:
         try:
@@ -238,7 +252,7 @@ class Compiler:
         if isinstance(expression, TextChunk):
             return Words(tuple(expression.text.split()))
         if isinstance(expression, Permutation):
-            orders = [Seq([self.node(e) for e in order]) for order in permutations(expression.items)]
+            orders: list[Node] = [Seq([self.node(e) for e in order]) for order in permutations(expression.items)]
             return Alt(orders, optional=False)
         if isinstance(expression, Alternative):
             items = [self.node(e) for e in expression.items
@@ -271,22 +285,22 @@ class Compiler:
         if name not in self._list_nodes:
             self._list_nodes[name] = self.slot_list(name, self.slot_lists[name])
         node = self._list_nodes[name]
-        return node if slot == name else node.renamed(slot)  # type: ignore[attr-defined]
+        return node if slot == name else node.renamed(slot)
 
-    def slot_list(self, slot: str, slot_list: SlotList) -> Node:
+    def slot_list(self, slot: str, slot_list: SlotList) -> SlotValues:
         if isinstance(slot_list, WildcardSlotList):
             return Wildcard(slot)
         if not isinstance(slot_list, TextSlotList):
             raise GrammarError(f"list {{{slot}}}: only text lists and wildcards are supported")
         if all(isinstance(v.text_in, TextChunk) for v in slot_list.values):
-            return Trie(slot, [(tuple(v.text_in.text.split()), v.value_out) for v in slot_list.values])
+            return Trie(slot, [(tuple(cast(TextChunk, v.text_in).text.split()), v.value_out) for v in slot_list.values])
         return TemplateValues(slot, [(self.node(v.text_in), v.value_out) for v in slot_list.values])
 
 
 def _check_whole_words(sequence: Sequence) -> None:
     """Templates must join pieces at word boundaries ("(suivant|suivante)", not "suivant[e]")."""
     items = [i for i in sequence.items if not (isinstance(i, TextChunk) and i.text == "")]
-    for left, right in zip(items, items[1:]):
+    for left, right in pairwise(items):
         left_open = not isinstance(left, TextChunk) or not left.text.endswith(" ")
         right_open = not isinstance(right, TextChunk) or not right.text.startswith(" ")
         if left_open and right_open:

@@ -8,9 +8,10 @@ a key defined in two files is an error. A key missing from a catalog is an error
 from __future__ import annotations
 
 import string
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Self
 
 import yaml
 
@@ -41,7 +42,7 @@ class Spoken(str):
     the: str
     forms: dict[str, str]
 
-    def __new__(cls, name: str, the: str | None = None, forms: dict[str, str] | None = None) -> Spoken:
+    def __new__(cls, name: str, the: str | None = None, forms: dict[str, str] | None = None) -> Self:
         word = super().__new__(cls, name)
         word.the = the or name
         word.forms = dict(forms or {})
@@ -68,7 +69,8 @@ class _Formatter(string.Formatter):
             return f"{value} {singular if value in self.singular_counts else plural}"
         if format_spec in FORMS:
             return self.form(value, format_spec)
-        return super().format_field(value, format_spec)
+        formatted: str = super().format_field(value, format_spec)
+        return formatted
 
     def form(self, value: Any, form: str) -> str:
         """`value` in the grammatical form `form`: a piece with its article, a name as it is."""
@@ -78,15 +80,17 @@ class _Formatter(string.Formatter):
         if form == "the":
             return word
         rule = self.grammar.get("forms", {}).get(form, {})
+        contracted: str
         for start, contracted in (rule.get("contract") or {}).items() if isinstance(value, Spoken) else ():
             if word.startswith(start):  # "de" + "le trio" gives "du trio"; a person's name is never contracted
                 return contracted + word[len(start):]
-        elided = rule.get("elided")
+        elided: str | None = rule.get("elided")
         folded = word.casefold()
         if elided and folded[:1] in self.grammar.get("elision_letters", "") and not folded.startswith(
                 tuple(self.grammar.get("no_elision") or ())):
             return elided + word
-        return rule.get("prefix", "") + word
+        prefix: str = rule.get("prefix", "")
+        return prefix + word
 
 
 def check_language(lang: str) -> str:
@@ -146,7 +150,8 @@ class Catalog:
         if isinstance(entry, str):
             return entry
         if field != "name":
-            return entry[field]
+            named: str = entry[field]
+            return named
         return Spoken(entry[field], entry.get("the"), {form: entry[form] for form in FORMS if form in entry
                                                        and form != "the"})
 
@@ -178,7 +183,7 @@ class Catalog:
         return spoken
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str = DEFAULT_LANGUAGE) -> Catalog:
     """The shared, cached catalog of a language."""
     return Catalog(lang)

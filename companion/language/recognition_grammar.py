@@ -5,7 +5,8 @@ language model from it; "[unk]" catches anything else) and a JSGF grammar for po
 Recognisers spell words as their dictionaries do (lower case, accents kept), so these grammars keep
 the spelling of the templates; `recognizer:` in grammars/<lang>/common.yaml says how hyphens and
 apostrophes split words for that language's models. Alternatives written with digits are left
-out (recognisers hear words). A grammar word missing from a model's dictionary must be reported
+out (recognisers hear words). Filler words (`recognizer: fillers:`, words the parser drops) may be said once
+before and once after any command. A grammar word missing from a model's dictionary must be reported
 (`missing_words`), never dropped: English words that pocketsphinx's dictionary lacks get
 pronunciations in grammars/en/pronunciations.dict.
 """
@@ -14,18 +15,40 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import permutations
 from pathlib import Path
-from typing import Iterable, Sequence
 
-from hassil import (Alternative, Expression, Intents, ListReference, Permutation, RuleReference,
-                    Sequence as Seq, TextChunk, TextSlotList, WildcardSlotList)
+from hassil import (
+    Alternative,
+    Expression,
+    Intents,
+    ListReference,
+    Permutation,
+    RuleReference,
+    TextChunk,
+    TextSlotList,
+    WildcardSlotList,
+)
+from hassil import Sequence as Seq
 
-from companion.language.grammar import (ANY_STATE, COMMON_FILE, PLAYER_LIST, ParseResult, check_game, check_state,
-                                        grammar_source, load_grammar, map_template_words, parse,
-                                        read_grammar_file, rewrite_templates, state_intents)
+from companion.language.grammar import (
+    ANY_STATE,
+    COMMON_FILE,
+    PLAYER_LIST,
+    ParseResult,
+    check_game,
+    check_state,
+    grammar_source,
+    load_grammar,
+    map_template_words,
+    parse,
+    read_grammar_file,
+    rewrite_templates,
+    state_intents,
+)
 from companion.paths import grammars_dir
 
 UNKNOWN_WORD = "[unk]"
@@ -57,7 +80,7 @@ class Spelling:
         return words
 
 
-@lru_cache(maxsize=None)
+@cache
 def spelling(lang: str) -> Spelling:
     """How the recognisers of a language spell words (`recognizer:` in grammars/<lang>/common.yaml)."""
     settings = read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}
@@ -65,7 +88,7 @@ def spelling(lang: str) -> Spelling:
                     split_after_apostrophe=bool(settings.get("split_after_apostrophe", False)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     """Alternatives that recognisers are never offered (`recognizer: unheard:` in common.yaml): words that
     sound too much like their opposite ("no" heard as "o k"). Typed, they are still understood."""
@@ -73,7 +96,32 @@ def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
 
 
-@lru_cache(maxsize=None)
+@cache
+def fillers(lang: str) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """The filler phrases recognisers hear before a command and after it (`recognizer: fillers:` in
+    common.yaml), as recogniser words; digits and unheard phrases are left out."""
+    settings = (read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}).get("fillers") or {}
+
+    def phrases(key: str) -> tuple[tuple[str, ...], ...]:
+        said = (tuple(spelling(lang).words(str(phrase))) for phrase in settings.get(key) or ())
+        return tuple(dict.fromkeys(p for p in said if p and p not in unheard(lang) and not _has_digits(p)))
+
+    return phrases("before"), phrases("after")
+
+
+def without_fillers(words: Sequence[str], lang: str) -> list[tuple[str, ...]]:
+    """The words as said, then without a filler before, after, or both (the ways a recogniser's grammar
+    may have produced them)."""
+    before, after = fillers(lang)
+    words = tuple(words)
+    heads = [words] + [words[len(f):] for f in before if len(words) > len(f) and words[:len(f)] == f]
+    found = dict.fromkeys(heads)
+    for head in heads:
+        found.update(dict.fromkeys(head[:-len(f)] for f in after if len(head) > len(f) and head[-len(f):] == f))
+    return list(found)
+
+
+@cache
 def spoken_intents(game: str, lang: str) -> Intents:
     """The grammar of a game with words spelled for recognisers (not folded)."""
     words = spelling(lang).words
@@ -127,7 +175,7 @@ class _Builder:
             return (self._list(expression.list_name),)
         raise ValueError(f"unsupported template part {type(expression).__name__}")
 
-    def _named(self, name: str, body) -> Ref:
+    def _named(self, name: str, body: Callable[[], tuple[object, ...]]) -> Ref:
         if name not in self.named:
             self.named[name] = Choice(())  # placeholder while building (rules do not recurse)
             built = body()
@@ -173,10 +221,81 @@ def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...
     return StateGrammar(per_intent, pruner.kept())
 
 
-def intents_saying(words: Sequence[str], grammar: StateGrammar) -> frozenset[str]:
-    """The intents whose recogniser templates produce exactly these words."""
+@lru_cache(maxsize=256)
+def slot_meanings(game: str, lang: str, state: str,
+                  player_names: tuple[str, ...] = ()) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], ...]:
+    """The slot lists a state's recogniser grammar uses (species, pens, faces, players...): for each list, its
+    meanings, each as every word sequence a recogniser may hear for it ("t rex", "tyrannosaurus"...)."""
+    grammar = state_grammar(game, lang, state, player_names)
+    intents = spoken_intents(game, lang)
+    builder = _Builder(intents, player_names, lang)
+    lists: list[tuple[tuple[tuple[str, ...], ...], ...]] = []
+    for key in grammar.named:
+        name = key.removeprefix("list_")
+        if not key.startswith("list_"):
+            continue
+        meanings: list[list[tuple[str, ...]]]
+        if name == PLAYER_LIST:
+            meanings = [[tuple(spelling(lang).words(p))] for p in player_names]
+        else:
+            slot_list = intents.slot_lists[name]
+            if not isinstance(slot_list, TextSlotList):
+                continue
+            by_value: dict[str, list[tuple[str, ...]]] = {}
+            for value in slot_list.values:
+                forms = by_value.setdefault(repr(value.value_out), [])
+                forms += [f for f in dict.fromkeys(_expand(builder.build(value.text_in), builder.named))
+                          if f not in forms]
+            meanings = list(by_value.values())
+        kept = tuple(tuple(f for f in forms if f and not _has_digits(f) and f not in unheard(lang))
+                     for forms in meanings)
+        if sum(1 for forms in kept if forms) > 1:
+            lists.append(tuple(forms for forms in kept if forms))
+    return tuple(lists)
+
+
+def _expand(sequence: tuple[object, ...], named: dict[str, Choice]) -> list[tuple[str, ...]]:
+    """Every word sequence of a small part of the grammar (a slot value)."""
+    phrases: list[tuple[str, ...]] = [()]
+    for part in sequence:
+        options: list[tuple[str, ...]]
+        if isinstance(part, str):
+            options = [(part,)]
+        else:
+            choice = named[part.name] if isinstance(part, Ref) else part
+            assert isinstance(choice, Choice)
+            options = [words for option in choice.options for words in _expand(option, named)]
+            options += [()] if choice.optional else []
+        phrases = [head + tail for head in phrases for tail in options]
+    return phrases
+
+
+@dataclass(frozen=True)
+class SpokenValues:
+    """The values of each text list of a game, as recogniser word trees: (canonical id, words) in list order;
+    `named` holds the expansion rules they use."""
+
+    values: dict[str, tuple[tuple[object, tuple[object, ...]], ...]]
+    named: dict[str, Choice]
+
+
+@cache
+def spoken_values(game: str, lang: str) -> SpokenValues:
+    """Every value of every text list of a game (players' names aside), spelled for recognisers."""
+    intents = spoken_intents(check_game(game), lang)
+    builder = _Builder(intents, (), lang)
+    values = {name: tuple((value.value_out, builder.build(value.text_in)) for value in slot_list.values)
+              for name, slot_list in intents.slot_lists.items()
+              if isinstance(slot_list, TextSlotList) and name != PLAYER_LIST}
+    return SpokenValues(values, builder.named)
+
+
+def intents_saying(words: Sequence[str], grammar: StateGrammar, lang: str | None = None) -> frozenset[str]:
+    """The intents whose recogniser templates produce exactly these words (with `lang`, also once a filler
+    before or after them is set aside)."""
+    candidates = without_fillers(words, lang) if lang else [tuple(words)]
     return frozenset(name for name, templates in grammar.intents
-                     if any(len(words) in _ends(t, words, 0, grammar.named) for t in templates))
+                     if any(len(said) in _ends(t, said, 0, grammar.named) for said in candidates for t in templates))
 
 
 def _ends(sequence: tuple[object, ...], words: Sequence[str], start: int, named: dict[str, Choice]) -> set[int]:
@@ -209,7 +328,7 @@ def parse_heard(text: str, *, game: str, lang: str, state: str = ANY_STATE,
     "go ahead", which only typing can give. Words that no template produces whole (Vosk may join pieces of
     phrases) are parsed as typed."""
     grammar = state_grammar(game, lang, state, tuple(player_names))
-    saying = intents_saying(spelling(lang).words(text), grammar)
+    saying = intents_saying(spelling(lang).words(text), grammar, lang)
     return parse(text, game=game, lang=lang, state=state, player_names=player_names, intents=saying or None)
 
 
@@ -241,9 +360,9 @@ class _Pruner:
         return tuple(kept)
 
     def choice(self, choice: Choice) -> Choice | None:
-        options = [self.sequence(o) for o in choice.options]
-        optional = choice.optional or any(o == () for o in options)
-        options = [o for o in options if o]
+        sequences = [self.sequence(o) for o in choice.options]
+        optional = choice.optional or any(o == () for o in sequences)
+        options = [o for o in sequences if o]
         if not options and not optional:
             return None
         return Choice(tuple(options), optional)
@@ -261,15 +380,24 @@ def vosk_phrases(game: str, lang: str, state: str, player_names: Sequence[str] =
     """Phrases for Vosk's KaldiRecognizer (as a JSON list), ending with "[unk]".
 
     Every alternative, list value and optional word appears in at least one phrase; Vosk's
-    bigram model over these phrases lets other combinations through.
+    bigram model over these phrases lets other combinations through. Each filler is said before (or after)
+    the first phrase of one intent in turn, which gives Vosk's model the pairs of words it needs ("so
+    undo", "undo please") for two more phrases per intent.
     """
     grammar = state_grammar(game, lang, state, tuple(player_names))
     phrases: dict[str, None] = {}
+    firsts: list[tuple[str, ...]] = []
     for _, templates in grammar.intents:
-        for template in templates:
-            for words in _cover(template, grammar.named):
-                if words and words != (UNKNOWN_WORD,):  # a wildcard alone is the "[unk]" every list ends with
-                    phrases[" ".join(words)] = None
+        covered = [words for template in templates for words in _cover(template, grammar.named)
+                   if words and words != (UNKNOWN_WORD,)]  # a wildcard alone is the "[unk]" every list ends with
+        phrases.update(dict.fromkeys(" ".join(words) for words in covered))
+        firsts.extend(covered[:1])
+    before, after = fillers(lang)
+    for index, words in enumerate(firsts):
+        if before:
+            phrases[" ".join(before[index % len(before)] + words)] = None
+        if after:
+            phrases[" ".join(words + after[index % len(after)])] = None
     return [*phrases, UNKNOWN_WORD]
 
 
@@ -300,25 +428,49 @@ def _variants(part: object, named: dict[str, Choice]) -> list[tuple[str, ...]]:
 
 # ---------------------------------------------------------------- JSGF
 
-def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
-    """A JSGF grammar for pocketsphinx: one public rule, one rule per intent and per named part.
+def jsgf(game: str, lang: str, state: str, player_names: Sequence[str] = (),
+         without: frozenset[str] = frozenset()) -> str:
+    """A JSGF grammar for pocketsphinx: one public rule, one rule per intent and per named part; the intents
+    `without` left out.
 
-    Templates with free text (a new player's name) are left out: JSGF cannot hear unknown words.
+    Templates with free text (a new player's name) are left out: JSGF cannot hear unknown words. A filler
+    may come before the command and after it.
     """
     grammar = state_grammar(game, lang, state, tuple(player_names))
     lines = ["#JSGF V1.0;", f"grammar {_jsgf_name(f'{game}_{lang}_{state}')};", ""]
     bodies = []
     for intent, templates in grammar.intents:
+        if intent in without:
+            continue
         options = [_jsgf_sequence(t) for t in templates if not _uses(t, grammar.named, WILDCARD)]
         options = [o for o in options if o]
         if options:
             bodies.append((f"intent_{intent}", options))
-    lines.append("public <utterance> = " + " | ".join(f"<{_jsgf_name(n)}>" for n, _ in bodies) + ";")
+    commands = " | ".join(f"<{_jsgf_name(n)}>" for n, _ in bodies)
+    around: list[str] = []
+    lines.append(f"public <utterance> = {_jsgf_fillers(lang, commands, around)};")
+    lines += around
     for name, options in bodies:
         lines.append(f"<{_jsgf_name(name)}> = " + " | ".join(f"( {o} )" for o in options) + ";")
     for name, choice in sorted(grammar.named.items()):
         lines.append(f"<{_jsgf_name(name)}> = {_jsgf_choice(choice, top=True)};")
     return "\n".join(lines) + "\n"
+
+
+def _jsgf_fillers(lang: str, commands: str, lines: list[str]) -> str:
+    """The public rule's body with a filler allowed before and after the command (rules added to `lines`).
+
+    The commands are written once: referred to twice (with fillers, and without), pocketsphinx copies every
+    intent of the state into the automaton it builds from the JSGF, and compiling a state's word automaton
+    (companion.speech.fsg) took three times the states and peaked at 1.9 GB in `companion bench listen`."""
+    before, after = fillers(lang)
+    for name, phrases in (("filler_before", before), ("filler_after", after)):
+        if phrases:
+            lines.append(f"<{name}> = " + " | ".join(_jsgf_sequence(p) for p in phrases) + ";")
+    if not (before or after):
+        return commands
+    return " ".join([*(["[ <filler_before> ]"] if before else []), f"( {commands} )",
+                     *(["[ <filler_after> ]"] if after else [])])
 
 
 def _jsgf_name(name: str) -> str:
@@ -350,7 +502,7 @@ def _jsgf_choice(choice: Choice, top: bool = False) -> str:
     return body if top else f"( {body} )"
 
 
-def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen=None) -> bool:
+def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen: set[str] | None = None) -> bool:
     seen = set() if seen is None else seen
     for part in sequence:
         if part is target:

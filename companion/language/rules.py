@@ -18,8 +18,8 @@ Topic ids (the same in every language):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, NamedTuple
+from functools import cache
+from typing import Any, NamedTuple, overload
 
 import yaml
 
@@ -58,13 +58,14 @@ class Section:
         return self.names[0] if self.names else self.title
 
 
-@lru_cache(maxsize=None)
+@cache
 def _raw_book(game: str, lang: str) -> dict[str, Any]:
     with (voices_dir() / lang / "rules" / f"{game}.yaml").open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        book: dict[str, Any] = yaml.safe_load(handle)
+        return book
 
 
-@lru_cache(maxsize=None)
+@cache
 def _navigation(lang: str) -> dict[str, list[tuple[str, ...]]]:
     """grammars/<lang>/rules_nav.yaml, every phrase as a tuple of words."""
     with (grammars_dir() / lang / "rules_nav.yaml").open(encoding="utf-8") as handle:
@@ -90,7 +91,7 @@ def _strip_ends(tokens: tuple[str, ...], phrases: list[tuple[str, ...]], at_star
         tokens = tokens[len(phrase):] if at_start else tokens[:-len(phrase)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _topic_affixes(lang: str) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
     navigation = _navigation(lang)
     return ([_without_articles(p, lang, keep_last=False) for p in navigation["topic_prefixes"]],
@@ -264,6 +265,11 @@ class RulesReader:
         self.position -= 1
         return self.repeat()
 
+    @overload
+    def jump(self, topic: Section) -> str: ...
+    @overload
+    def jump(self, topic: str) -> str | None: ...
+
     def jump(self, topic: str | Section) -> str | None:
         """Go to a topic (a Section, an id or a spoken name) and read it; None if there is no such topic."""
         section = topic if isinstance(topic, Section) else self.book.find(topic)
@@ -285,10 +291,11 @@ class RulesReader:
         command = understand(text, self.book)
         if command is None:
             return self._say("rules.not_understood", heard=text.strip())
-        if command.action == "jump":
-            return self.jump(command.section)  # type: ignore[return-value]
+        if command.action == "jump" and command.section is not None:
+            return self.jump(command.section)
         if command.action == "contents":
             return self.book.contents()
         if command.action == "help":
             return self._say("rules.hint")
-        return getattr(self, command.action)()
+        said: str = getattr(self, command.action)()
+        return said

@@ -8,12 +8,15 @@ for the caller to offer the player, never a decision.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import islice, product
 from typing import TYPE_CHECKING
 
+from companion.language.text import Folded, fold
+
 if TYPE_CHECKING:
-    from companion.language.grammar import Folded, GameGrammar
+    from companion.language.grammar import GameGrammar
 
 CLOSE_ENOUGH = 0.72
 CHOICES_PER_WORD = 3
@@ -24,8 +27,6 @@ DROP = ""  # stands for "leave this word out"
 
 def suggest(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> str | None:
     """The closest accepted sentence, spelled as the grammar writes it, or None."""
-    from companion.language.grammar import fold
-
     words = (folded.without(grammar.skip_phrases).words or folded.words)[:MAX_WORDS]
     if not words:
         return None
@@ -36,7 +37,7 @@ def suggest(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str
     return None
 
 
-def _attempts(words: tuple[str, ...], known: frozenset[str], grammar: GameGrammar):
+def _attempts(words: tuple[str, ...], known: frozenset[str], grammar: GameGrammar) -> Iterator[tuple[str, ...]]:
     """Corrected word sequences, most likely first: unknown words fixed, one word changed, ends cut."""
     choices = [[w] if w in known else [*_close_words(w, grammar), DROP] for w in words]
     yield from islice((_joined(c) for c in product(*choices)), MAX_TRIES)
@@ -51,7 +52,7 @@ def _attempts(words: tuple[str, ...], known: frozenset[str], grammar: GameGramma
         yield fixed[cut:]
 
 
-def _joined(choice) -> tuple[str, ...]:
+def _joined(choice: Iterable[str]) -> tuple[str, ...]:
     return tuple(word for part in choice if part for word in part.split())
 
 
@@ -65,7 +66,7 @@ def _close_words(word: str, grammar: GameGrammar) -> tuple[str, ...]:
 
 
 def _accepted(words: tuple[str, ...], grammar: GameGrammar, state: str, players: tuple[str, ...]) -> bool:
-    from companion.language.grammar import Folded, _recognize
+    from companion.language.grammar import _recognize
 
     text = " ".join(words)
     spans, offset = [], 0
@@ -77,8 +78,6 @@ def _accepted(words: tuple[str, ...], grammar: GameGrammar, state: str, players:
 
 def _spell(words: tuple[str, ...], folded: Folded, grammar: GameGrammar, players: tuple[str, ...]) -> str:
     """The suggestion as a player would write it: the player's own words where kept."""
-    from companion.language.grammar import fold
-
     own = {w: folded.original[s[0]:s[1]] for w, s in zip(folded.words, folded.spans)}
     names = {fold(n).text: n for n in players}
     spelled = [own.get(w) or names.get(w) or grammar.spellings.get(w, w) for w in words]

@@ -17,9 +17,10 @@ What a player may say is data: grammars/<lang>/tactile.yaml.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterator, NamedTuple, NoReturn
+from functools import cache
+from typing import Any, NamedTuple, NoReturn
 
 import yaml
 
@@ -42,7 +43,7 @@ class Sticker(NamedTuple):
     """
 
     kind: str
-    count: int
+    count: int  # type: ignore[assignment]  # a field may hide tuple.count
 
 
 def to_stickers(n: int) -> list[Sticker]:
@@ -108,13 +109,14 @@ class _Symbol:
     plural: bool = False
 
 
-@lru_cache(maxsize=None)
-def _grammar(lang: str) -> dict:
+@cache
+def _grammar(lang: str) -> dict[str, Any]:
     with (grammars_dir() / check_language(lang) / "tactile.yaml").open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        data: dict[str, Any] = yaml.safe_load(handle)
+        return data
 
 
-@lru_cache(maxsize=None)
+@cache
 def _vocabulary(lang: str) -> dict[tuple[str, ...], tuple[str, bool]]:
     """Phrase (as words) -> (role, plural) from grammars/<lang>/tactile.yaml."""
     data = _grammar(lang)
@@ -129,7 +131,7 @@ def _vocabulary(lang: str) -> dict[tuple[str, ...], tuple[str, bool]]:
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dots_before_square(lang: str) -> bool:
     """Whether the language puts the dots of a square before it ("a two-dot square")."""
     return bool(_grammar(lang).get("dots_before_square", False))

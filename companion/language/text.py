@@ -44,6 +44,22 @@ class Folded:
             return self
         return Folded(self.original, tuple(self.words[i] for i in kept), tuple(self.spans[i] for i in kept))
 
+    def part(self, start: int, end: int) -> Folded:
+        """Words start:end of the sentence."""
+        return Folded(self.original, self.words[start:end], self.spans[start:end])
+
+    def edge_cuts(self, phrases: Iterable[Phrase]) -> tuple[list[int], list[int]]:
+        """Where the run of given phrases at the start of the sentence may end (0 first), and where the run at
+        its end may begin (len(words) first), one phrase at a time, longest phrase first."""
+        ordered = sorted({tuple(p) for p in phrases if p}, key=len, reverse=True)
+        heads, tails = [0], [len(self.words)]
+        while (phrase := next((p for p in ordered if self.words[heads[-1]:heads[-1] + len(p)] == p), None)):
+            heads.append(heads[-1] + len(phrase))
+        while (phrase := next((p for p in ordered if tails[-1] - len(p) >= heads[0]
+                               and self.words[tails[-1] - len(p):tails[-1]] == p), None)):
+            tails.append(tails[-1] - len(phrase))
+        return heads, tails
+
     def original_words(self, start: int, end: int) -> str:
         """The original text behind words start:end."""
         return self.original[self.spans[start][0]:self.spans[end - 1][1]]

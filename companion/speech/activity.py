@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from typing import Callable
+from collections.abc import Callable
 
 _checks: list[weakref.WeakMethod] = []
 
@@ -22,7 +22,7 @@ def playing() -> bool:
     """Whether any registered sound is still playing."""
     alive = [check for check in _checks if check() is not None]
     _checks[:] = alive
-    return any(check()() for check in alive)
+    return any(busy() for busy in (check() for check in alive) if busy is not None)
 
 
 def wait_until_quiet(poll_s: float = 0.02, timeout_s: float = 60.0) -> None:

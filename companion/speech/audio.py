@@ -10,8 +10,9 @@ import queue
 import struct
 import wave
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -193,7 +194,7 @@ def default_device(kind: str) -> dict:
     sounddevice = _sounddevice()
     try:
         return sounddevice.query_devices(kind=kind)
-    except Exception as error:  # noqa: BLE001 - sounddevice raises several types for "no such device"
+    except Exception as error:  # sounddevice raises several types for "no such device"
         problem = "no_microphone" if kind == "input" else "no_output_device"
         raise Unavailable(problem, str(error)) from error
 
@@ -215,7 +216,7 @@ class MicrophoneSource(AudioSource):
         info = default_device("input") if device is None else _sounddevice().query_devices(device)
         self.native_rate = self._pick_rate(int(info["default_samplerate"]))
         self.queue: queue.Queue[np.ndarray] = queue.Queue()
-        self.stream = None
+        self.stream: Any = None  # a sounddevice.InputStream while open
 
     def _pick_rate(self, device_rate: int) -> int:
         """16 kHz when the device offers it (no resampling), else the device's own rate."""
@@ -236,7 +237,7 @@ class MicrophoneSource(AudioSource):
                                                   dtype="float32", callback=capture,
                                                   blocksize=self.native_rate * FRAME_MS // 1000)
             self.stream.start()
-        except Exception as error:  # noqa: BLE001 - PortAudioError and friends
+        except Exception as error:  # PortAudioError and friends
             self.stream = None
             raise Unavailable("no_microphone", str(error)) from error
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, Sequence
+from typing import IO
 
 from companion.text import clean
 
@@ -38,12 +39,15 @@ class Unavailable(Exception):
 
 @dataclass
 class Heard:
-    """One utterance: what was heard, how sure the engine is (None = sure, as for typed text)."""
+    """One utterance: what was heard, how sure the engine is (None = sure, as for typed text), and the
+    recogniser's next best hypotheses that differ in a word of meaning, each as (text, margin): how much
+    better the heard words fit the audio (see Recognition)."""
 
     text: str
     confidence: float | None = None
     engine: str = "text"
     decode_ms: float | None = None
+    rivals: tuple[tuple[str, float], ...] = ()
 
     @property
     def spoken(self) -> bool:
@@ -53,18 +57,31 @@ class Heard:
     @property
     def needs_confirmation(self) -> bool:
         """Too unsure for anything, even a question: read it back."""
-        return self.spoken and self.confidence < LOW_CONFIDENCE
+        return self.confidence is not None and self.confidence < LOW_CONFIDENCE
 
     @property
     def needs_confirmation_to_act(self) -> bool:
         """Too unsure to change the game (a move, a die face, an undo): read it back."""
-        return self.spoken and self.confidence < ACTION_CONFIDENCE
+        return self.confidence is not None and self.confidence < ACTION_CONFIDENCE
 
 
 LOW_CONFIDENCE = 0.6
-# On 800 synthesised commands (sphinx), reading back moves and die faces below 0.75 rather than 0.6 halved
-# the misheard ones applied without a question (13 to 6), for 9 more questions per 100 well-heard moves.
-ACTION_CONFIDENCE = 0.75
+# What changes the game (a move, a die face, an undo, a yes or no to a read-back) is asked again below
+# ACTION_CONFIDENCE, and also when the recogniser's best rival of another meaning (companion.speech.rivals) fits
+# less than RIVAL_MARGIN worse per frame (pocketsphinx's log units). Chosen on the tuned voices of `companion
+# bench listen --tradeoff` (espeak-ng, 200 utterances in five rooms; flite held out), two runs (--seed 1 and 2):
+#   confidence 0.75 alone (as before): 48.5% and 52.2% of the moves heard right read back, 4.0% and 3.5% of all
+#     utterances misheard and applied;
+#   0.65 and a margin of 15 (chosen): 51.5% and 53.6% read back, 0.5% and 0.0% applied;
+#   0.6 and 15: 45.5% and 50.7% read back, 1.0% and 1.5% applied; 0.75 and 15: 57.6% and 62.3%, 0.5% and 0.0%;
+#   0.6 and 20: 54.5% read back, 0.5% applied; 0.5 and 15: 37.9%, 2.5% (--seed 1).
+# The chosen pair is the cheapest in read-backs that keeps misheard-and-applied at the 0.5% target on both runs,
+# for 1.4 to 3 more read-backs per 100 moves than before. On the held-out voices, looked at after the choice:
+# 4.5% and 6.0% read back and 6.0% applied before; 16.7% and 20.9% read back, 3.5% and 4.5% applied now. What
+# is still applied there is mostly a species heard in words where none was said ("its trike go on the spade" for
+# "stego on the spade"), which no rival of a word can show.
+ACTION_CONFIDENCE = 0.65
+RIVAL_MARGIN = 15.0
 
 
 class Speaker(ABC):
@@ -78,7 +95,7 @@ class Speaker(ABC):
     def stop(self) -> None:
         """Cut off what is being said."""
 
-    def wait(self) -> None:
+    def wait(self) -> bool | None:
         """Block until what was said has been said (used before listening, so the mic never hears us)."""
 
     def is_speaking(self) -> bool:

@@ -58,7 +58,7 @@ class SpeechConfig:
         setattr(self, setting, _clamp(getattr(self, setting) + change, bounds))
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "SpeechConfig":
+    def from_dict(cls, data: dict[str, Any]) -> SpeechConfig:
         """Settings from a file's "speech" section; unknown or malformed entries fall back to defaults."""
         config = cls()
         for item in fields(cls):

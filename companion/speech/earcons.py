@@ -8,7 +8,7 @@ played with sounddevice; without PortAudio or an output device they switch thems
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

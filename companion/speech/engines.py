@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import itertools
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Callable, Iterator, Sequence
+from typing import IO
 
 from companion.errors import BadInput
 from companion.language.messages import catalog, check_language
@@ -142,7 +143,11 @@ def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosau
             continue
         say(messages.say(f"speech.listening_with.{name}", model=recogniser.describe(),
                          language=messages.say(f"speech.languages.{lang}")))
-        sources = _file_sources(audio_files) if audio_files is not None else itertools.repeat(microphone)
+        if audio_files is not None:
+            sources = _file_sources(audio_files)
+        else:
+            assert microphone is not None  # it opened: had it failed, no speech engine would be left to try
+            sources = itertools.repeat(microphone)
         return SpeechListener(recogniser, sources, lang=lang, player_names=player_names, speaker=speaker,
                               guard_s=config.guard_ms / 1000, push_to_talk=push_to_talk or config.push_to_talk,
                               keys=keys, say=say)

@@ -14,9 +14,9 @@ import hashlib
 import os
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from companion import paths
 
@@ -105,8 +105,8 @@ def determinise(starts: Iterable[int], finals: set[int], words: dict[int, list[t
             accepting.add(number)
         targets: dict[str, set[int]] = defaultdict(set)
         for state in subset:
-            for word, target in words.get(state, ()):
-                targets[word].add(target)
+            for word, reached in words.get(state, ()):
+                targets[word].add(reached)
         for word in sorted(targets):
             target = close(targets[word])
             if target not in index:
@@ -132,14 +132,40 @@ def minimise(start: int, finals: set[int], words: dict[int, list[tuple[str, int]
     return automaton
 
 
+def shortened(automaton: WordAutomaton, max_words: int) -> WordAutomaton:
+    """The minimal automaton of the sentences of `automaton` that have at most `max_words` words."""
+    outgoing: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for source, target, word in automaton.arcs:
+        outgoing[source].append((target, word))
+    index = {(automaton.start, 0): 0}
+    pending = [(automaton.start, 0)]
+    words: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    finals = set()
+    while pending:
+        state, depth = pending.pop()
+        number = index[(state, depth)]
+        if state in automaton.accepting:
+            finals.add(number)
+        if depth == max_words:
+            continue
+        for target, word in outgoing[state]:
+            if (target, depth + 1) not in index:
+                index[(target, depth + 1)] = len(index)
+                pending.append((target, depth + 1))
+            words[number].append((word, index[(target, depth + 1)]))
+    return minimise(0, finals, words, {})
+
+
 def cache_dir() -> Path:
     """Where compiled grammars are kept between runs (fsg/ in companion's cache folder)."""
     return paths.cache_home() / "fsg"
 
 
-def compiled_fsg(decoder, jsgf_text: str, name: str) -> Path:
-    """An FSG file holding the minimal automaton of `jsgf_text` (compiled once, then read from the cache)."""
-    digest = hashlib.sha256((FORMAT_VERSION + jsgf_text).encode("utf-8")).hexdigest()[:32]
+def compiled_fsg(decoder, jsgf_text: str, name: str, max_words: int | None = None) -> Path:
+    """An FSG file holding the minimal automaton of `jsgf_text` (compiled once, then read from the cache), of
+    its sentences of at most `max_words` words when given."""
+    key = FORMAT_VERSION + jsgf_text if max_words is None else f"{FORMAT_VERSION}:{max_words}:{jsgf_text}"
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
     path = cache_dir() / f"{digest}.fsg"
     if path.is_file():
         return path
@@ -147,6 +173,8 @@ def compiled_fsg(decoder, jsgf_text: str, name: str) -> Path:
         raw = Path(folder) / "raw.fsg"
         decoder.parse_jsgf(jsgf_text).writefile(str(raw))
         automaton = minimise(*read_fsg_text(raw.read_text(encoding="utf-8")))
+    if max_words is not None:
+        automaton = shortened(automaton, max_words)
     text = automaton.to_fsg(name)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

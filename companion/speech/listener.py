@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import IO, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO
 
 from companion.language.messages import catalog
 from companion.speech import activity
@@ -94,7 +95,7 @@ class SpeechListener(Listener):
         result = self.recogniser.finish()
         self.last_final_ms = (time.perf_counter() - begin) * 1000
         decode_s += self.last_final_ms / 1000
-        return Heard(result.text, result.confidence, self.name, round(decode_s * 1000, 1))
+        return Heard(result.text, result.confidence, self.name, round(decode_s * 1000, 1), result.rivals)
 
     def _report_unknown_words(self) -> None:
         """Say once which grammar words the model cannot hear: never dropped without a word."""

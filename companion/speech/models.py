@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from companion import paths
 from companion.speech.base import Unavailable
@@ -144,7 +144,7 @@ def download_vosk_model(lang: str, *, confirm: Callable[[RemoteModel], bool] | N
     say(catalog(lang).say("speech.download.start", name=remote.name))
     try:
         _vosk_downloader().download_model(target)
-    except Exception as error:  # noqa: BLE001 - no network, a broken zip, a full disk...
+    except Exception as error:  # no network, a broken zip, a full disk...
         Path(f"{target}.zip").unlink(missing_ok=True)
         problem = "offline" if isinstance(error, OSError) and "urlopen" in str(error) else "download_failed"
         raise Unavailable(problem, f"{type(error).__name__}: {error}") from error
@@ -161,7 +161,7 @@ def _vosk_downloader():
         raise Unavailable("no_vosk", str(error)) from error
 
     class Downloader(vosk.Model):
-        def __init__(self):  # noqa: D401 - no model to load
+        def __init__(self):  # no model to load
             pass
 
         def __del__(self):

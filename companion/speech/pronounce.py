@@ -1,15 +1,18 @@
 """Pronunciations for words a recogniser's dictionary lacks (players' names), guessed with espeak-ng.
 
 espeak-ng gives the word in IPA; the table below turns IPA into the CMU phone set of pocketsphinx's US
-English model. Used only for words that neither the dictionary nor grammars/en/pronunciations.dict know.
+English model. Used for words that neither the dictionary nor grammars/en/pronunciations.dict know, and for
+every word of French and Spanish when they are heard with that English model (companion.speech.sphinx): for
+those languages a second table first gives the sounds English lacks (nasal vowels, the Spanish tap and
+fricatives) their nearest English phones.
 """
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 _TIE = "\u200d"  # espeak-ng --ipa=3 joins the letters of one phoneme with this
 _IGNORED = set("ˈˌː.ˑ‿ʔ̩ ")
@@ -28,13 +31,22 @@ _IPA_TO_CMU: tuple[tuple[str, str], ...] = (
 )
 
 
-def ipa_to_cmu(ipa: str) -> str:
-    """CMU phones for an IPA transcription; unknown symbols are skipped."""
+# Sounds of French and Spanish, before the table above: a nasal vowel is its vowel and an N, "é" and the
+# Spanish "e" are closer to the English EY than to EH, the tap and the trill are both R.
+_FOREIGN_TO_CMU: tuple[tuple[str, str], ...] = (
+    ("ɑ̃", "AA N"), ("ɔ̃", "OW N"), ("ɛ̃", "AE N"), ("œ̃", "AH N"), ("e", "EY"), ("ɾ", "R"), ("β", "B"),
+    ("ɣ", "G"), ("ʝ", "Y"), ("ʎ", "Y"), ("ɥ", "W"),
+)
+
+
+def ipa_to_cmu(ipa: str, foreign: bool = False) -> str:
+    """CMU phones for an IPA transcription (`foreign`: of French or Spanish); unknown symbols are skipped."""
     text = "".join(c for c in ipa.replace(_TIE, "") if c not in _IGNORED)
+    table = _FOREIGN_TO_CMU + _IPA_TO_CMU if foreign else _IPA_TO_CMU
     phones: list[str] = []
     position = 0
     while position < len(text):
-        for symbol, cmu in _IPA_TO_CMU:
+        for symbol, cmu in table:
             if text.startswith(symbol, position):
                 phones.append(cmu)
                 position += len(symbol)
@@ -63,7 +75,11 @@ def guess_pronunciations(words: Sequence[str], voice: str = "en-us") -> dict[str
     lines = [line for line in result.stdout.splitlines() if line.strip()]
     if len(lines) != len(words):  # espeak-ng joined some lines: ask word by word
         return {w: p for w in words for p in [guess_pronunciation(w, voice)] if p}
-    return {w: p for w, line in zip(words, lines) if (p := ipa_to_cmu(line))}
+    return {w: p for w, line in zip(words, lines) if (p := ipa_to_cmu(line, _foreign(voice)))}
+
+
+def _foreign(voice: str) -> bool:
+    return not voice.startswith("en")
 
 
 @lru_cache(maxsize=256)
@@ -77,4 +93,4 @@ def guess_pronunciation(word: str, voice: str = "en-us") -> str | None:
                                 text=True, encoding="utf-8", timeout=10, check=True)
     except (OSError, subprocess.SubprocessError):
         return None
-    return ipa_to_cmu(result.stdout) or None
+    return ipa_to_cmu(result.stdout, _foreign(voice)) or None

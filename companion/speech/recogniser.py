@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 
 @dataclass(frozen=True)
 class Recognition:
-    """What one utterance was heard as ("" when nothing fits the grammar), and how sure the engine is, in
-    [0, 1] (each engine documents how it measures it)."""
+    """What one utterance was heard as ("" when nothing fits the grammar), how sure the engine is, in [0, 1]
+    (each engine documents how it measures it), and its runners-up that differ in a word of meaning: (text,
+    margin), the margin being how much better the heard words fit (engine units; below 0 the rival fits
+    better)."""
 
     text: str
     confidence: float
+    rivals: tuple[tuple[str, float], ...] = ()
 
 
 class Recogniser(ABC):

@@ -22,6 +22,12 @@ defaults, 95.7% with these; on 920 others (400 new commands, 120 as players writ
 87.5% and 90.5%. With the wider search the fit per frame of well-heard commands came out lower (median -29
 before, -35 now), hence a lower FIT_MIDPOINT than before (-50).
 
+Borrowed model. French and Spanish have no pocketsphinx model here; with `borrow`, such a language is heard
+with the US English acoustic model, its grammar words given espeak-ng's phonemes for that language mapped
+onto the English phone set (companion.speech.pronounce): a dictionary of the game's words is written at
+start-up, and players' names are guessed the same way. It is approximate, and measured by `companion bench
+listen --lang fr|es`.
+
 Digital silence. A microphone always hisses a little, but audio files, synthesised speech and systems that
 gate or suppress noise give runs of exact zeros, on which pocketsphinx's noise tracking and mean
 normalisation go wrong. So a fixed, quiet hiss (NOISE_FLOOR_DBFS, about that of a quiet microphone) is
@@ -34,17 +40,29 @@ from __future__ import annotations
 
 import math
 import re
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
-from companion.language.recognition_grammar import MissingWords, jsgf, pronunciations, vocabulary
+from companion.language.recognition_grammar import (
+    MissingWords,
+    intents_saying,
+    jsgf,
+    pronunciations,
+    slot_meanings,
+    spelling,
+    state_grammar,
+    vocabulary,
+)
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
 from companion.speech.fsg import compiled_fsg
+from companion.speech.phonetic import ESPEAK_VOICES
 from companion.speech.pronounce import guess_pronunciations
 from companion.speech.recogniser import Recogniser, Recognition
+from companion.speech.rivals import RivalSearch
 from companion.speech.voice import voice_settings
 
 # How the grammar search prunes (see "Search" above): paths this much less likely than the best one are
@@ -62,20 +80,32 @@ FIT_SPREAD = 6.0       # how quickly the confidence falls below the midpoint
 _SILENCES = re.compile(r"^(<s>|</s>|<sil>|\(NULL\))$")
 _NOISES = re.compile(r"^(\[.*\]|\+.*\+)$")
 _VARIANT = re.compile(r"\(\d+\)$")
+# What changes the game but has no word of meaning to weigh against its rivals: its rival is the best sentence
+# of the state's grammar without it, heard on the whole utterance (see companion.speech.rivals).
+WHOLE_SENTENCE_CHECKED = frozenset({"undo", "redo", "yes", "no"})
+# Only the sentences at most this many words longer than the one heard are its rivals: a long sentence does not
+# fit a short utterance, and the whole grammar of a player's turn, searched a second time, cost 60 MB more.
+RIVAL_EXTRA_WORDS = 2
+# Such a search of a player's turn takes 8 to 11 MB and 65 to 90 ms to load from the cache (a state's own search,
+# 25 to 55 MB): the last three used are kept.
+RIVAL_SEARCHES_KEPT = 3
 
 
-def model_files(lang: str, model: Path | None = None) -> tuple[Path, Path, str]:
-    """The acoustic model folder, the dictionary and a display name; Unavailable when there are none."""
+def model_files(lang: str, model: Path | None = None, borrow: bool = False) -> tuple[Path, Path | None, str]:
+    """The acoustic model folder, the dictionary and a display name; Unavailable when there are none. With
+    `borrow`, a language without a model of its own borrows another's (voice.yaml's sphinx_borrowed_model), and
+    there is no dictionary (see "Borrowed model" above)."""
     try:
         import pocketsphinx
     except ImportError as error:
         raise Unavailable("no_sphinx", str(error)) from error
     if model is None:
-        name = voice_settings(lang).sphinx_model
+        settings = voice_settings(lang)
+        name = settings.sphinx_model or (settings.sphinx_borrowed_model if borrow else None)
         if not name:
             raise Unavailable("no_sphinx_model", lang=lang)
         base = Path(pocketsphinx.get_model_path()) / name
-        return base / name, base / f"cmudict-{name}.dict", name
+        return base / name, base / f"cmudict-{name}.dict" if settings.sphinx_model else None, name
     model = Path(model)
     acoustic = next((p.parent for p in sorted(model.rglob("mdef"))), None)
     dictionary = next(iter(sorted(model.rglob("*.dict"))), None)
@@ -106,25 +136,51 @@ class SphinxRecogniser(Recogniser):
 
     name = "sphinx"
 
-    def __init__(self, lang: str, game: str, *, model: Path | None = None):
+    def __init__(self, lang: str, game: str, *, model: Path | None = None, borrow: bool = False,
+                 rivals: bool = True):
         from pocketsphinx import Decoder
 
         self.lang, self.game = lang, game
-        acoustic, dictionary, self.model_name = model_files(lang, model)
-        try:  # no lattice pass ("bestpath"): on grammar searches it took seconds and spoilt good results
-            self.decoder = Decoder(hmm=str(acoustic), dict=str(dictionary), lm=None, loglevel="FATAL",
-                                   samprate=SAMPLE_RATE, bestpath=False, beam=STATE_BEAM, pbeam=PHONE_BEAM,
-                                   wbeam=WORD_END_BEAM, maxhmmpf=MAX_ACTIVE_HMMS, wip=WORD_PENALTY)
-        except (RuntimeError, ValueError) as error:
-            raise Unavailable("no_sphinx_model", str(error), lang=lang) from error
+        acoustic, dictionary, self.model_name = model_files(lang, model, borrow)
+        self.borrowed = dictionary is None
+        self.espeak_voice = ESPEAK_VOICES[lang] if self.borrowed else "en-us"
+        with tempfile.TemporaryDirectory(prefix="companion-sphinx-") as folder:
+            if dictionary is None:
+                dictionary = self._borrowed_dictionary(Path(folder) / "words.dict")
+            try:  # no lattice pass ("bestpath"): on grammar searches it took seconds and spoilt good results
+                self.decoder = Decoder(hmm=str(acoustic), dict=str(dictionary), lm=None, loglevel="FATAL",
+                                       samprate=SAMPLE_RATE, bestpath=False, beam=STATE_BEAM, pbeam=PHONE_BEAM,
+                                       wbeam=WORD_END_BEAM, maxhmmpf=MAX_ACTIVE_HMMS, wip=WORD_PENALTY)
+            except (RuntimeError, ValueError) as error:
+                raise Unavailable("no_sphinx_model", str(error), lang=lang) from error
         self._add_pronunciations()
-        self.searches: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.searches: dict[tuple, str] = {}
+        self.made = 0  # searches made so far, which names the next
+        self.rival_searches: list[tuple] = []  # keys of the searches without some intents, the latest last
         self.speaker: str | None = None
         self.voice_means: dict[str, str] = {}
         self.hiss = np.random.default_rng(0)
+        self.rival_search = RivalSearch(self.decoder) if rivals else None
+        self.grammar: tuple[str, tuple[str, ...]] = ("", ())
+        self.audio: list[bytes] = []
 
     def describe(self) -> str:
+        if self.borrowed:
+            from companion.language.messages import catalog
+
+            messages = catalog(self.lang)
+            return messages.say("speech.borrowed_model", model=self.model_name,
+                                language=messages.say(f"speech.languages.{self.lang}"))
         return self.model_name
+
+    def _borrowed_dictionary(self, path: Path) -> Path:
+        """A dictionary of the game's words in this language, as espeak-ng says them (see "Borrowed model")."""
+        words = vocabulary(self.game, self.lang, "any")
+        guessed = guess_pronunciations(words, self.espeak_voice)
+        if not guessed:
+            raise Unavailable("no_sphinx_model", "espeak-ng is needed to say the words", lang=self.lang)
+        path.write_text("".join(f"{w} {p}\n" for w, p in sorted(guessed.items())), encoding="utf-8")
+        return path
 
     def _add_words(self, entries) -> None:
         """Add (word, phones) pairs the dictionary lacks; a known word gets the phones as a new variant."""
@@ -152,7 +208,7 @@ class SphinxRecogniser(Recogniser):
         """Give every word of the grammar a pronunciation: from our list, else guessed (players' names)."""
         unknown = [w for w in vocabulary(self.game, self.lang, state, player_names)
                    if self.decoder.lookup_word(w) is None]
-        guessed = guess_pronunciations(unknown)
+        guessed = guess_pronunciations(unknown, self.espeak_voice)
         missing = sorted(set(unknown) - set(guessed))
         if missing:
             raise MissingWords(missing, "the pocketsphinx dictionary")
@@ -162,11 +218,26 @@ class SphinxRecogniser(Recogniser):
         key = (state, tuple(player_names))
         if key not in self.searches:
             self._ensure_vocabulary(*key)
-            search = f"s{len(self.searches)}"
-            grammar = jsgf(self.game, self.lang, state, key[1])
-            self.decoder.add_fsg(search, self.decoder.read_fsg(str(compiled_fsg(self.decoder, grammar, search))))
+        self.grammar = key
+        self.decoder.activate_search(self._search(*key))
+
+    def _search(self, state: str, player_names: tuple[str, ...], without: frozenset[str] = frozenset(),
+                max_words: int | None = None) -> str:
+        """The grammar search of a state (its intents `without` left out, its sentences of at most `max_words`
+        words), made on first use; of those without some intents, only the RIVAL_SEARCHES_KEPT used last stay."""
+        key = (state, player_names) if not without else (state, player_names, tuple(sorted(without)), max_words)
+        if key not in self.searches:
+            search = f"s{self.made}"
+            self.made += 1
+            grammar = jsgf(self.game, self.lang, state, player_names, without)
+            path = compiled_fsg(self.decoder, grammar, search, max_words)
+            self.decoder.add_fsg(search, self.decoder.read_fsg(str(path)))
             self.searches[key] = search
-        self.decoder.activate_search(self.searches[key])
+        if without:
+            self.rival_searches = [k for k in self.rival_searches if k != key] + [key]
+            while len(self.rival_searches) > RIVAL_SEARCHES_KEPT:
+                self.decoder.remove_search(self.searches.pop(self.rival_searches.pop(0)))
+        return self.searches[key]
 
     def expect_speaker(self, name: str | None) -> None:
         """Start from the expected player's own cepstral mean (how their voice sounds through this microphone,
@@ -180,10 +251,13 @@ class SphinxRecogniser(Recogniser):
 
     def start(self) -> None:
         self.hiss = np.random.default_rng(0)
+        self.audio = []
         self.decoder.start_utt()
 
     def accept(self, frame: bytes) -> None:
-        self.decoder.process_raw(with_noise_floor(frame, self.hiss), False, False)
+        heard = with_noise_floor(frame, self.hiss)
+        self.audio.append(heard)
+        self.decoder.process_raw(heard, False, False)
 
     def finish(self) -> Recognition:
         self.decoder.end_utt()
@@ -191,7 +265,29 @@ class SphinxRecogniser(Recogniser):
         text = clean_words(best.hypstr) if best is not None else ""
         if not text:
             return Recognition("", 0.0)
-        return Recognition(text, self._confidence())
+        return Recognition(text, self._confidence(), self._rivals() if self.rival_search is not None else ())
+
+    def _rivals(self) -> tuple[tuple[str, float], ...]:
+        """The heard sentence with each word of meaning replaced by its best rival, or for an undo, a redo, a
+        yes or a no, the best sentence without it (see companion.speech.rivals)."""
+        heard = [(_VARIANT.sub("", s.word), s.start_frame, s.end_frame) for s in self.decoder.seg() or ()
+                 if not (_SILENCES.match(s.word) or _NOISES.match(s.word))]
+        words = [w for w, _, _ in heard]
+        audio = b"".join(self.audio)
+        search = self.rival_search
+        assert search is not None
+        try:
+            found = search.rivals(audio, words, [(a, b) for _, a, b in heard],
+                                             slot_meanings(self.game, self.lang, *self.grammar))
+            saying = intents_saying(spelling(self.lang).words(" ".join(words)),
+                                    state_grammar(self.game, self.lang, *self.grammar))
+            if found or not saying or not saying <= WHOLE_SENTENCE_CHECKED:
+                return found
+            return search.sentence_rival(audio, self._search(*self.grammar),
+                                                    self._search(*self.grammar, saying, len(words) + RIVAL_EXTRA_WORDS),
+                                                    sum(b - a + 1 for _, a, b in heard))
+        finally:
+            self.decoder.activate_search(self.searches[self.grammar])
 
     def _confidence(self) -> float:
         logmath = self.decoder.logmath

@@ -43,6 +43,7 @@ class _Worker:
         threading.Thread(target=self._read_replies, daemon=True).start()
 
     def _read_replies(self) -> None:
+        assert self.process.stdout is not None  # a pipe
         for line in self.process.stdout:
             reply = json.loads(line)
             event = reply.get("event")
@@ -72,6 +73,7 @@ class _Worker:
     def send(self, request: dict[str, Any]) -> None:
         self.pending_id += 1
         self.idle.clear()
+        assert self.process.stdin is not None  # a pipe
         try:
             self.process.stdin.write(json.dumps({**request, "id": self.pending_id}) + "\n")
             self.process.stdin.flush()

@@ -43,7 +43,7 @@ class Voice:
             raise Unavailable("no_engine", str(error)) from error
         try:
             self.engine = pyttsx3.init()
-        except Exception as error:  # noqa: BLE001 - any driver failure means: no speech here
+        except Exception as error:  # any driver failure means: no speech here
             raise Unavailable("engine_failed", f"{type(error).__name__}: {error}") from error
         self.driver = type(self.engine.proxy._driver).__module__.rsplit(".", 1)[-1]
         self.voice_id = voice_settings(lang).pick_voice(self.engine.getProperty("voices"))
@@ -51,7 +51,7 @@ class Voice:
             self.engine.setProperty("voice", self.voice_id)
         # The espeak driver plays through an external player; render to WAV and play with sounddevice instead.
         self.renders = self.driver == "espeak"
-        self.output = None if save_only or not self.renders else open_output()
+        self.output: Any = None if save_only or not self.renders else open_output()
 
     def _prepare(self, request: dict[str, Any]) -> None:
         self.engine.setProperty("rate", int(request["rate"]))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Iterable
+from functools import cache
+from typing import Any
 
 import yaml
 
@@ -30,6 +31,7 @@ class VoiceSettings:
     language_tags: tuple[str, ...]
     vosk_lang: str
     sphinx_model: str | None
+    sphinx_borrowed_model: str | None = None  # another language's model, heard with espeak-ng's phonemes
 
     def words_per_minute(self, rate_factor: float) -> int:
         return max(60, round(self.rate * rate_factor))
@@ -57,7 +59,7 @@ def _language_tag(language: Any) -> str:
     return str(language).lower().lstrip("\x05")
 
 
-@lru_cache(maxsize=None)
+@cache
 def voice_settings(lang: str) -> VoiceSettings:
     """The settings of one language (fr, en, es)."""
     path = voices_dir() / check_language(lang) / "voice.yaml"
@@ -71,4 +73,5 @@ def voice_settings(lang: str) -> VoiceSettings:
         language_tags=tuple(str(t).lower() for t in data.get("language_tags", [lang])),
         vosk_lang=str(recognition.get("vosk_lang") or lang),
         sphinx_model=recognition.get("sphinx_model"),
+        sphinx_borrowed_model=recognition.get("sphinx_borrowed_model"),
     )

@@ -7,8 +7,9 @@ the lowest of them, halved when part of the utterance was heard only as an unkno
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
+from typing import Any
 
 from companion.language.recognition_grammar import UNKNOWN_WORD, vosk_phrases
 from companion.speech.audio import SAMPLE_RATE
@@ -33,10 +34,10 @@ class VoskRecogniser(Recogniser):
         self.lang, self.game, self.model_path = lang, game, Path(model_path)
         try:
             self.model = vosk.Model(str(model_path))
-        except Exception as error:  # noqa: BLE001 - vosk raises a bare Exception
+        except Exception as error:  # vosk raises a bare Exception
             raise Unavailable("vosk_model_broken", str(error), path=str(model_path)) from error
-        self.recognisers: dict[tuple[str, tuple[str, ...]], object] = {}
-        self.current = None
+        self.recognisers: dict[tuple[str, tuple[str, ...]], Any] = {}  # vosk.KaldiRecognizer
+        self.current: Any = None
         self.segments: list[dict] = []
         self.unknown_to_model: set[str] = set()
 

@@ -113,9 +113,9 @@ class WhisperRecogniser(Recogniser):
 
     def __init__(self, lang: str, game: str, model: Path | None = None):
         try:
-            import speech_recognition  # type: ignore[import-untyped]
-            from faster_whisper import WhisperModel  # type: ignore[import-untyped]
-            from speech_recognition.recognizers.whisper_local import base, faster_whisper  # type: ignore[import-untyped]
+            import speech_recognition
+            from faster_whisper import WhisperModel
+            from speech_recognition.recognizers.whisper_local import base, faster_whisper
         except ImportError as error:
             raise Unavailable("no_whisper", str(error)) from error
         folder = find_whisper_model(model)

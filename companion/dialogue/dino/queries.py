@@ -3,6 +3,7 @@ pawns are, the barriers, how far a pawn may go, the scores, whose turn it is, wh
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.dialogue.turn import SHARED_QUERIES, Queries
@@ -59,6 +60,7 @@ def pawn_state(table: DinoTable, slots: dict[str, Any]) -> None:
         else:
             table.session.say_text(table.pawn_line(view))
         return
+    players: Sequence[int | None]
     if slots.get("colour") is not None and game.player_of_colour(slots["colour"]) is not None:
         players = [game.player_of_colour(slots["colour"])]
     else:

@@ -7,14 +7,31 @@ import random
 from typing import Any
 
 from companion.dialogue.session import Answer, Session
-from companion.dialogue.setup import (ask_choice, ask_intent, ask_names, ask_player, ask_yes, label_players,
-                                      listed_names, names_can_be_typed, table_seed)
+from companion.dialogue.setup import (
+    ask_choice,
+    ask_intent,
+    ask_names,
+    ask_player,
+    ask_yes,
+    label_players,
+    listed_names,
+    names_can_be_typed,
+    table_seed,
+)
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
 from companion.games.dino.board import Board, Border, load_board
 from companion.games.dino.engine import Game
-from companion.games.dino.ids import (DEFAULT_EGGS_RULE, EGGS_RULES, MAX_BARRIERS, MAX_PLAYERS, MIN_BARRIERS,
-                                      MIN_PLAYERS, OWN_EXITS_MAX_PLAYERS, eggs_per_nest)
+from companion.games.dino.ids import (
+    DEFAULT_EGGS_RULE,
+    EGGS_RULES,
+    MAX_BARRIERS,
+    MAX_PLAYERS,
+    MIN_BARRIERS,
+    MIN_PLAYERS,
+    OWN_EXITS_MAX_PLAYERS,
+    eggs_per_nest,
+)
 from companion.games.dino.setup import Setup, border_reason, nest_reason, random_layout
 
 SETUP_AGAIN = "dino.setup.expected_answer"
@@ -106,7 +123,7 @@ class TableSetup:
                 break
             slots = self.ask("dino.setup.ask_barrier", {"barrier_place"}, number=len(placed) + 1).slots
             reason = border_reason(self.board, slots["square"], slots["other_square"], placed)
-            if reason is None:
+            if reason is None:  # the squares touch: their border is not None
                 placed += (self.board.border(slots["square"], slots["other_square"]),)  # type: ignore[operator]
             else:
                 self.refuse(reason)

@@ -119,13 +119,12 @@ def say_played(table: DraftosaurusTable, players: list[int]) -> None:
         if player not in game.tracked:
             table.say("not_followed", player=name, followed=[game.players[p] for p in game.tracked])
             continue
-        placed = [index for index, action in enumerate(game.actions)
+        placed = [(index, action) for index, action in enumerate(game.actions)
                   if isinstance(action, Place) and action.player == player]
         if not placed:
             table.say("played_nothing", player=name)
             continue
-        index = placed[-1]
-        action = game.actions[index]
+        index, action = placed[-1]
         if game.board == "summer" and game.tracks_everyone:
             from companion.games.draftosaurus.advice import logged_reason
 

@@ -16,9 +16,22 @@ from companion.dialogue.setup import AND_WORDS, ask_line, split_names
 from companion.errors import BadInput, RuleViolation
 from companion.games.draftosaurus.ids import PYRAMID_POSITIONS
 from companion.games.draftosaurus.winter_board import (
-    AREA_CHOICES, AREAS, ENCLOSURE_IDS, LEFT_CAPACITY, MOST_BANK_PLACES, MOST_POINTS, PYRAMID_POINTS,
-    RIGHT_CAPACITY, SIDE_CHOICES, SIDES, TABLE_LENGTH, WOOD_POINTS, WinterBoard, check_value,
-    load_winter_board)
+    AREA_CHOICES,
+    AREAS,
+    ENCLOSURE_IDS,
+    LEFT_CAPACITY,
+    MOST_BANK_PLACES,
+    MOST_POINTS,
+    PYRAMID_POINTS,
+    RIGHT_CAPACITY,
+    SIDE_CHOICES,
+    SIDES,
+    TABLE_LENGTH,
+    WOOD_POINTS,
+    WinterBoard,
+    check_value,
+    load_winter_board,
+)
 from companion.language.grammar import parse
 from companion.language.messages import Catalog
 from companion.language.numbers import match_number, words

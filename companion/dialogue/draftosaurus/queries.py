@@ -4,6 +4,7 @@ and what a face means, where the game stands; advice, what a player played last,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.dialogue.draftosaurus import advice, winter
@@ -61,8 +62,9 @@ def zoo(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
                   "no_empty_pen"))
 
 
-def _species_words(table: DraftosaurusTable, species: list[str]) -> str:
-    return table.session.catalog.join(table.session.catalog.name("species", s) for s in species)
+def _species_words(table: DraftosaurusTable, species: Sequence[str | None]) -> str:
+    """A summer pen's species in words (only the winter pyramid has empty places, said by winter.py)."""
+    return table.session.catalog.join(table.session.catalog.name("species", s) for s in species if s is not None)
 
 
 @QUERIES.answers("legal")

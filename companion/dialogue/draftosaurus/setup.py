@@ -12,16 +12,25 @@ from typing import Any
 
 from companion.dialogue.draftosaurus.board_values import board_from_file, table_winter_board
 from companion.dialogue.session import Session
-from companion.dialogue.setup import (ask_choice, ask_names, ask_player, ask_yes, label_players, listed_names,
-                                      names_can_be_typed, player_by_name, table_seed)
+from companion.dialogue.setup import (
+    ask_choice,
+    ask_names,
+    ask_player,
+    ask_yes,
+    label_players,
+    listed_names,
+    names_can_be_typed,
+    player_by_name,
+    table_seed,
+)
 from companion.dialogue.solo import Seats, SoloRequest, refuse_with_solo, solo_players, solo_seats, table_seats
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
-from companion.language.messages import catalog
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
 from companion.games.draftosaurus.engine import Game, Options
 from companion.games.draftosaurus.ids import BOARDS
 from companion.games.draftosaurus.winter_board import WinterBoard
+from companion.language.messages import catalog
 
 MATCHES = {"summer-winter": ("summer", "winter")}  # --match: the board sides of its games, in order
 DEFAULT_BOTS = 3  # a solo game without --bots: four players, the usual game
@@ -50,7 +59,7 @@ def boards(args: Any, lang: str) -> Boards:
     or the file is refused."""
     board = getattr(args, "board", None)
     match = getattr(args, "match", None)
-    winter_file = None if board in (None, *BOARDS) else board_from_file(Path(board), catalog(lang))
+    winter_file = None if board is None or board in BOARDS else board_from_file(Path(board), catalog(lang))
     if match is None:
         return Boards(("winter" if winter_file is not None else board or "summer",), winter_file)
     if board == "summer":

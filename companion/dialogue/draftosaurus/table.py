@@ -24,7 +24,16 @@ from companion.dialogue.solo import Seats, solo_request
 from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import OVER, Reason
 from companion.games.draftosaurus.engine import (
-    DISCARD, PLACE, QUARANTINE_MOVES, ROLL, Discard, Game, Place, QuarantineMove, Roll)
+    DISCARD,
+    PLACE,
+    QUARANTINE_MOVES,
+    ROLL,
+    Discard,
+    Game,
+    Place,
+    QuarantineMove,
+    Roll,
+)
 from companion.games.draftosaurus.ids import DIE_FACES
 from companion.games.draftosaurus.scoring import ScoreSheet
 from companion.games.draftosaurus.winter_scoring import right_neighbours
@@ -276,6 +285,7 @@ class DraftosaurusTable(Table[Game]):
 
     def say_face(self) -> None:
         face = self.face_id()
+        assert face is not None  # said once the die is rolled
         self.say("face", face=face, sticker=self.session.catalog.name("faces", face, "sticker"),
                  meaning=self.face_meaning(face), roller=self.game.players[self.game.roller])
 
@@ -299,8 +309,12 @@ class DraftosaurusTable(Table[Game]):
 
     def pen_choice(self, player: int, species: str) -> str:
         """The pens `species` may go to for `player`, as a choice ("a, b or c")."""
+        return self.choice("pens", self.legal(player, species))
+
+    def choice(self, section: str, ids: list[str]) -> str:
+        """The names of `ids` (pens, pyramid places...) as a choice: "a, b or c"."""
         catalog = self.session.catalog
-        return catalog.join((catalog.name("pens", pen) for pen in self.legal(player, species)), "or")
+        return catalog.join((catalog.name(section, item) for item in ids), "or")
 
     def automatic(self, action: Any) -> bool:
         """Played by the program, not said: the virtual die, the discards the table does not name, the bots'
@@ -399,7 +413,8 @@ class DraftosaurusTable(Table[Game]):
         """Every player (name, total, tie-break: fewer T-Rex) from first to last ("1. Alice, 34 points"); tied
         players share a place."""
         ordered = sorted(totals, key=lambda entry: (-entry[1], entry[2]))
-        places, items = [], []
+        places: list[int] = []
+        items: list[str] = []
         for index, (name, total, trex) in enumerate(ordered):
             tied = index and (total, trex) == ordered[index - 1][1:]
             places.append(places[-1] if tied else index + 1)
@@ -418,7 +433,8 @@ class DraftosaurusTable(Table[Game]):
 
     def ask_king_counts(self) -> dict[int, dict[str, int]]:
         game = self.game
-        kings = {game.zoos[p]["king_of_the_jungle"][0] for p in game.tracked if game.zoos[p]["king_of_the_jungle"]}
+        kings = {str(game.zoos[p]["king_of_the_jungle"][0]) for p in game.tracked
+                 if game.zoos[p]["king_of_the_jungle"]}
         key = "ask_king_count_river" if game.options.river_counts_for_king else "ask_king_count"
         return self.ask_counts({player: sorted(kings) for player in range(len(game.players))
                                 if player not in game.tracked}, key)
@@ -426,7 +442,8 @@ class DraftosaurusTable(Table[Game]):
     def ask_lookout_counts(self) -> dict[int, dict[str, int]]:
         """Each followed Lookout (or, while its Quarantine dinosaur may still go there, that species) looks at
         the pens of the player on its owner's right: an unfollowed one says how many they hold."""
-        game, wanted = self.game, {}
+        game = self.game
+        wanted: dict[int, set[str]] = {}
         seats = list(range(len(game.players)))
         neighbours = right_neighbours(seats, [[]] * len(seats))  # the seats as names: each seat's neighbour
         for player in game.tracked:

@@ -44,13 +44,14 @@ def complete(table: DraftosaurusTable, question: Question, answer: Answer, actio
         banks = [pen for pen in open_pens if pen in BANKS]
         if not banks:
             return Refused(Reason("draft_bridge_closed", {"pen": BRIDGE}), action)
-        return Missing(Question(table.key("which_bank"), question.state, {"player": name, "pens": banks},
+        return Missing(Question(table.key("which_bank"), question.state, {"player": name, "pens": table.choice("pens", banks)},
                                 action.player), answer)
     if action.pen == "pyramid" and action.position is None:
         reason = table.game.check(action)
         if reason is not None and reason.code == "draft_pyramid_which_position":
             return Missing(Question(table.key("which_position"), question.state,
-                                    {"player": name, "positions": reason.params["positions"]}, action.player),
+                                    {"player": name, "positions": table.choice("positions", reason.params["positions"])},
+                                    action.player),
                            answer)
     return Act(action)
 

@@ -76,7 +76,7 @@ def say_played(table: JurassicSnackTable, player: int) -> None:
         first -= 1
     replayed = game.replay(game.setup_json(), actions[:first])
     turn = replayed.turn
-    said = []
+    said: list[str] = []
     for action in actions[first:last + 1]:
         said.extend(table.event_words(event, player) for event in replayed.apply(action)
                     if event.code not in UNSAID_EVENTS and event.code != "js_next_turn")

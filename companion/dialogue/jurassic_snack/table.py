@@ -13,6 +13,7 @@ secrets are said at once (nobody else is there to overhear).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion import registry
@@ -25,8 +26,18 @@ from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Quest
 from companion.games.common import Reason
 from companion.games.jurassic_snack.actions import Action, Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
 from companion.games.jurassic_snack.engine import EFFECT, HIDDEN, REVEAL, Game
-from companion.games.jurassic_snack.ids import (AIR_STRIKE, AIR_TRANSPORT, BIRTH, COLORS, DIPLO, ERUPTION, LOOK,
-                                                SCOUTING, TOKENS, TREX)
+from companion.games.jurassic_snack.ids import (
+    AIR_STRIKE,
+    AIR_TRANSPORT,
+    BIRTH,
+    COLORS,
+    DIPLO,
+    ERUPTION,
+    LOOK,
+    SCOUTING,
+    TOKENS,
+    TREX,
+)
 from companion.games.jurassic_snack.layout import parse_square_name
 from companion.language.tactile import describe as tactile_words
 
@@ -121,8 +132,9 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         player, slots = self.game.player, answer.slots
         square, target = self.square_from(slots), self.square_from(slots, "target")
         if answer.intent == "place_at" and square:
-            single = {BIRTH: lambda: Hatch(player, square), ERUPTION: lambda: Erupt(player, (square,)),
-                      LOOK: lambda: Look(player, (square,))}
+            single: dict[str, Callable[[], Action]] = {
+                BIRTH: lambda: Hatch(player, square), ERUPTION: lambda: Erupt(player, (square,)),
+                LOOK: lambda: Look(player, (square,))}
             return single[effect]() if effect in single else None
         if answer.intent == "scout" and effect == SCOUTING and slots.get("board"):
             return Scout(player, str(slots["board"]))

@@ -3,9 +3,14 @@ and players a sentence names. Shared by its table and its queries."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from companion.games.jurassic_snack.ids import COLORS, DIPLO, DIRECTIONS, TOKENS, TREX
+
+if TYPE_CHECKING:
+    from companion.dialogue.session import Session
+    from companion.games.jurassic_snack.engine import Game
 
 _SQUARE_PARAMS = ("square", "source", "target", "blocker_square", "stop")
 # The slots that name a square: by its name, or by board and square on that board.
@@ -16,9 +21,9 @@ _EFFECTS = ("birth", "scouting", "air_transport", "air_strike", "eruption", "loo
 class SquareWords:
     """Words for what a Jurassic Snack table says; mixed into its Table (which gives game, session, text)."""
 
-    game: Any
-    session: Any
-    text: Any  # the Table's: a sentence of this game's catalog namespace
+    game: Game
+    session: Session
+    text: Callable[..., str]  # the Table's: a sentence of this game's catalog namespace
 
     def param_words(self, params: dict[str, Any]) -> dict[str, Any]:
         """Params with the ids said in words: squares, colours, pieces, directions, tokens, effects, contents."""

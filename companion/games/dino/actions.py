@@ -7,7 +7,7 @@ position of their colour in the board file).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from companion.errors import BadInput
 from companion.games.common import action_type, json_field
@@ -42,7 +42,7 @@ class Move:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Move":
+    def from_json(cls, data: dict[str, Any]) -> Move:
         egg, meteor, leave = data.get("egg"), data.get("meteor"), data.get("exit", False)
         if egg is not None and not isinstance(egg, str):
             raise BadInput(f"a move's egg must be a colour or null, not {egg!r}")
@@ -64,7 +64,7 @@ class Meteor:
         return {"type": "meteor", "player": self.player}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Meteor":
+    def from_json(cls, data: dict[str, Any]) -> Meteor:
         return cls(json_field(data, "player", int))
 
 
@@ -80,12 +80,12 @@ class Penalty:
         return {"type": "penalty", "player": self.player, "pawn": self.pawn, "points": self.points}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Penalty":
+    def from_json(cls, data: dict[str, Any]) -> Penalty:
         return cls(json_field(data, "player", int), json_field(data, "pawn", int), json_field(data, "points", int))
 
 
-Action = Union[Move, Meteor, Penalty]
-_ACTION_TYPES: dict[str, type] = {"move": Move, "meteor": Meteor, "penalty": Penalty}
+Action = Move | Meteor | Penalty
+_ACTION_TYPES: dict[str, type[Action]] = {"move": Move, "meteor": Meteor, "penalty": Penalty}
 
 
 def action_from_json(data: Any) -> Action:

@@ -8,10 +8,11 @@ square across open sides. The spaces inside a square are not described, so exact
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from companion.errors import BadInput
 from companion.files import load_yaml
@@ -87,6 +88,7 @@ class Board:
     @cached_property
     def borders(self) -> tuple[Border, ...]:
         """Every side shared by two squares: where a barrier may stand."""
+        # A square and its neighbour always share a border (never None).
         return tuple(sorted({self.border(s, n) for s in self.squares for n in self.neighbours(s)},  # type: ignore[misc]
                             key=lambda b: (self.squares.index(b[0]), self.squares.index(b[1]))))
 
@@ -141,7 +143,7 @@ class Board:
                 "assumptions": list(self.assumptions)}
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "board") -> "Board":
+    def from_json(cls, data: Any, where: str = "board") -> Board:
         """A board from its data; anything malformed is refused as BadInput naming the field."""
         if not isinstance(data, dict):
             raise BadInput(f"{where}: a board is a mapping of fields")
@@ -240,7 +242,7 @@ class _Reader:
         return value
 
     def choice(self, name: str, choices: tuple[str, ...]) -> str:
-        value = self.data.get(name, choices[0])
+        value: str = self.data.get(name, choices[0])
         if value not in choices:
             raise BadInput(f"{self.where}: '{name}' must be one of {', '.join(choices)}")
         return value

@@ -8,14 +8,14 @@ the board pays the least the board data allows, as the engine lists it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from companion.errors import RuleViolation
 from companion.games.bots import GREEDY, Bot, decision_random
 from companion.games.common import OVER
 from companion.games.dino.actions import Action, Meteor, Move
-from companion.games.dino.board import UNREACHABLE
+from companion.games.dino.board import UNREACHABLE, Board, Border
 from companion.games.dino.engine import ON_BOARD, PENALTIES, Game
 from companion.games.dino.ids import COLOUR_POINTS, EGG_POINTS, POINTS_PER_TURN
 
@@ -31,7 +31,7 @@ class DinoObservation:
     seat: int
     game: Game
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int]:
         return (self.game.turn, self.seat)
 
 
@@ -43,12 +43,12 @@ def observe(game: Game, seat: int) -> DinoObservation:
     return DinoObservation(seat, game.copy())
 
 
-class GreedyBot(Bot[DinoObservation]):
+class GreedyBot(Bot[DinoObservation, Action]):
     level = GREEDY
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
-        self._distances: tuple[object, tuple, dict[str, dict[str, int]]] | None = None
+        self._distances: tuple[Board, tuple[Border, ...], dict[str, dict[str, int]]] | None = None
 
     def choose(self, observation: DinoObservation) -> Action:
         game, seat = observation.game, observation.seat
@@ -119,7 +119,7 @@ def _nearest_exit(game: Game, seat: int, square: str, distances: dict[str, dict[
     return (min(reachable) if reachable else len(distances)) + game.board.start_position_steps
 
 
-def play_game(game: Game, bots: Sequence[Bot[DinoObservation]]) -> Game:
+def play_game(game: Game, bots: Sequence[Bot[DinoObservation, Action]]) -> Game:
     """Play a game to its end, each player's bot choosing its turns; after the fall each pawn pays the least."""
     while game.phase != OVER:
         if game.phase == PENALTIES:
@@ -130,4 +130,4 @@ def play_game(game: Game, bots: Sequence[Bot[DinoObservation]]) -> Game:
     return game
 
 
-BOTS: dict[str, type[Bot]] = {GREEDY: GreedyBot}
+BOTS: dict[str, type[Bot[DinoObservation, Action]]] = {GREEDY: GreedyBot}

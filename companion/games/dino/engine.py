@@ -18,8 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import BadInput
-from companion.games.common import OVER, LoggedGame, Reason, refuse
-from companion.games.common import ReplayRefused  # noqa: F401 - what a replay raises, caught by callers of this module
+from companion.games.common import (
+    OVER,
+    LoggedGame,
+    Reason,
+    ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
+    refuse,
+)
 from companion.games.dino.actions import Action, Meteor, Move, Penalty, action_from_json
 from companion.games.dino.board import UNREACHABLE, Board
 from companion.games.dino.ids import PAWNS_PER_PLAYER, POINTS_PER_TURN
@@ -86,7 +91,7 @@ class Game(LoggedGame):
         self._phase = PLAY
 
     @classmethod
-    def new(cls, setup: Setup) -> "Game":
+    def new(cls, setup: Setup) -> Game:
         """A new game; a setup the rules forbid raises RuleViolation with the Reason."""
         if not isinstance(setup, Setup):
             raise BadInput("a Dino game starts from a Setup")
@@ -222,13 +227,13 @@ class Game(LoggedGame):
 
     def check(self, action: Action) -> Reason | None:
         """None if `action` is legal now, else the Reason it is refused."""
-        kind = type(action)
-        if kind is Move:
-            return self._check_move(action)
-        if kind is Meteor:
-            return self._turn_refusal(action.player)
-        if kind is Penalty:
-            return self._check_penalty(action)
+        match action:
+            case Move():
+                return self._check_move(action)
+            case Meteor():
+                return self._turn_refusal(action.player)
+            case Penalty():
+                return self._check_penalty(action)
         return Reason("dino_unknown_action", {"value": repr(action)})
 
     def apply(self, action: Action) -> None:
@@ -270,7 +275,7 @@ class Game(LoggedGame):
     # ---- copies and saves ------------------------------------------------------------------------------------
 
     @classmethod
-    def from_setup(cls, setup: Setup | dict[str, Any]) -> "Game":
+    def from_setup(cls, setup: Setup | dict[str, Any]) -> Game:
         """A new game from a Setup or its JSON."""
         return cls.new(setup if isinstance(setup, Setup) else Setup.from_json(setup))
 
@@ -278,7 +283,7 @@ class Game(LoggedGame):
         """The setup, board included, as JSON."""
         return self.setup.to_json()
 
-    def _copy_state(self, twin: "Game") -> None:
+    def _copy_state(self, twin: Game) -> None:
         twin._pawns = [[_Pawn(p.place, p.square, set(p.taken)) for p in pawns] for pawns in self._pawns]
         twin._nests = dict(self._nests)
         twin._eggs = [list(eggs) for eggs in self._eggs]

@@ -5,8 +5,9 @@ The rules give no tie-break: players level on the most points share the victory.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from companion.games.common import Reason
 from companion.games.dino.ids import COLOUR_POINTS, EGG_POINTS

@@ -10,8 +10,15 @@ from companion.errors import BadInput
 from companion.games.common import Reason, refuse
 from companion.games.dino.board import Board, Border, load_board
 from companion.games.dino.ids import (
-    DEFAULT_EGGS_RULE, EGGS_RULES, MAX_BARRIERS, MAX_PLAYERS, MIN_BARRIERS, MIN_PLAYERS, OWN_EXITS_MAX_PLAYERS,
-    eggs_per_nest)
+    DEFAULT_EGGS_RULE,
+    EGGS_RULES,
+    MAX_BARRIERS,
+    MAX_PLAYERS,
+    MIN_BARRIERS,
+    MIN_PLAYERS,
+    OWN_EXITS_MAX_PLAYERS,
+    eggs_per_nest,
+)
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,7 @@ class Setup:
                 "own_colour_exits": self.own_colour_exits, "board": self.board.to_json()}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Setup":
+    def from_json(cls, data: Any) -> Setup:
         """A setup from JSON (checked with check_setup by the engine); a malformed one is BadInput."""
         if not isinstance(data, dict):
             raise BadInput("a Dino setup is a mapping of fields")
@@ -154,7 +161,7 @@ def barrier_reason(setup: Setup) -> Reason | None:
         reason = border_reason(setup.board, barrier[0], barrier[1], placed)
         if reason is not None:
             return reason
-        placed += (setup.board.border(*barrier),)  # type: ignore[operator]
+        placed += (setup.board.border(*barrier),)  # type: ignore[operator]  # touching: border_reason said so
     if len(placed) < MIN_BARRIERS:
         return Reason("dino_barrier_count", {"count": len(placed), "least": MIN_BARRIERS, "most": MAX_BARRIERS})
     return None

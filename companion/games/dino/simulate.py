@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from companion.games.common import OVER
 from companion.games.dino.actions import Action, Move
 from companion.games.dino.board import Board, load_board
-from companion.games.dino.engine import OVER, Game
+from companion.games.dino.engine import Game
 from companion.games.dino.ids import MAX_PLAYERS
 from companion.games.dino.setup import Setup, random_layout
 
 NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
 
 
-def random_setup(players_count: int, seed: int, board: Board | None = None, **options) -> Setup:
+def random_setup(players_count: int, seed: int, board: Board | None = None, **options: Any) -> Setup:
     """A legal setup for `players_count` players: seated names, the first colours, a random nest and barrier layout."""
     board = board or load_board()
     chooser = random.Random(seed)
@@ -22,7 +24,7 @@ def random_setup(players_count: int, seed: int, board: Board | None = None, **op
                  barriers=barriers, first_player=chooser.randrange(players_count), board=board, **options)
 
 
-def play_random_game(players_count: int, seed: int, **options) -> Game:
+def play_random_game(players_count: int, seed: int, **options: Any) -> Game:
     """A finished game: every choice drawn from `seed`, with a taste for eggs and for going home late."""
     if not 2 <= players_count <= MAX_PLAYERS:
         raise ValueError(f"Dino is for 2 to {MAX_PLAYERS} players")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from companion.errors import BadInput
 from companion.games.common import action_type, json_field
@@ -24,7 +24,7 @@ class Roll:
         return {"type": "roll", "face": _plain(self.face)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Roll":
+    def from_json(cls, data: dict[str, Any]) -> Roll:
         return cls(json_field(data, "face", str))
 
 
@@ -60,7 +60,7 @@ class Place:
                                "pen": _plain(self.pen)}, self.position)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Place":
+    def from_json(cls, data: dict[str, Any]) -> Place:
         return cls(json_field(data, "player", int), json_field(data, "species", str), json_field(data, "pen", str),
                    _position(data))
 
@@ -76,7 +76,7 @@ class Discard:
         return {"type": "discard", "player": self.player, "species": _plain(self.species)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Discard":
+    def from_json(cls, data: dict[str, Any]) -> Discard:
         species = data.get("species")
         if species is not None and not isinstance(species, str):
             raise BadInput(f"a discard's species must be a species id or null, not {species!r}")
@@ -97,12 +97,12 @@ class QuarantineMove:
                               self.position)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "QuarantineMove":
+    def from_json(cls, data: dict[str, Any]) -> QuarantineMove:
         return cls(json_field(data, "player", int), json_field(data, "pen", str), _position(data))
 
 
-Action = Union[Roll, Place, Discard, QuarantineMove]
-_ACTION_TYPES: dict[str, type] = {"roll": Roll, "place": Place, "discard": Discard, "quarantine_move": QuarantineMove}
+Action = Roll | Place | Discard | QuarantineMove
+_ACTION_TYPES: dict[str, type[Action]] = {"roll": Roll, "place": Place, "discard": Discard, "quarantine_move": QuarantineMove}
 
 
 def action_from_json(data: Any) -> Action:

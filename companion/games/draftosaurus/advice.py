@@ -13,14 +13,15 @@ names the cards they hold, or the one species they consider (`advise_seat` with 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.bots import Advice, Suggestion, ranked_advice
 from companion.games.common import Reason
+from companion.games.draftosaurus.actions import Place
 from companion.games.draftosaurus.board import PEN_INDEX, SPECIES_INDEX, unknown_id
 from companion.games.draftosaurus.bots import DISCARD_PEN, WORLDS, StrongBot, to_action
-from companion.games.draftosaurus.engine import Game, Place
+from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.gains import discard_reason, placement_reason
 from companion.games.draftosaurus.ids import PENS, SPECIES
 from companion.games.draftosaurus.observation import DraftObservation, _check_waiting, observe, observe_table
@@ -93,6 +94,7 @@ def logged_reason(game: Game, index: int) -> Reason:
     if not isinstance(action, Place) or game.board != "summer" or not game.tracks_everyone:
         raise BadInput("a reason is given for a summer placement in a game that follows every zoo")
     before = game.replay(game.setup_json(), game.actions[:index])
-    zoos = [[[SPECIES_INDEX[species] for species in zoo[pen]] for pen in PENS] for zoo in before.zoos]
+    zoos = [[[SPECIES_INDEX[species] for species in zoo[pen] if species is not None] for pen in PENS]
+            for zoo in before.zoos]
     return placement_reason(Position.from_zoos(zoos, game.options), action.player, SPECIES_INDEX[action.species],
                             PEN_INDEX[action.pen])

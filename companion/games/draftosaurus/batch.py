@@ -7,19 +7,48 @@ seeded engine games through it and compare every legal set and every score.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from companion.games.draftosaurus.board import (
-    BAG_PER_SPECIES, EMPTY_PEN_FACE, FOREST_OF_SAMENESS, HAND_SIZE, KING_OF_THE_JUNGLE, MEADOW_OF_DIFFERENCES,
-    NO_TREX_FACE, PRAIRIE_OF_LOVE, RIVER, SOLITARY_ISLAND, TREX, WOODY_TRIO)
+    BAG_PER_SPECIES,
+    EMPTY_PEN_FACE,
+    FOREST_OF_SAMENESS,
+    HAND_SIZE,
+    KING_OF_THE_JUNGLE,
+    MEADOW_OF_DIFFERENCES,
+    NO_TREX_FACE,
+    PRAIRIE_OF_LOVE,
+    RIVER,
+    SOLITARY_ISLAND,
+    TREX,
+    WOODY_TRIO,
+)
 from companion.games.draftosaurus.options import Options
-from companion.games.draftosaurus.playout import (ALL_PENS, CAPACITY_FOREST, CAPACITY_MEADOW, CAPACITY_PRAIRIE,
-                                                  CAPACITY_TRIO, ENCLOSURE_BITS, FACE_COUNT, FACE_MASK, PEN_COUNT,
-                                                  PENS_OF, RIVER_BIT, SPECIES_COUNT, Position)
-from companion.games.draftosaurus.scoring import (FOREST_POINTS, ISLAND_POINTS, KING_POINTS, MEADOW_POINTS,
-                                                  PAIR_POINTS, TREX_BONUS_PER_PEN)
+from companion.games.draftosaurus.playout import (
+    ALL_PENS,
+    CAPACITY_FOREST,
+    CAPACITY_MEADOW,
+    CAPACITY_PRAIRIE,
+    CAPACITY_TRIO,
+    ENCLOSURE_BITS,
+    FACE_COUNT,
+    FACE_MASK,
+    PEN_COUNT,
+    PENS_OF,
+    RIVER_BIT,
+    SPECIES_COUNT,
+    Position,
+)
+from companion.games.draftosaurus.scoring import (
+    FOREST_POINTS,
+    ISLAND_POINTS,
+    KING_POINTS,
+    MEADOW_POINTS,
+    PAIR_POINTS,
+    TREX_BONUS_PER_PEN,
+)
 
 _MASKS = 1 << PEN_COUNT
 _POPCOUNT = np.array([len(PENS_OF[mask]) for mask in range(_MASKS)])
@@ -33,6 +62,19 @@ _SPECIES = np.arange(SPECIES_COUNT)
 
 class Batch:
     """`games` games of `players` each, all at the same round and turn, each with its own hands, die and zoos."""
+
+    # Per game and player, set by name below (and per species for prairie, in_pens and in_river).
+    forest: np.ndarray
+    trio: np.ndarray
+    prairie_count: np.ndarray
+    meadow: np.ndarray
+    meadow_count: np.ndarray
+    river: np.ndarray
+    trex_pens: np.ndarray
+    filled: np.ndarray
+    prairie: np.ndarray
+    in_pens: np.ndarray
+    in_river: np.ndarray
 
     def __init__(self, games: int, players: int, options: Options = Options(), seed: int = 0, copies: int = 1):
         """`copies` > 1: the games are that many copies of games // copies different ones, and every random
@@ -58,7 +100,7 @@ class Batch:
             setattr(self, name, np.zeros(shape + (SPECIES_COUNT,), dtype=np.int64))
 
     @classmethod
-    def from_positions(cls, positions: Sequence[Position], copies: int = 1, seed: int = 0) -> "Batch":
+    def from_positions(cls, positions: Sequence[Position], copies: int = 1, seed: int = 0) -> Batch:
         """The games of `positions` (all at the same round, turn and roller), each repeated `copies` times:
         game index copy * len(positions) + position."""
         first = positions[0]
@@ -95,7 +137,8 @@ class Batch:
         masks |= (((self.meadow_count < CAPACITY_MEADOW) & ((self.meadow >> species) & 1 == 0))
                   << MEADOW_OF_DIFFERENCES)
         masks |= (self.island < 0) << SOLITARY_ISLAND
-        return masks & self._die_masks()
+        legal: np.ndarray = masks & self._die_masks()
+        return legal
 
     def _die_masks(self) -> np.ndarray:
         face = self.face[:, None]
@@ -169,13 +212,15 @@ class Batch:
         """A random card of each hand (games x players species), every card as likely."""
         size = self.hands[0, 0].sum()
         picks = (self.uniform(self.players) * size).astype(np.int64)
-        return (np.cumsum(self.hands, axis=2) <= picks[..., None]).sum(axis=2)
+        cards: np.ndarray = (np.cumsum(self.hands, axis=2) <= picks[..., None]).sum(axis=2)
+        return cards
 
     def random_pens(self, species: np.ndarray) -> np.ndarray:
         """A random legal pen for each player's `species` (games x players), every legal pen as likely."""
         masks = self.legal_masks(species)
         picks = (self.uniform(self.players) * _POPCOUNT[masks]).astype(np.int64)
-        return _NTH_PEN[masks, picks]
+        pens: np.ndarray = _NTH_PEN[masks, picks]
+        return pens
 
     def random_turn(self) -> None:
         """A random die, a random card and legal pen for everyone, the discards, the hands passed on."""
@@ -202,7 +247,7 @@ class Batch:
     def totals(self) -> np.ndarray:
         """Points per game and player as the zoos stand."""
         options = self.options
-        points = _FOREST_POINTS[self.forest] + _MEADOW_POINTS[self.meadow_count] + self.river
+        points: np.ndarray = _FOREST_POINTS[self.forest] + _MEADOW_POINTS[self.meadow_count] + self.river
         points += TREX_BONUS_PER_PEN * _POPCOUNT[self.trex_pens]
         points += options.trio_points * (self.trio == CAPACITY_TRIO)
         points += PAIR_POINTS * (self.prairie >> 1).sum(axis=2)
@@ -223,7 +268,8 @@ class Batch:
         totals = self.totals() if totals is None else totals
         leaders = totals == totals.max(axis=1, keepdims=True)
         trex = np.where(leaders, self.in_pens[..., TREX] + self.in_river[..., TREX], np.iinfo(np.int64).max)
-        return leaders & (trex == trex.min(axis=1, keepdims=True))
+        winners: np.ndarray = leaders & (trex == trex.min(axis=1, keepdims=True))
+        return winners
 
 
 def random_games_totals(games: int, players: int, seed: int, options: Options = Options()) -> np.ndarray:

@@ -6,7 +6,8 @@ a list of 7 lists of species ints, one per pen in PENS order, each from left to 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from companion.games.common import Reason
 from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
@@ -92,8 +93,8 @@ def blockers(face_blocks: Sequence[str | None], capacity: Sequence[int], own_rul
                 code = "draft_pen_has_trex"
             elif len(content) >= capacity[pen]:
                 code = "draft_pen_full"
-            elif own_rules[pen] is not None:
-                code = own_rules[pen](zoo, pen, species)  # type: ignore[misc]
+            elif (own_rule := own_rules[pen]) is not None:
+                code = own_rule(zoo, pen, species)
         codes.append(code)
     return codes
 
@@ -149,7 +150,7 @@ def empty_zoo() -> list[list[int]]:
     return [[] for _ in PENS]
 
 
-def zoo_to_ids(zoo: list[list[int]]) -> dict[str, list[str]]:
+def zoo_to_ids(zoo: list[list[int]]) -> dict[str, list[str | None]]:
     """A zoo as the API shows it: pen id -> species ids, left to right, every pen present."""
     return {PENS[pen]: [SPECIES[s] for s in content] for pen, content in enumerate(zoo)}
 

@@ -10,15 +10,16 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Collection, Sequence
 
 import numpy as np
 
 from companion.games.bots import GREEDY, RANDOM, STRONG, Bot, decision_random, decision_seed
+from companion.games.common import OVER
 from companion.games.draftosaurus.actions import Discard, Place
 from companion.games.draftosaurus.batch import Batch
-from companion.games.draftosaurus.engine import DISCARD, OVER, ROLL, Game
+from companion.games.draftosaurus.engine import DISCARD, ROLL, Game
 from companion.games.draftosaurus.gains import best_placement_gain, placement_gain
 from companion.games.draftosaurus.ids import PENS, SPECIES
 from companion.games.draftosaurus.observation import DraftObservation, observe
@@ -46,7 +47,7 @@ def to_action(observation: DraftObservation, choice: Choice) -> Place | Discard:
     return Place(observation.seat, SPECIES[species], PENS[pen])
 
 
-class RandomBot(Bot[DraftObservation]):
+class RandomBot(Bot[DraftObservation, Place | Discard]):
     level = RANDOM
 
     def choose(self, observation: DraftObservation) -> Place | Discard:
@@ -71,7 +72,7 @@ def greedy_choice(position: Position, player: int, legal: list[Choice], chooser:
     return found[int(chooser.random() * len(found))]
 
 
-class GreedyBot(Bot[DraftObservation]):
+class GreedyBot(Bot[DraftObservation, Place | Discard]):
     level = GREEDY
 
     def choose(self, observation: DraftObservation) -> Place | Discard:
@@ -87,7 +88,7 @@ MARGIN_WEIGHT = 0.02  # a point of margin over the best rival weighs this much a
 WORLDS = 100
 
 
-class StrongBot(Bot[DraftObservation]):
+class StrongBot(Bot[DraftObservation, Place | Discard]):
     level = STRONG
 
     def __init__(self, seed: int = 0, worlds: int = WORLDS):
@@ -99,7 +100,7 @@ class StrongBot(Bot[DraftObservation]):
         best = max(range(len(weighed)), key=lambda index: weighed[index].value)
         return to_action(observation, weighed[best].choice)
 
-    def weigh(self, observation: DraftObservation, among: Collection[int] | None = None) -> list["Weighed"]:
+    def weigh(self, observation: DraftObservation, among: Collection[int] | None = None) -> list[Weighed]:
         """Every legal choice (of the species `among`, if given) with its average result over the sampled
         worlds (see MARGIN_WEIGHT).
 
@@ -148,12 +149,12 @@ def _results(batch: Batch, seat: int) -> tuple[np.ndarray, np.ndarray]:
     return winners[:, seat] / winners.sum(axis=1), totals[:, seat] - rivals
 
 
-def bot_action(game: Game, seat: int, bot: Bot[DraftObservation]) -> Place | Discard:
+def bot_action(game: Game, seat: int, bot: Bot[DraftObservation, Place | Discard]) -> Place | Discard:
     """What `bot` plays for `seat` in a full-mode game that waits for that seat (it sees only `observe`)."""
     return bot.choose(observe(game, seat))
 
 
-def play_game(game: Game, bots: Sequence[Bot[DraftObservation]]) -> Game:
+def play_game(game: Game, bots: Sequence[Bot[DraftObservation, Place | Discard]]) -> Game:
     """Play a full-mode game to its end: the game's seeded die at every roll, each seat's bot for its choices."""
     while game.phase != OVER:
         if game.phase == ROLL:
@@ -164,4 +165,4 @@ def play_game(game: Game, bots: Sequence[Bot[DraftObservation]]) -> Game:
     return game
 
 
-BOTS: dict[str, type[Bot]] = {RANDOM: RandomBot, GREEDY: GreedyBot, STRONG: StrongBot}
+BOTS: dict[str, type[Bot[DraftObservation, Place | Discard]]] = {RANDOM: RandomBot, GREEDY: GreedyBot, STRONG: StrongBot}

@@ -15,15 +15,32 @@ the Quarantine phase: each tracked player whose Quarantine holds a dinosaur move
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from companion.errors import BadInput, RuleViolation
-from companion.games.common import OVER, LoggedGame, Reason, game_seed, refuse, setup_arguments
-from companion.games.common import ReplayRefused  # noqa: F401 - what a replay raises, caught by callers of this module
+from companion.games.common import (
+    OVER,
+    LoggedGame,
+    Reason,
+    ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
+    game_seed,
+    refuse,
+    setup_arguments,
+)
 from companion.games.draftosaurus.actions import Action, Discard, Place, QuarantineMove, Roll, action_from_json
 from companion.games.draftosaurus.board import (
-    BAG_PER_SPECIES, FACE_INDEX, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, NO_FACE, SPECIES_INDEX, SUMMER_RULES,
-    SummerRules, unknown_id)
+    BAG_PER_SPECIES,
+    FACE_INDEX,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NO_FACE,
+    SPECIES_INDEX,
+    SUMMER_RULES,
+    SummerRules,
+    unknown_id,
+)
 from companion.games.draftosaurus.ids import DIE_FACES, PYRAMID_POSITIONS, SPECIES, DieFace
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import ScoreSheet, score_indexed
@@ -44,7 +61,6 @@ class Game(WinterGame, LoggedGame):
 
     GAME_ID = "draftosaurus"
     TITLE = "Draftosaurus"
-    SAVE_LABELS = {"board": "summer"}
     SAVE_INCONSISTENT = Reason("draft_save_inconsistent")
     SAVE_INCONSISTENT_MESSAGE = "the saved state does not match its actions"
     action_from_json = staticmethod(action_from_json)
@@ -56,7 +72,6 @@ class Game(WinterGame, LoggedGame):
         self.winter_board = winter_board
         self._rules: SummerRules | WinterRules = SUMMER_RULES if winter_board is None else WinterRules(winter_board)
         self.board: str = self._rules.kind
-        self.SAVE_LABELS = {"board": self.board}
         self._pyramid = -1 if winter_board is None else PYRAMID  # the pen whose places are chosen
         # The players whose zoos the game follows; the others play at the table unseen (table mode).
         self.tracked: tuple[int, ...] = tuple(range(len(players))) if tracked is None else tuple(sorted(tracked))
@@ -88,7 +103,7 @@ class Game(WinterGame, LoggedGame):
     @classmethod
     def new(cls, players: Sequence[str], *, options: Options = Options(), mode: str = "table",
             seed: int | None = None, first_roller: int = 0, tracked: Sequence[int] | None = None,
-            board: str = "summer", winter_board: WinterBoard | dict[str, Any] | None = None) -> "Game":
+            board: str = "summer", winter_board: WinterBoard | dict[str, Any] | None = None) -> Game:
         """A new game; 2 players play the 2-player variant. Without a seed one is drawn (and kept).
 
         `tracked` (table mode) lists the players whose zoos are followed; the others place unseen, and
@@ -191,6 +206,9 @@ class Game(WinterGame, LoggedGame):
         """This turn's roll from the game's seeded die (for solo play and simulation; the table rolls its own)."""
         return Roll(DIE_FACES[self._dice[self._turn]])
 
+    def save_labels(self) -> dict[str, Any]:
+        return {"board": self.board}
+
     def setup_json(self) -> dict[str, Any]:
         """What Game.new needs to start this game again."""
         setup = {"players": list(self.players), "options": self.options.to_json(), "mode": self.mode,
@@ -206,15 +224,15 @@ class Game(WinterGame, LoggedGame):
 
     def check(self, action: Action) -> Reason | None:
         """None if `action` is legal now, else the Reason it is refused."""
-        kind = type(action)
-        if kind is Place:
-            return self._check_place(action)
-        if kind is Roll:
-            return self._check_roll(action)
-        if kind is Discard:
-            return self._check_discard(action)
-        if kind is QuarantineMove:
-            return self._check_quarantine_move(action)
+        match action:
+            case Place():
+                return self._check_place(action)
+            case Roll():
+                return self._check_roll(action)
+            case Discard():
+                return self._check_discard(action)
+            case QuarantineMove():
+                return self._check_quarantine_move(action)
         return Reason("draft_unknown_action", {"value": repr(action)})
 
     def apply(self, action: Action) -> None:
@@ -227,20 +245,20 @@ class Game(WinterGame, LoggedGame):
         reason = self.check(action)
         if reason is not None:
             refuse(reason)
-        kind = type(action)
-        if self._pyramid >= 0 and (kind is Place or kind is QuarantineMove):
+        if self._pyramid >= 0 and isinstance(action, (Place, QuarantineMove)):
             action = self._with_place(action)
-        if kind is Place:
-            self._place(action.player, SPECIES_INDEX[action.species], self._rules.pen_index[action.pen],
-                        None if action.position is None else POSITION_INDEX[action.position])
-        elif kind is QuarantineMove:
-            self._move_out_of_quarantine(action)
-        elif kind is Roll:
-            self._face = FACE_INDEX[action.face]
-            self._phase = PLACE
-            self._start_phase()
-        else:
-            self._discard(action.player, None if action.species is None else SPECIES_INDEX[action.species])
+        match action:
+            case Place():
+                self._place(action.player, SPECIES_INDEX[action.species], self._rules.pen_index[action.pen],
+                            None if action.position is None else POSITION_INDEX[action.position])
+            case QuarantineMove():
+                self._move_out_of_quarantine(action)
+            case Roll():
+                self._face = FACE_INDEX[action.face]
+                self._phase = PLACE
+                self._start_phase()
+            case Discard():
+                self._discard(action.player, None if action.species is None else SPECIES_INDEX[action.species])
         self.actions.append(action)
 
     def pen_choices(self, player: int, species: str, face: str | None = None) -> tuple[list[str], dict[str, Reason]]:
@@ -317,12 +335,12 @@ class Game(WinterGame, LoggedGame):
     # ---- copies and saves --------------------------------------------------------------------------------
 
     @classmethod
-    def from_setup(cls, setup: Any) -> "Game":
+    def from_setup(cls, setup: Any) -> Game:
         arguments = setup_arguments(setup, _SETUP_FIELDS)
         arguments["options"] = Options.from_json(setup.get("options"))
         return cls.new(**arguments)
 
-    def _copy_state(self, twin: "Game") -> None:
+    def _copy_state(self, twin: Game) -> None:
         twin._zoos = [[list(content) for content in zoo] for zoo in self._zoos]
         twin._done = list(self._done)
         twin._out = list(self._out)
@@ -400,6 +418,7 @@ class Game(WinterGame, LoggedGame):
         if refusal:
             return refusal
         face = NO_FACE if action.player == self._roller else self._face
+        # pen is not None here: _destination_refusal refused an unknown pen
         return self._pen_refusal(self._zoos[action.player], pen, species, face, action.position)  # type: ignore[arg-type]
 
     def _destination_refusal(self, pen: Any, position: Any) -> Reason | None:

@@ -11,11 +11,25 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.common import Reason
-from companion.games.draftosaurus.board import (FOREST_OF_SAMENESS, KING_OF_THE_JUNGLE, MEADOW_OF_DIFFERENCES,
-                                                 PRAIRIE_OF_LOVE, RIVER, SOLITARY_ISLAND, TREX, WOODY_TRIO)
+from companion.games.draftosaurus.board import (
+    FOREST_OF_SAMENESS,
+    KING_OF_THE_JUNGLE,
+    MEADOW_OF_DIFFERENCES,
+    PRAIRIE_OF_LOVE,
+    RIVER,
+    SOLITARY_ISLAND,
+    TREX,
+    WOODY_TRIO,
+)
 from companion.games.draftosaurus.ids import PENS, SPECIES
-from companion.games.draftosaurus.playout import (CAPACITY_FOREST, CAPACITY_MEADOW, CAPACITY_PRAIRIE, CAPACITY_TRIO,
-                                                  PENS_OF, Position)
+from companion.games.draftosaurus.playout import (
+    CAPACITY_FOREST,
+    CAPACITY_MEADOW,
+    CAPACITY_PRAIRIE,
+    CAPACITY_TRIO,
+    PENS_OF,
+    Position,
+)
 from companion.games.draftosaurus.scoring import FOREST_POINTS, MEADOW_POINTS, PAIR_POINTS
 
 LOOK_AHEAD = 0.5  # weight of what a placement opens, against the points it scores now

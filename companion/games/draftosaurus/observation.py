@@ -14,14 +14,14 @@ zoos of known size and unknown content.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import OVER, Reason
 from companion.games.draftosaurus.actions import Discard, Place
-from companion.games.draftosaurus.board import (BAG_PER_SPECIES, HAND_SIZE, NO_FACE, PEN_INDEX, SPECIES_INDEX,
-                                                 unknown_id)
+from companion.games.draftosaurus.board import BAG_PER_SPECIES, HAND_SIZE, NO_FACE, PEN_INDEX, SPECIES_INDEX, unknown_id
 from companion.games.draftosaurus.engine import DISCARD, PLACE, Game
 from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
 from companion.games.draftosaurus.options import Options
@@ -58,7 +58,7 @@ class DraftObservation:
         """The seat's known cards, species ints in order."""
         return tuple(species for species, count in enumerate(self.known[self.seat]) for _ in range(count))
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, str, int]:
         """Where this decision stands in the game (seeds the bots' randomness)."""
         return (self.round, self.turn, self.phase, self.seat)
 
@@ -99,10 +99,10 @@ def observe_table(game: Game, seat: int, cards: Sequence[str]) -> DraftObservati
     view.known[seat] = named
     view.unknown = [size - sum(named) if player == seat else size for player in range(len(game.players))]
     observation = view.observation(game)
-    for species, count in enumerate(observation.unseen):
+    for index, count in enumerate(observation.unseen):
         if count < 0:
-            raise RuleViolation(f"no {SPECIES[species]} left", Reason("draft_bag_exhausted", {
-                "species": SPECIES[species], "limit": BAG_PER_SPECIES[len(game.players)]}))
+            raise RuleViolation(f"no {SPECIES[index]} left", Reason("draft_bag_exhausted", {
+                "species": SPECIES[index], "limit": BAG_PER_SPECIES[len(game.players)]}))
     return observation
 
 
@@ -182,7 +182,8 @@ class _View:
             self.unknown[player] -= 1
 
     def pass_hands(self) -> None:
-        for table in (self.known, self.unknown, self.gone):
+        tables: tuple[list[Any], ...] = (self.known, self.unknown, self.gone)
+        for table in tables:
             table.insert(0, table.pop())
 
     def observation(self, game: Game) -> DraftObservation:
@@ -222,10 +223,10 @@ def _walk(game: Game, seat: int, full: bool) -> _View:
     replay = Game.from_setup(game.setup_json())
     view = _View(len(game.players), seat, full)
 
-    def own_hand() -> list[int] | None:
-        return [SPECIES_INDEX[species] for species in replay.hand(seat)] if full else None
+    def own_hand() -> list[int]:
+        return [SPECIES_INDEX[species] for species in replay.hand(seat)]
 
-    view.new_round(own_hand())
+    view.new_round(own_hand() if full else None)
     hidden: list[Place | Discard] = []  # others' actions of the phase under way, shown when it ends
     for action in game.actions:
         before = (replay.round, replay.turn, replay.phase)
@@ -242,7 +243,7 @@ def _walk(game: Game, seat: int, full: bool) -> _View:
         if (replay.round, replay.turn) != before[:2]:
             view.pass_hands()
             if replay.round != before[0]:
-                view.new_round(own_hand())
+                view.new_round(own_hand() if full else None)
             elif full:
                 view.see(own_hand())
     return view

@@ -30,7 +30,7 @@ class Options:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any] | None) -> "Options":
+    def from_json(cls, data: dict[str, Any] | None) -> Options:
         """Options from JSON; keys left out keep their default, an unknown key is refused."""
         if data is None:
             return cls()

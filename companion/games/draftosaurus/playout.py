@@ -11,16 +11,37 @@ Pens and species are the board's ints (PENS and SPECIES order); a set of pens is
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Iterable, Sequence
 
 from companion.games.draftosaurus.board import (
-    BAG_PER_SPECIES, CAFETERIA_SIDE, EMPTY_PEN_FACE, FOREST_AREA, FOREST_OF_SAMENESS, GRASSLAND_AREA, HAND_SIZE,
-    KING_OF_THE_JUNGLE, MEADOW_OF_DIFFERENCES, NO_FACE, NO_TREX_FACE, PRAIRIE_OF_LOVE, RIVER, SOLITARY_ISLAND,
-    TOILETS_SIDE, TREX, WOODY_TRIO)
+    BAG_PER_SPECIES,
+    CAFETERIA_SIDE,
+    EMPTY_PEN_FACE,
+    FOREST_AREA,
+    FOREST_OF_SAMENESS,
+    GRASSLAND_AREA,
+    HAND_SIZE,
+    KING_OF_THE_JUNGLE,
+    MEADOW_OF_DIFFERENCES,
+    NO_FACE,
+    NO_TREX_FACE,
+    PRAIRIE_OF_LOVE,
+    RIVER,
+    SOLITARY_ISLAND,
+    TOILETS_SIDE,
+    TREX,
+    WOODY_TRIO,
+)
 from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
 from companion.games.draftosaurus.options import Options
-from companion.games.draftosaurus.scoring import (FOREST_POINTS, ISLAND_POINTS, KING_POINTS, MEADOW_POINTS,
-                                                  PAIR_POINTS, TREX_BONUS_PER_PEN)
+from companion.games.draftosaurus.scoring import (
+    FOREST_POINTS,
+    ISLAND_POINTS,
+    KING_POINTS,
+    MEADOW_POINTS,
+    PAIR_POINTS,
+    TREX_BONUS_PER_PEN,
+)
 
 SPECIES_COUNT = len(SPECIES)
 PEN_COUNT = len(PENS)
@@ -30,7 +51,7 @@ RIVER_BIT = 1 << RIVER
 ENCLOSURE_BITS = ALL_PENS & ~RIVER_BIT
 
 
-def _mask(pens) -> int:
+def _mask(pens: Iterable[int]) -> int:
     return sum(1 << pen for pen in pens) | RIVER_BIT
 
 
@@ -51,9 +72,9 @@ CAPACITY_TRIO = 3
 class Position:
     """A whole game at the start of a turn or within one: zoos, hands, bag, die, round and turn."""
 
-    __slots__ = ("players", "two_player", "rounds", "turns", "round", "turn", "roller", "face", "options",
-                 "hands", "bag", "forest_species", "forest", "trio", "prairie", "prairie_count", "king", "meadow",
-                 "meadow_count", "island", "river", "trex_pens", "filled", "in_pens", "in_river")
+    __slots__ = ("bag", "face", "filled", "forest", "forest_species", "hands", "in_pens", "in_river", "island", "king",
+                 "meadow", "meadow_count", "options", "players", "prairie", "prairie_count", "river", "roller", "round",
+                 "rounds", "trex_pens", "trio", "turn", "turns", "two_player")
 
     def __init__(self, players: int, options: Options = Options()):
         """An empty game of `players` before the first deal: the full bag, no hands, round and turn 0."""
@@ -84,7 +105,7 @@ class Position:
         self.in_river = [[0] * SPECIES_COUNT for _ in range(players)]
 
     @classmethod
-    def from_zoos(cls, zoos: Sequence[Sequence[Sequence[int]]], options: Options = Options()) -> "Position":
+    def from_zoos(cls, zoos: Sequence[Sequence[Sequence[int]]], options: Options = Options()) -> Position:
         """A position whose zoos hold `zoos` (per player, per pen, the species ints left to right)."""
         position = cls(len(zoos), options)
         for player, zoo in enumerate(zoos):
@@ -93,7 +114,7 @@ class Position:
                     position.put(player, species, pen)
         return position
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         twin = object.__new__(Position)
         for name in ("players", "two_player", "rounds", "turns", "round", "turn", "roller", "face", "options"):
             setattr(twin, name, getattr(self, name))
@@ -211,7 +232,7 @@ class Position:
         """One player's points as the zoos stand, scored as the engine scores them."""
         options = self.options
         points = FOREST_POINTS[self.forest[player]] + MEADOW_POINTS[self.meadow_count[player]]
-        points += self.river[player] + TREX_BONUS_PER_PEN * bin(self.trex_pens[player]).count("1")
+        points += self.river[player] + TREX_BONUS_PER_PEN * self.trex_pens[player].bit_count()
         if self.trio[player] == CAPACITY_TRIO:
             points += options.trio_points
         points += PAIR_POINTS * sum(count >> 1 for count in self.prairie[player])

@@ -6,15 +6,34 @@ and the bag limit for the number of players.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, NoReturn, Sequence
+from typing import Any, NoReturn
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
 from companion.games.draftosaurus.board import (
-    BAG_PER_SPECIES, DINOSAURS_PER_ZOO, ENCLOSURES, FOREST_OF_SAMENESS, KING_OF_THE_JUNGLE,
-    MAX_PLAYERS, MEADOW_OF_DIFFERENCES, MIN_PLAYERS, NO_FACE, PEN_INDEX, PRAIRIE_OF_LOVE, RIVER, SOLITARY_ISLAND,
-    SPECIES_INDEX, TREX, WOODY_TRIO, empty_zoo, placement_blocker, placement_reason, unknown_id)
+    BAG_PER_SPECIES,
+    DINOSAURS_PER_ZOO,
+    ENCLOSURES,
+    FOREST_OF_SAMENESS,
+    KING_OF_THE_JUNGLE,
+    MAX_PLAYERS,
+    MEADOW_OF_DIFFERENCES,
+    MIN_PLAYERS,
+    NO_FACE,
+    PEN_INDEX,
+    PRAIRIE_OF_LOVE,
+    RIVER,
+    SOLITARY_ISLAND,
+    SPECIES_INDEX,
+    TREX,
+    WOODY_TRIO,
+    empty_zoo,
+    placement_blocker,
+    placement_reason,
+    unknown_id,
+)
 from companion.games.draftosaurus.ids import PENS, SPECIES
 from companion.games.draftosaurus.options import Options
 

@@ -4,12 +4,15 @@ pyramid place), and on the winter board moves the Quarantine's dinosaur to a ran
 from __future__ import annotations
 
 import random
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
+from companion.games.common import OVER
 from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove
-from companion.games.draftosaurus.engine import DISCARD, OVER, PLACE, QUARANTINE_MOVES, ROLL, Game
+from companion.games.draftosaurus.engine import DISCARD, PLACE, ROLL, Game
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.winter_board import WinterBoard
+from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 
 T = TypeVar("T")
 

@@ -8,7 +8,8 @@ WinterBoard; everything the texts fix is here.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from companion.games.common import Reason
 from companion.games.draftosaurus.board import DIE_AREA_CODES, NO_FACE, SPECIES_INDEX, PenRule, blockers
@@ -77,7 +78,7 @@ class WinterRules:
             zoo[pen].append(species)
             return
         grid = zoo[GRID]
-        grid[position] = species  # type: ignore[index]
+        grid[position] = species  # type: ignore[index]  # a pyramid place is always given
         zoo[PYRAMID] = [s for s in grid if s != EMPTY]
 
     @staticmethod

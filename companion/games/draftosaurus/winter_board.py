@@ -7,9 +7,10 @@ are printed on the board only. Each value carries whether a table has confirmed 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from companion.errors import RuleViolation
 from companion.files import FileRefused, load_yaml
@@ -95,25 +96,29 @@ class WinterBoard:
     @property
     def pyramid_points(self) -> tuple[int, ...]:
         """Points of each place of the Pyramid, in PYRAMID_POSITIONS order."""
-        return self.values[PYRAMID_POINTS].value
+        points: tuple[int, ...] = self.values[PYRAMID_POINTS].value
+        return points
 
     def capacity(self, pen: str) -> int:
         """Places on one bank of the Lovers' Bridge."""
-        return self.values[f"{pen}_capacity"].value
+        places: int = self.values[f"{pen}_capacity"].value
+        return places
 
     def area(self, pen: str) -> str:
         """forest or grassland."""
-        return self.values[AREAS].value[pen]
+        area: str = self.values[AREAS].value[pen]
+        return area
 
     def side(self, pen: str) -> str:
         """cafeteria (left of the river) or toilets (right of it)."""
-        return self.values[SIDES].value[pen]
+        side: str = self.values[SIDES].value[pen]
+        return side
 
     def unconfirmed(self) -> tuple[str, ...]:
         """The keys of the values no table has confirmed yet, in the order to ask them."""
         return tuple(key for key in VALUE_KEYS if not self.values[key].confirmed)
 
-    def with_values(self, told: Mapping[str, Any], source: str = "told by the table") -> "WinterBoard":
+    def with_values(self, told: Mapping[str, Any], source: str = "told by the table") -> WinterBoard:
         """This board with the values a table gave (key -> value), each checked and marked confirmed."""
         values = dict(self.values)
         for key, value in told.items():
@@ -126,7 +131,7 @@ class WinterBoard:
         return {"id": self.id, "values": {key: self.values[key].to_json() for key in VALUE_KEYS}}
 
     @classmethod
-    def from_json(cls, data: Any) -> "WinterBoard":
+    def from_json(cls, data: Any) -> WinterBoard:
         """A board from its data (a board file's content, or to_json's); anything malformed is refused."""
         if not isinstance(data, Mapping) or not isinstance(data.get("values"), Mapping):
             raise RuleViolation("winter board: not a mapping with values", Reason("draft_board_not_a_mapping"))

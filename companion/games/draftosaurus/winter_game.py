@@ -7,7 +7,7 @@ phase); every method here is about the winter board only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import OVER, Reason
@@ -18,7 +18,14 @@ from companion.games.draftosaurus.scoring import ScoreSheet
 from companion.games.draftosaurus.winter import POSITION_INDEX, QUARANTINE, WinterRules
 from companion.games.draftosaurus.winter_board import WinterBoard, load_winter_board
 from companion.games.draftosaurus.winter_scoring import (
-    Neighbour, QuarantineChoice, best_choice, pen_counts, quarantine_choices, right_neighbours, score_winter)
+    Neighbour,
+    QuarantineChoice,
+    best_choice,
+    pen_counts,
+    quarantine_choices,
+    right_neighbours,
+    score_winter,
+)
 
 QUARANTINE_MOVES = "quarantine"  # the phase after the last turn, while Quarantine dinosaurs move
 
@@ -36,6 +43,13 @@ class WinterGame:
     _done: list[bool]
     _waiting: int
     _phase: str
+
+    if TYPE_CHECKING:
+        def _choice_inputs(self, player: int, species: str, face: str | None) -> tuple[list[list[int]], int, int]: ...
+        def _destination_refusal(self, pen: Any, position: Any) -> Reason | None: ...
+        def _pen_refusal(self, zoo: list[list[int]], pen: int, species: int, face: int, position: str | None
+                         ) -> Reason | None: ...
+        def _mark_done(self, player: int) -> None: ...
 
     def pyramid_choices(self, player: int, species: str) -> tuple[list[str], dict[str, Reason]]:
         """Winter board: the pyramid places `player` may give `species` now (whatever the die, which
@@ -81,7 +95,7 @@ class WinterGame:
         if type(player) is not int or not 0 <= player < len(self.players) or player not in self.tracked:
             raise RuleViolation(f"no tracked player {player}", Reason("draft_unknown_player", {"value": str(player)}))
 
-    def _neighbours(self, reported: dict[int, dict[str, int]] | None) -> list[Neighbour | None]:
+    def _neighbours(self, reported: dict[int, dict[str, int]] | None) -> list[Neighbour[str] | None]:
         """Winter board: each seat's right-hand neighbour, with the species counts of their pens (as the
         players who are not tracked report them)."""
         reported = reported or {}

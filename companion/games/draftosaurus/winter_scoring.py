@@ -6,17 +6,35 @@ named in passing order (each passes to the next), so a player's right-hand neigh
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
 from companion.games.common import Reason
 from companion.games.draftosaurus.board import NO_FACE, TREX, unknown_id
 from companion.games.draftosaurus.ids import PYRAMID_POSITIONS, SPECIES, WINTER_PENS
 from companion.games.draftosaurus.scoring import (
-    PlayerScore, ScoreSheet, check_bag, check_zoo_size, decide_winners, refuse_zoo)
+    PlayerScore,
+    ScoreSheet,
+    check_bag,
+    check_zoo_size,
+    decide_winners,
+    refuse_zoo,
+)
 from companion.games.draftosaurus.winter import (
-    EMPTY, GRID, LEFT_BANK, LOOKOUT, PYRAMID, QUARANTINE, RIGHT_BANK, RIVER, WINTER_PEN_INDEX, WOOD, WinterRules,
-    species_index)
+    EMPTY,
+    GRID,
+    LEFT_BANK,
+    LOOKOUT,
+    PYRAMID,
+    QUARANTINE,
+    RIGHT_BANK,
+    RIVER,
+    WINTER_PEN_INDEX,
+    WOOD,
+    WinterRules,
+    species_index,
+)
 
 COUPLE_POINTS = 6  # per couple of one species across the Lovers' Bridge (001, 002)
 LOOKOUT_POINTS = 2  # per dinosaur of the Lookout's species in the right-hand neighbour's zoo (001, 002)
@@ -47,15 +65,18 @@ def zoo_counts(zoo: IndexedZoo) -> list[int]:
     return counts
 
 
+NameT = TypeVar("NameT")  # a player's name, or what stands for it (a seat)
+
+
 @dataclass(frozen=True)
-class Neighbour:
+class Neighbour(Generic[NameT]):
     """Who sits on a player's right, and how many of each species their pens hold."""
 
-    name: str
+    name: NameT
     counts: Sequence[int]
 
 
-def right_neighbours(names: Sequence[str], counts: Sequence[Sequence[int]]) -> list[Neighbour | None]:
+def right_neighbours(names: Sequence[NameT], counts: Sequence[Sequence[int]]) -> list[Neighbour[NameT] | None]:
     """For each seat, its right-hand neighbour: the player named before (the last one for the first);
     with two players, the other one; None for a zoo scored alone."""
     if len(names) < 2:
@@ -64,14 +85,14 @@ def right_neighbours(names: Sequence[str], counts: Sequence[Sequence[int]]) -> l
 
 
 def score_winter(rules: WinterRules, zoos: Sequence[IndexedZoo], names: Sequence[str],
-                 neighbours: Sequence[Neighbour | None]) -> ScoreSheet:
+                 neighbours: Sequence[Neighbour[str] | None]) -> ScoreSheet:
     """Score valid winter zoos as they stand (a dinosaur still in the Quarantine scores nothing)."""
     players = [score_zoo(rules, zoo, name, neighbour) for zoo, name, neighbour in zip(zoos, names, neighbours)]
     winners, reason = decide_winners(players)
     return ScoreSheet(players, winners, reason)
 
 
-def score_zoo(rules: WinterRules, zoo: IndexedZoo, name: str, neighbour: Neighbour | None) -> PlayerScore:
+def score_zoo(rules: WinterRules, zoo: IndexedZoo, name: str, neighbour: Neighbour[str] | None) -> PlayerScore:
     details = {
         "well_ordered_wood": _wood(rules, zoo[WOOD]),
         "lovers_bridge": _bridge(zoo[LEFT_BANK], zoo[RIGHT_BANK]),
@@ -114,7 +135,7 @@ def _pyramid(rules: WinterRules, grid: list[int]) -> Reason:
                                           "points": sum(rules.board.pyramid_points[place] for place in filled)})
 
 
-def _lookout(content: list[int], neighbour: Neighbour | None) -> Reason:
+def _lookout(content: list[int], neighbour: Neighbour[str] | None) -> Reason:
     if not content:
         return _empty("lookout")
     species = content[0]
@@ -148,7 +169,7 @@ class QuarantineChoice:
 
 
 def quarantine_choices(rules: WinterRules, zoo: IndexedZoo, name: str,
-                       neighbour: Neighbour | None) -> list[QuarantineChoice]:
+                       neighbour: Neighbour[str] | None) -> list[QuarantineChoice]:
     """Every legal destination of the zoo's Quarantine dinosaur (board order, the river last) with the
     owner's total after that move, the other zoos as they stand; [] when the Quarantine is empty."""
     choices = []

@@ -6,7 +6,7 @@ Squares are the area's names ("B4"); `player` is 0 (blue) or 1 (yellow).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Union
+from typing import Any
 
 from companion.errors import BadInput
 from companion.games.common import action_type
@@ -80,8 +80,8 @@ class Pass:
     player: int
 
 
-Action = Union[Move, Reveal, Hatch, Scout, Fly, Erupt, Look, Pass]
-_TYPES: dict[str, type] = {"move": Move, "reveal": Reveal, "hatch": Hatch, "scout": Scout, "fly": Fly,
+Action = Move | Reveal | Hatch | Scout | Fly | Erupt | Look | Pass
+_TYPES: dict[str, type[Action]] = {"move": Move, "reveal": Reveal, "hatch": Hatch, "scout": Scout, "fly": Fly,
                            "erupt": Erupt, "look": Look, "pass": Pass}
 _NAMES = {kind: name for name, kind in _TYPES.items()}
 

@@ -23,8 +23,21 @@ from companion.games.jurassic_snack.engine import Game
 from companion.games.jurassic_snack.ids import TOKEN_POINTS
 from companion.games.jurassic_snack.layout import BOARDS
 from companion.games.jurassic_snack.observation import SnackObservation, observe
-from companion.games.jurassic_snack.playout import (BLUE_DIPLO, CONTENTS, ERUPT, FLY, GRASS, HATCH, LOOK_AT, MOVE,
-                                                    OVER, PASS, TREX_PIECE, Play, Position)
+from companion.games.jurassic_snack.playout import (
+    BLUE_DIPLO,
+    CONTENTS,
+    ERUPT,
+    FLY,
+    GRASS,
+    HATCH,
+    LOOK_AT,
+    MOVE,
+    OVER,
+    PASS,
+    TREX_PIECE,
+    Play,
+    Position,
+)
 
 CLOSE = 0.5  # a runner-up within this much of the best outlook (about a third of a token) is given too
 # Every code the advisor's Reasons carry; data for now: no voice speaks them until advice is said in the
@@ -71,10 +84,10 @@ def play_reason(observation: SnackObservation, position: Position, play: Play) -
         return Reason("js_advice_pass")
     after = position.copy()
     after.apply(play)
-    ready = readiness(after)
+    *ready, chased = readiness(after)
     prey = BLUE_DIPLO + 1 - me
     params: dict[str, Any] = {"ready": ready[me],
-                              "in_reach": sum(1 for square in ready[2] if after.cells[square] == prey)}
+                              "in_reach": sum(1 for square in chased if after.cells[square] == prey)}
     if kind == HATCH:
         return Reason("js_advice_hatch", {"square": names[first], **params})
     if kind == FLY:
@@ -83,8 +96,8 @@ def play_reason(observation: SnackObservation, position: Position, play: Play) -
         return Reason("js_advice_fly", {"square": names[first], "target": names[second], **piece, **params})
     squares = [names[first]] + ([names[second]] if second >= 0 else [])
     if kind == ERUPT:
-        before = readiness(position)[1 - me]
-        return Reason("js_advice_erupt", {"squares": squares, "denied": before - ready[1 - me], **params})
+        *before, _ = readiness(position)
+        return Reason("js_advice_erupt", {"squares": squares, "denied": before[1 - me] - ready[1 - me], **params})
     if kind == LOOK_AT:
         return Reason("js_advice_look", {"squares": squares})
     return Reason("js_advice_scout", {"board": BOARDS[first]})

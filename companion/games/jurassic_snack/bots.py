@@ -13,15 +13,28 @@ one action (a move, or the target of a token's effect).
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from companion.games.bots import GREEDY, RANDOM, STRONG, Bot, decision_random
+from companion.games.common import OVER as GAME_OVER
 from companion.games.jurassic_snack.actions import Action
-from companion.games.jurassic_snack.engine import OVER as GAME_OVER, Game
+from companion.games.jurassic_snack.engine import Game
 from companion.games.jurassic_snack.ids import YUM_YUM
 from companion.games.jurassic_snack.observation import SnackObservation, observe
-from companion.games.jurassic_snack.playout import (BLUE_DIPLO, EFFECT, EMPTY, GRASS, MOVE, OVER, POINTS, TOKEN_INDEX,
-                                                    TREX_PIECE, YELLOW_DIPLO, Play, Position)
+from companion.games.jurassic_snack.playout import (
+    BLUE_DIPLO,
+    EFFECT,
+    EMPTY,
+    GRASS,
+    MOVE,
+    OVER,
+    POINTS,
+    TOKEN_INDEX,
+    TREX_PIECE,
+    YELLOW_DIPLO,
+    Play,
+    Position,
+)
 
 WIN = 100.0  # the outlook of a won game (minus for a lost one)
 DIPLO_ON_AREA = 2.5  # a Diplo on the area, against one in reserve: it eats, and it keeps its player in the game
@@ -66,13 +79,13 @@ def outlook(position: Position, me: int) -> float:
         winners = position.winners
         return 0.0 if len(winners) == 2 else (WIN if me in winners else -WIN)
     other = 1 - me
-    value = position.points[me] - position.points[other]
+    value: float = position.points[me] - position.points[other]
     value += DIPLO_ON_AREA * (position.on_board[me] - position.on_board[other])
-    ready = readiness(position)
+    *ready, chased = readiness(position)
     value += READY_TO_EAT * (ready[me] - ready[other])
     # the player to act may chase the other player's Diplos within a T.Rex's reach
     prey = BLUE_DIPLO + (other if position.player == me else me)
-    in_reach = sum(1 for square in ready[2] if position.cells[square] == prey)
+    in_reach = sum(1 for square in chased if position.cells[square] == prey)
     value += READY_TO_CHASE * (in_reach if position.player == me else -in_reach)
     return value
 
@@ -116,7 +129,7 @@ def greedy_play(position: Position, chooser: random.Random, expected: float, bli
     return found[int(chooser.random() * len(found))]
 
 
-class RandomBot(Bot[SnackObservation]):
+class RandomBot(Bot[SnackObservation, Action]):
     level = RANDOM
 
     def choose(self, observation: SnackObservation) -> Action:
@@ -126,7 +139,7 @@ class RandomBot(Bot[SnackObservation]):
         return position.to_action(plays[int(chooser.random() * len(plays))])
 
 
-class GreedyBot(Bot[SnackObservation]):
+class GreedyBot(Bot[SnackObservation, Action]):
     level = GREEDY
 
     def choose(self, observation: SnackObservation) -> Action:
@@ -135,7 +148,7 @@ class GreedyBot(Bot[SnackObservation]):
         return position.to_action(greedy_play(position, chooser, observation.expected_points()))
 
 
-class StrongBot(Bot[SnackObservation]):
+class StrongBot(Bot[SnackObservation, Action]):
     level = STRONG
 
     def __init__(self, seed: int = 0, worlds: int = STRONG_WORLDS):
@@ -172,16 +185,16 @@ class StrongBot(Bot[SnackObservation]):
         return [(play, total / self.worlds) for play, total in zip(plays, totals)]
 
 
-def bot_action(game: Game, bot: Bot[SnackObservation]) -> Action:
+def bot_action(game: Game, bot: Bot[SnackObservation, Action]) -> Action:
     """What `bot` plays for the player to act (it sees only `observe`)."""
     return bot.choose(observe(game, game.player))
 
 
-def play_game(game: Game, bots: Sequence[Bot[SnackObservation]]) -> Game:
+def play_game(game: Game, bots: Sequence[Bot[SnackObservation, Action]]) -> Game:
     """Play a hidden-token game to its end, each player's bot choosing for it."""
     while game.phase != GAME_OVER:
         game.apply(bot_action(game, bots[game.player]))
     return game
 
 
-BOTS: dict[str, type[Bot]] = {RANDOM: RandomBot, GREEDY: GreedyBot, STRONG: StrongBot}
+BOTS: dict[str, type[Bot[SnackObservation, Action]]] = {RANDOM: RandomBot, GREEDY: GreedyBot, STRONG: StrongBot}

@@ -18,22 +18,65 @@ ate; Volcanic eruption with a single token left removes that one; a player who c
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from itertools import combinations
-from typing import Any, Sequence
+from typing import Any
 
 from companion.errors import BadInput
-from companion.games.common import OVER, LoggedGame, Reason, game_seed, refuse, setup_arguments
-from companion.games.common import ReplayRefused  # noqa: F401 - what a replay raises, caught by callers of this module
-from companion.games.jurassic_snack.actions import (Action, Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout,
-                                                    action_from_json, action_to_json)
-from companion.games.jurassic_snack.ids import (AIR_STRIKE, AIR_TRANSPORT, BIRTH, COLORS, DIPLO, DIPLOS_PER_COLOR,
-                                                DIRECTIONS, ERUPTION, ERUPTION_COUNT, LOOK, LOOK_COUNT, PIECES,
-                                                SCOUTING, STEPS, SURPRISE, TOKEN_COUNTS, TOKEN_POINTS, TOKENS, TREX,
-                                                TREX_COUNT, YUM_YUM)
+from companion.games.common import (
+    OVER,
+    LoggedGame,
+    Reason,
+    ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
+    game_seed,
+    refuse,
+    setup_arguments,
+)
+from companion.games.jurassic_snack.actions import (
+    Action,
+    Erupt,
+    Fly,
+    Hatch,
+    Look,
+    Move,
+    Pass,
+    Reveal,
+    Scout,
+    action_from_json,
+    action_to_json,
+)
+from companion.games.jurassic_snack.ids import (
+    AIR_STRIKE,
+    AIR_TRANSPORT,
+    BIRTH,
+    COLORS,
+    DIPLO,
+    DIPLOS_PER_COLOR,
+    DIRECTIONS,
+    ERUPTION,
+    ERUPTION_COUNT,
+    LOOK,
+    LOOK_COUNT,
+    PIECES,
+    SCOUTING,
+    STEPS,
+    SURPRISE,
+    TOKEN_COUNTS,
+    TOKEN_POINTS,
+    TOKENS,
+    TREX,
+    TREX_COUNT,
+    YUM_YUM,
+)
 from companion.games.jurassic_snack.layout import BOARDS, Layout
-from companion.games.jurassic_snack.scoring import (Outcome, PlayerScore, elimination_outcome, player_score,
-                                                    points_outcome)
+from companion.games.jurassic_snack.scoring import (
+    Outcome,
+    PlayerScore,
+    elimination_outcome,
+    player_score,
+    points_outcome,
+)
 
 PHYSICAL, HIDDEN = "physical", "hidden"
 MODES = (PHYSICAL, HIDDEN)
@@ -45,7 +88,7 @@ EDGE, GAP = "edge", "gap"  # what stops a piece where no square lies: the area's
 QUIET_TURNS_CHOICES = (2, 4)
 _SETUP_FIELDS = ("players", "layout", "mode", "seed", "options")
 # Which action answers each effect.
-EFFECT_ACTIONS: dict[str, type] = {BIRTH: Hatch, SCOUTING: Scout, AIR_TRANSPORT: Fly, AIR_STRIKE: Fly,
+EFFECT_ACTIONS: dict[str, type[Action]] = {BIRTH: Hatch, SCOUTING: Scout, AIR_TRANSPORT: Fly, AIR_STRIKE: Fly,
                                    ERUPTION: Erupt, LOOK: Look}
 
 
@@ -65,7 +108,7 @@ class Options:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: Any) -> "Options":
+    def from_json(cls, data: Any) -> Options:
         if data is None:
             return cls()
         known = [item.name for item in fields(cls)]
@@ -144,7 +187,7 @@ class Game(LoggedGame):
 
     @classmethod
     def new(cls, players: Sequence[str], *, layout: Layout | None = None, mode: str = PHYSICAL,
-            seed: int | None = None, options: Options = Options()) -> "Game":
+            seed: int | None = None, options: Options = Options()) -> Game:
         """A new game: players[0] plays blue and starts, players[1] yellow. Without a seed one is drawn (and kept)."""
         names = list(players)
         if len(names) != 2:
@@ -301,13 +344,13 @@ class Game(LoggedGame):
     # ---- copies and saves --------------------------------------------------------------------------------
 
     @classmethod
-    def from_setup(cls, setup: Any) -> "Game":
+    def from_setup(cls, setup: Any) -> Game:
         arguments = setup_arguments(setup, _SETUP_FIELDS)
         arguments["layout"] = Layout.from_json(setup.get("layout"))
         arguments["options"] = Options.from_json(setup.get("options"))
         return cls.new(**arguments)
 
-    def _copy_state(self, twin: "Game") -> None:
+    def _copy_state(self, twin: Game) -> None:
         twin.events = list(self.events)
         twin.notes = list(self.notes)
         twin._cells = dict(self._cells)
@@ -337,7 +380,7 @@ class Game(LoggedGame):
         if player != self._player:
             return Reason("js_not_your_turn", {"player": self.players[player],
                                                "current": self.players[self._player]})
-        expected = {ACTION: (Move, Pass), REVEAL: (Reveal,)}.get(self._phase) or (EFFECT_ACTIONS[self._pending],)
+        expected = {ACTION: (Move, Pass), REVEAL: (Reveal,)}.get(self._phase) or (EFFECT_ACTIONS[self._pending],)  # type: ignore[index]  # set in the EFFECT phase
         if type(action) in expected:
             return None
         if self._phase == REVEAL:
@@ -612,7 +655,7 @@ class Game(LoggedGame):
         choices = [tuple(c) for c in combinations(grass, count)]
         if pending == ERUPTION:
             return [Erupt(player, c) for c in choices]
-        unnamed = [Look(player)] if self.mode == PHYSICAL else []  # real tokens: naming the squares is optional
+        unnamed: list[Action] = [Look(player)] if self.mode == PHYSICAL else []  # real tokens: naming the squares is optional
         return unnamed + [Look(player, c) for c in choices]
 
     # ---- turns and the end -------------------------------------------------------------------------------
@@ -674,8 +717,10 @@ class Game(LoggedGame):
         return dict(zip(grass, bag))
 
 
-_CHECKS = {Move: Game._check_move, Pass: Game._check_pass, Reveal: Game._check_reveal, Hatch: Game._check_hatch,
-           Scout: Game._check_scout, Fly: Game._check_fly, Erupt: Game._check_erupt, Look: Game._check_look}
-_APPLY = {Move: Game._apply_move, Pass: Game._apply_pass, Reveal: Game._apply_reveal, Hatch: Game._apply_hatch,
-          Scout: Game._apply_scout, Fly: Game._apply_fly, Erupt: Game._apply_erupt, Look: Game._apply_look}
+_CHECKS: dict[type[Action], Callable[[Game, Any], Reason | None]] = {
+    Move: Game._check_move, Pass: Game._check_pass, Reveal: Game._check_reveal, Hatch: Game._check_hatch,
+    Scout: Game._check_scout, Fly: Game._check_fly, Erupt: Game._check_erupt, Look: Game._check_look}
+_APPLY: dict[type[Action], Callable[[Game, Any], None]] = {
+    Move: Game._apply_move, Pass: Game._apply_pass, Reveal: Game._apply_reveal, Hatch: Game._apply_hatch,
+    Scout: Game._apply_scout, Fly: Game._apply_fly, Erupt: Game._apply_erupt, Look: Game._apply_look}
 

@@ -93,12 +93,12 @@ class Layout:
         self.squares: tuple[str, ...] = tuple(sorted(self.coords, key=lambda n: (-self.coords[n][1], self.coords[n][0])))
 
     @classmethod
-    def default(cls) -> "Layout":
+    def default(cls) -> Layout:
         """The 2×2 square of the first game: A north-west, B north-east, C south-west, D south-east, none turned."""
         return cls(DEFAULT_PLACEMENTS)
 
     @classmethod
-    def build(cls, placements: Any) -> "Layout":
+    def build(cls, placements: Any) -> Layout:
         """A layout from placements (Placement values or their JSON); RuleViolation says what is wrong."""
         checked = tuple(_placement(item) for item in _as_list(placements))
         _check_boards(checked)
@@ -112,7 +112,7 @@ class Layout:
         return [placement.to_json() for placement in self.placements]
 
     @classmethod
-    def from_json(cls, data: Any) -> "Layout":
+    def from_json(cls, data: Any) -> Layout:
         return cls.default() if data is None else cls.build(data)
 
     # ---- geometry

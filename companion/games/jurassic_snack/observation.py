@@ -16,8 +16,9 @@ from companion.games.common import OVER, Reason
 from companion.games.jurassic_snack.engine import EFFECT, GRASS, REVEAL, Game
 from companion.games.jurassic_snack.ids import TOKEN_COUNTS, TOKENS
 from companion.games.jurassic_snack.layout import Layout
-from companion.games.jurassic_snack.playout import (ACTION as POSITION_ACTION, CONTENTS, EFFECT as POSITION_EFFECT,
-                                                    EFFECT_INDEX, POINTS, TOKEN_INDEX, Position)
+from companion.games.jurassic_snack.playout import ACTION as POSITION_ACTION
+from companion.games.jurassic_snack.playout import CONTENTS, EFFECT_INDEX, POINTS, TOKEN_INDEX, Position
+from companion.games.jurassic_snack.playout import EFFECT as POSITION_EFFECT
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class SnackObservation:
     lively: bool
     known: tuple[tuple[str, str], ...]
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, str, str | None, int]:
         """Where this decision stands in the game (seeds the bots' randomness)."""
         return (self.turn, self.actions_left, self.phase, self.pending, self.seat)
 

@@ -11,14 +11,28 @@ into the engine's actions by `to_action`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import Sequence
 
 from companion.games.jurassic_snack.actions import Action, Erupt, Fly, Hatch, Look, Move, Pass, Scout
-from companion.games.jurassic_snack.ids import (AIR_STRIKE, AIR_TRANSPORT, BIRTH, COLORS, DIPLO, DIRECTIONS,
-                                                ERUPTION, ERUPTION_COUNT, LOOK, LOOK_COUNT, SCOUTING, SURPRISE,
-                                                TOKEN_POINTS, TOKENS, TREX, TREX_COUNT, YUM_YUM)
+from companion.games.jurassic_snack.ids import (
+    AIR_STRIKE,
+    AIR_TRANSPORT,
+    BIRTH,
+    COLORS,
+    DIPLO,
+    DIRECTIONS,
+    ERUPTION,
+    LOOK,
+    SCOUTING,
+    SURPRISE,
+    TOKEN_POINTS,
+    TOKENS,
+    TREX,
+    TREX_COUNT,
+    YUM_YUM,
+)
 from companion.games.jurassic_snack.layout import BOARDS, Layout
 
 EMPTY, GRASS, BLUE_DIPLO, YELLOW_DIPLO, TREX_PIECE = range(5)  # what a square holds; a Diplo is 2 + player
@@ -68,9 +82,9 @@ def geometry(layout: Layout) -> Geometry:
 class Position:
     """One game of Jurassic Snack whose every token the position knows."""
 
-    __slots__ = ("geometry", "cells", "tokens", "reserve", "on_board", "trex_waiting", "points", "counts",
-                 "removed", "grass", "phase", "pending", "eater", "actions_left", "player", "turn", "quiet",
-                 "lively", "quiet_limit", "winners")
+    __slots__ = ("actions_left", "cells", "counts", "eater", "geometry", "grass", "lively", "on_board", "pending",
+                 "phase", "player", "points", "quiet", "quiet_limit", "removed", "reserve", "tokens", "trex_waiting",
+                 "turn", "winners")
 
     def __init__(self, layout: Layout, tokens: Sequence[int], quiet_limit: int = 2):
         """A new game: Diplos on their eggs, `tokens` (token ints, one per square in reading order, -1 on eggs)
@@ -94,7 +108,7 @@ class Position:
         self.quiet, self.lively, self.quiet_limit = 0, False, quiet_limit
         self.winners: tuple[int, ...] = ()
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         twin = object.__new__(Position)
         twin.geometry, twin.trex_waiting, twin.removed, twin.grass = (self.geometry, self.trex_waiting, self.removed,
                                                                       self.grass)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from companion.games.jurassic_snack.engine import HIDDEN, OVER, Game
+from companion.games.common import OVER
+from companion.games.jurassic_snack.engine import HIDDEN, Game
 from companion.games.jurassic_snack.layout import Layout
 
 MAX_ACTIONS = 5000  # far above any real game: a guard, never reached in practice
