@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadInput
+from companion.games.bots import LEVELS
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,22 @@ def _path_option(flag: str, help_text: str, metavar: str = "FILE") -> Option:
     return Option((flag,), {"type": Path, "metavar": metavar, "help": help_text})
 
 
+def _solo_options(most_bots: int) -> tuple[Option, ...]:
+    """Solo play against bots (up to `most_bots`; one bot: no --bots), and advice at a table of people."""
+    options = [Option(("--solo",), {"action": "store_true",
+                                    "help": "play alone against bots: the program deals, rolls the die and plays "
+                                            "the other seats"})]
+    if most_bots > 1:
+        options.append(Option(("--bots",), {"type": int, "choices": range(1, most_bots + 1), "metavar": "N",
+                                            "help": f"how many bots play in solo, 1 to {most_bots} (default 3)"}))
+    options += [Option(("--level",), {"choices": LEVELS,
+                                      "help": "the bots' level in solo (default strong)"}),
+                Option(("--advice",), {"action": "store_true",
+                                       "help": "at a table of several people, answer requests for advice "
+                                               "(always on in solo)"})]
+    return tuple(options)
+
+
 GAMES: tuple[GameSpec, ...] = (
     GameSpec(
         id="draftosaurus", title="Draftosaurus", stem="draftosaurus", namespace="draft",
@@ -99,6 +116,7 @@ GAMES: tuple[GameSpec, ...] = (
             Option(("--match",), {"choices": ("summer-winter",),
                                   "help": "two games in a row with the same players, summer then winter, the "
                                           "scores added"}),
+            *_solo_options(4),
         )),
     GameSpec(
         id="jurassic-snack", title="Jurassic Snack", stem="jurassic_snack", namespace="js",
@@ -111,6 +129,7 @@ GAMES: tuple[GameSpec, ...] = (
             Option(("--quiet-turns",), {"type": int, "choices": (2, 4),
                                         "help": "turns in a row without eating or chasing that end the game "
                                                 "(default 2)"}),
+            *_solo_options(1),
         )),
     GameSpec(
         id="dino", title="Dino", stem="dino", namespace="dino",

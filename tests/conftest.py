@@ -3,7 +3,7 @@
 - Child processes: the program itself (`run_companion`, `run_play` for scripted games typed on standard input,
   `saved_state` to read what a game saved) and plain Python (`run_python`).
 - Whole Draftosaurus games as the table types them: `random_game` (a complete legal game from a seed) and
-  `script_lines`.
+  `script_lines`; Jurassic Snack games: `snack_script`.
 - Speech environments: what the sound system offers is set by an ALSA configuration in a fresh home folder
   (Linux), and a library is made unavailable by a module of the same name that fails to import. Everything runs
   in child processes, because PortAudio reads the ALSA configuration once per process.
@@ -22,6 +22,7 @@ import pytest
 
 from companion.games.draftosaurus.engine import Discard, Game, Place, QuarantineMove, Roll
 from companion.games.draftosaurus.simulate import play_random_game as random_game  # noqa: F401 - seeded, full mode; board= too
+from companion.games.jurassic_snack.actions import Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
 from companion.language.messages import catalog
 from companion.speech.recogniser import Recogniser, Recognition
 
@@ -92,6 +93,50 @@ def script_lines(game: Game, lang: str) -> list[str]:
         else:
             assert isinstance(action, Discard)
     return lines
+
+
+# How a player types each Jurassic Snack action.
+SNACK_LINES = {
+    "fr": {"diplo": "diplo en {square} vers {direction}", "trex": "T-Rex en {square} vers {direction}",
+           "one": "en {square}", "board": "plateau {board}", "fly": "{source} en {target}", "two": "{first} et {second}",
+           "done": "c'est fait", "pass": "je passe"},
+    "en": {"diplo": "diplo on {square} towards the {direction}", "trex": "T-Rex on {square} towards the {direction}",
+           "one": "on {square}", "board": "board {board}", "fly": "{source} to {target}", "two": "{first} and {second}",
+           "done": "done", "pass": "i pass"},
+    "es": {"diplo": "diplo en {square} hacia {direction}", "trex": "T-Rex en {square} hacia {direction}",
+           "one": "en {square}", "board": "tablero {board}", "fly": "{source} a {target}", "two": "{first} y {second}",
+           "done": "hecho", "pass": "paso"},
+}
+
+
+def snack_script(game, lang: str, player: int | None = None) -> list[str]:
+    """What the table types for a Jurassic Snack game, action by action (of `player` only, when given)."""
+    words, lines = catalog(lang), SNACK_LINES[lang]
+    said = []
+    for action in game.actions:
+        if player is not None and action.player != player:
+            continue
+        if isinstance(action, Move):
+            said.append(lines[action.piece].format(square=action.square,
+                                                   direction=words.say(f"js.directions.{action.direction}")))
+        elif isinstance(action, Reveal):
+            said.append(words.say(f"js.tokens.{action.token}"))
+        elif isinstance(action, Hatch):
+            said.append(lines["one"].format(square=action.square))
+        elif isinstance(action, Scout):
+            said.append(lines["board"].format(board=action.board))
+        elif isinstance(action, Fly):
+            said.append(lines["fly"].format(source=action.source, target=action.target))
+        elif isinstance(action, (Erupt, Look)) and len(action.squares) == 2:
+            said.append(lines["two"].format(first=action.squares[0], second=action.squares[1]))
+        elif isinstance(action, (Erupt, Look)) and action.squares:
+            said.append(lines["one"].format(square=action.squares[0]))
+        elif isinstance(action, Look):
+            said.append(lines["done"])
+        else:
+            assert isinstance(action, Pass)
+            said.append(lines["pass"])
+    return said
 
 
 def final_lines(output: str, names: list[str], lang: str) -> dict[str, str]:

@@ -100,11 +100,11 @@ def test_list_outputs_are_canonical_ids(lang):
 
 def test_states_are_the_contract():
     assert set(states(GAME)) == {"die", "turn", "confirm", "setup", "who", "any", "winter_die", "winter_turn",
-                                 "quarantine", "board_value"}
+                                 "quarantine", "board_value", "discard", "hand_named"}
     die, turn, confirm, setup = (set(state_intents(GAME, s)) for s in ("die", "turn", "confirm", "setup"))
     winter_die, winter_turn, quarantine, board_value = (
         set(state_intents(GAME, s)) for s in ("winter_die", "winter_turn", "quarantine", "board_value"))
-    queries = {"legal", "zoo", "score", "rules", "face_meaning"}
+    queries = {"legal", "zoo", "score", "rules", "face_meaning", "advice", "hand", "played"}
     winter_queries = queries - {"zoo"} | {"winter_zoo"}
     shared = {"repeat", "undo", "help", "pause", "quit", "next", "previous", "stop",
               "review_previous", "review_next", "verbosity", "whose_turn"}
@@ -119,8 +119,13 @@ def test_states_are_the_contract():
     assert {"yes", "no", "winter_place"} | winter_queries | shared <= quarantine and "place" not in quarantine
     assert {"keep_value", "no_pen", "winter_place", "number"} | shared <= board_value
     assert not (queries | {"place", "die"}) & board_value
-    assert die | turn | confirm | setup | winter_die | winter_turn | quarantine | board_value <= set(
-        state_intents(GAME, "any"))
+    # Solo, 2-player variant: the dinosaur put back in the box; at a table, the hand named for advice.
+    discard, hand_named = (set(state_intents(GAME, s)) for s in ("discard", "hand_named"))
+    assert "discard" in discard and queries | shared <= discard and not {"die", "hand_cards"} & discard
+    assert {"hand_cards", "no"} | queries | shared <= hand_named and not {"die", "discard"} & hand_named
+    assert not {"discard", "hand_cards"} & (die | turn | winter_turn)
+    every = die | turn | confirm | setup | winter_die | winter_turn | quarantine | board_value | discard | hand_named
+    assert every <= set(state_intents(GAME, "any"))
 
 
 @pytest.mark.parametrize("lang, text, state", [

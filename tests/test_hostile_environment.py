@@ -180,7 +180,7 @@ def test_names_on_the_command_line_are_printed_without_escapes(tmp_path):
 
 
 def test_typed_names_are_kept_without_escapes(tmp_path):
-    lines = ["deux", "\x1b]0;owned\x07", "Zo\x1b[31mé", "Max\x1b[2J", "oui", "Zoé", "oui", "oui"]
+    lines = ["deux", "\x1b]0;owned\x07", "Zo\x1b[31mé", "Max\x1b[2J", "oui", "Zoé", "oui", "oui", "non"]
     run = run_companion(["play", "draftosaurus", "--engine", "text", "--save", str(tmp_path / "s.json")], tmp_path,
                         "\n".join(lines) + "\n", bound=RUN_BOUND_S)
     assert run.returncode == 0, run.stderr

@@ -10,23 +10,12 @@ import pytest
 
 from companion.dialogue.jurassic_snack import JurassicSnackTable, direction_between
 from companion.dialogue.session import EndOfInput, Session
-from companion.games.jurassic_snack.actions import Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
+from companion.games.jurassic_snack.actions import Fly
 from companion.games.jurassic_snack.engine import HIDDEN, OVER, PHYSICAL, Game
 from companion.language.messages import catalog
 from companion.speech.base import TextListener, TextSpeaker
 from tests.conftest import run_play, saved_state
-
-LINES = {
-    "fr": {"diplo": "diplo en {square} vers {direction}", "trex": "T-Rex en {square} vers {direction}",
-           "one": "en {square}", "board": "plateau {board}", "fly": "{source} en {target}", "two": "{first} et {second}",
-           "done": "c'est fait", "pass": "je passe"},
-    "en": {"diplo": "diplo on {square} towards the {direction}", "trex": "T-Rex on {square} towards the {direction}",
-           "one": "on {square}", "board": "board {board}", "fly": "{source} to {target}", "two": "{first} and {second}",
-           "done": "done", "pass": "i pass"},
-    "es": {"diplo": "diplo en {square} hacia {direction}", "trex": "T-Rex en {square} hacia {direction}",
-           "one": "en {square}", "board": "tablero {board}", "fly": "{source} a {target}", "two": "{first} y {second}",
-           "done": "hecho", "pass": "paso"},
-}
+from tests.conftest import snack_script as script
 
 
 def random_game(seed: int, mode: str) -> Game:
@@ -35,34 +24,6 @@ def random_game(seed: int, mode: str) -> Game:
     while game.phase != OVER:
         game.apply(chooser.choice(game.legal_actions()))
     return game
-
-
-def script(game: Game, lang: str) -> list[str]:
-    """What the table types for that game, action by action."""
-    words, lines = catalog(lang), LINES[lang]
-    said = []
-    for action in game.actions:
-        if isinstance(action, Move):
-            said.append(lines[action.piece].format(square=action.square,
-                                                   direction=words.say(f"js.directions.{action.direction}")))
-        elif isinstance(action, Reveal):
-            said.append(words.say(f"js.tokens.{action.token}"))
-        elif isinstance(action, Hatch):
-            said.append(lines["one"].format(square=action.square))
-        elif isinstance(action, Scout):
-            said.append(lines["board"].format(board=action.board))
-        elif isinstance(action, Fly):
-            said.append(lines["fly"].format(source=action.source, target=action.target))
-        elif isinstance(action, (Erupt, Look)) and len(action.squares) == 2:
-            said.append(lines["two"].format(first=action.squares[0], second=action.squares[1]))
-        elif isinstance(action, (Erupt, Look)) and action.squares:
-            said.append(lines["one"].format(square=action.squares[0]))
-        elif isinstance(action, Look):
-            said.append(lines["done"])
-        else:
-            assert isinstance(action, Pass)
-            said.append(lines["pass"])
-    return said
 
 
 def play_args(save: Path, lang: str, mode: str, seed: int) -> list[str]:

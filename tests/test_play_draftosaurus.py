@@ -223,7 +223,7 @@ def test_unfinished_game_is_not_replaced_without_new(tmp_path):
 
 def test_set_up_by_questions(tmp_path):
     save = tmp_path / "g.json"
-    lines = ["on est trois", "Zoé", "Max", "Léa", "oui", "Max", "non", "six", "oui", "non", "oui", "dé croix"]
+    lines = ["on est trois", "Zoé", "Max", "Léa", "oui", "Max", "non", "six", "oui", "non", "oui", "oui", "dé croix"]
     result = run_play(["play", "draftosaurus", "--engine", "text", "--save", str(save)], lines, tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -234,10 +234,11 @@ def test_set_up_by_questions(tmp_path):
     setup = saved_state(save)["state"]["setup"]
     assert setup["players"] == ["Zoé", "Max", "Léa"] and setup["first_roller"] == 1
     assert setup["options"] == {"trio_points": 6, "river_counts_for_island": True, "river_counts_for_king": False}
+    assert saved_state(save)["seats"]["advice"] is True  # the table said yes to advice
 
 
 def test_set_up_refuses_a_bad_count_and_a_taken_name(tmp_path):
-    lines = ["sept", "deux", "Zoé", "zoé", "Max", "oui", "Zoé", "oui", "oui"]
+    lines = ["sept", "deux", "Zoé", "zoé", "Max", "oui", "Zoé", "oui", "oui", "non"]
     result = run_play(["play", "draftosaurus", "--engine", "text", "--save", str(tmp_path / "g.json")], lines,
                       tmp_path)
     assert "Il faut entre deux et cinq joueurs." in result.stdout

@@ -40,11 +40,11 @@ def zoos(tmp_path: Path) -> list[dict[str, list[str]]]:
 # ---------------------------------------------------------------- 1. every name said at once
 
 @pytest.mark.parametrize("lang, lines, names, sentence", [
-    ("fr", ["quatre", "Alice, Bruno, Chloé et David", "oui", "Bruno", "oui", "oui"], ["Alice", "Bruno", "Chloé", "David"],
+    ("fr", ["quatre", "Alice, Bruno, Chloé et David", "oui", "Bruno", "oui", "oui", "non"], ["Alice", "Bruno", "Chloé", "David"],
      "Je note 4 noms : Alice, Bruno, Chloé et David. C'est bien ça ?"),
-    ("en", ["three", "Ann, Ben and Cid", "yes", "Ben", "yes", "yes"], ["Ann", "Ben", "Cid"],
+    ("en", ["three", "Ann, Ben and Cid", "yes", "Ben", "yes", "yes", "no"], ["Ann", "Ben", "Cid"],
      "I have 3 names: Ann, Ben and Cid. Is that right?"),
-    ("es", ["tres", "Ana, Beto y Carla", "sí", "Beto", "sí", "sí"], ["Ana", "Beto", "Carla"],
+    ("es", ["tres", "Ana, Beto y Carla", "sí", "Beto", "sí", "sí", "no"], ["Ana", "Beto", "Carla"],
      "Apunto 3 nombres: Ana, Beto y Carla. ¿Es correcto?"),
 ])
 def test_every_name_said_at_once_is_split_and_confirmed_in_one_sentence(tmp_path, lang, lines, names, sentence):
@@ -56,7 +56,7 @@ def test_every_name_said_at_once_is_split_and_confirmed_in_one_sentence(tmp_path
 
 
 def test_a_name_holding_a_separator_is_refused_with_the_reason(tmp_path):
-    result = play(tmp_path, "draftosaurus", ["deux", "Alice; Bruno", "Alice", "Bruno", "oui", "Alice", "oui", "oui"])
+    result = play(tmp_path, "draftosaurus", ["deux", "Alice; Bruno", "Alice", "Bruno", "oui", "Alice", "oui", "oui", "non"])
     out = result.stdout
     assert "Un nom ne peut pas contenir « ; », donc « Alice; Bruno » ne convient pas." in out
     assert "Nouvelle partie de Draftosaurus à 2 joueurs : Alice et Bruno." in out
@@ -470,7 +470,7 @@ def test_a_save_records_the_roll_prompt_player_after_a_redo(tmp_path):
 
 def test_names_given_one_by_one_are_read_back_and_may_be_taken_back(tmp_path):
     out = play(tmp_path, "draftosaurus", ["trois", "Alice", "oui", "Bruneau", "annule", "Bruno", "Jean et", "Chloé",
-                                          "non", "Alice, Bruno et Chloé", "oui", "Bruno", "oui", "oui"]).stdout
+                                          "non", "Alice, Bruno et Chloé", "oui", "Bruno", "oui", "oui", "non"]).stdout
     assert "J'attends un nom. Nom du joueur 2, dans l'ordre de la table ?" in out  # "oui" is no name
     assert "D'accord, j'enlève Bruneau." in out
     assert "Un nom ne peut pas contenir « et », donc « Jean et » ne convient pas." in out

@@ -18,7 +18,7 @@ NAME = "parse"
 HELP = "Show the intent and slots of a sentence a player may say, or export the recogniser grammars."
 EXPORTS = ("vosk", "jsgf", "sizes")
 _ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "egg": "colours",
-                "position": "positions"}
+                "position": "positions", **{f"card{number}": "species" for number in range(1, 7)}}
 # Slots whose ids a game's own messages name (Jurassic Snack's pieces, colours, directions and tokens).
 _ID_MESSAGES = {"piece": "js.pieces", "color": "js.colors", "direction": "js.directions", "token": "js.tokens"}
 

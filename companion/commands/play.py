@@ -67,7 +67,7 @@ def _rebuilt_table(path: Path, game: str, content: dict[str, Any], lang: str) ->
 
 def run(args: argparse.Namespace) -> int:
     spec = registry.game(args.game)
-    if args.players is not None:
+    if args.players is not None and not getattr(args, "solo", False):  # in solo it names the player alone
         listed_names(args.players, args.lang)  # BadInput, said in the player's language, before anything else
     save_path = args.save or default_save_path(spec.id)
     try:

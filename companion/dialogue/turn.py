@@ -8,7 +8,8 @@ last action whatever the question, and the next question always goes to the play
 A game's table (a Table subclass) supplies only what is its own: `question` (what to ask now),
 `interpret` (what an answer means: an action, a missing part, a refusal or a reminder of what is expected),
 `describe` (an action in words), `narrate` (what an applied action changed at the table), `allowed`
-(what is allowed instead of a refused action), its queries (a Queries registry), its start and end.
+(what is allowed instead of a refused action), its queries (a Queries registry), its start and end; in solo
+play, `bot_choice` (what the bot of a seat plays).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from companion import registry
 from companion.dialogue.savefile import SaveFileError, write_save
 from companion.dialogue.session import Answer, QuitRequested, Session
 from companion.dialogue.setup import player_by_name
+from companion.dialogue.solo import Seats
 from companion.errors import BadInput
 from companion.games.common import OVER, LoggedGame, Reason
 from companion.language.rules import RulesBook
@@ -164,11 +166,13 @@ class Table(Generic[GameT]):
     CORRUPT_SAVE_ERRORS: ClassVar[tuple[type[Exception], ...]] = (KeyError, TypeError, ValueError, AttributeError,
                                                                    BadInput)
 
-    def __init__(self, session: Session, game: GameT, save_path: Path, *, asked: int | None = None):
+    def __init__(self, session: Session, game: GameT, save_path: Path, *, asked: int | None = None,
+                 seats: Seats | None = None):
         self.session = session
         self.game = game
         self.save_path = save_path
         self.asked = asked  # the player the last question went to; kept in the save
+        self.seats = seats or Seats()  # the bots of a solo game, and whether advice is given
         self.state = "turn"  # the dialogue state of the open question
         self.redo_stack: list[list[Any]] = []  # what each undo took back, the latest last
         session.set_player_names(game.players)
@@ -202,9 +206,26 @@ class Table(Generic[GameT]):
         """What taking back `actions` cannot hide again (hidden information they revealed), if anything."""
         return None
 
+    def automatic(self, action: Any) -> bool:
+        """Whether the program played `action` without a player saying it: a bot's (and a game's own kinds)."""
+        return self.seats.is_bot(getattr(action, "player", None))
+
     def actions_to_undo(self) -> int:
-        """How many actions, at the end of a log that is not empty, one undo takes back."""
-        return 1
+        """How many actions one undo takes back: the last one a player said, with the automatic ones after it
+        (the bots' replies, a virtual die); 0 when no player has said one."""
+        actions = self.game.actions
+        count = 1
+        while count <= len(actions) and self.automatic(actions[-count]):
+            count += 1
+        return count if count <= len(actions) else 0
+
+    def bot_choice(self, seat: int) -> Any:
+        """What the bot of `seat` plays now (solo play; it sees only what its seat knows)."""
+        raise NotImplementedError
+
+    def help_key(self, question: Question) -> str | None:
+        """What "help" says for `question`, when not the help of its dialogue state."""
+        return None
 
     def rule_options(self) -> dict[str, Any] | None:
         """The rule options the rules texts are read with (None: the game's defaults)."""
@@ -315,7 +336,8 @@ class Table(Generic[GameT]):
         speaker = self.player_name(question.player)
         self.state = question.state
         prompt = self.session.text(question.key, **question.params)
-        answer = self.session.ask(prompt, question.state, speaker=speaker)
+        help_key = self.help_key(question)
+        answer = self.session.ask(prompt, question.state, speaker=speaker, help_key=help_key)
         while True:
             routed = self.route(answer, question.state, half)
             if routed is _DROPPED:
@@ -324,7 +346,7 @@ class Table(Generic[GameT]):
                 return routed
             if self.session.verbosity == "full":
                 self.session.say_text(prompt, remember=False)
-            answer = self.session.ask(None, question.state, speaker=speaker)
+            answer = self.session.ask(None, question.state, speaker=speaker, help_key=help_key)
 
     def route(self, answer: Answer, state: str, half: Missing | None) -> Any:
         """An undo, a redo or a query is handled here (_DROPPED, or None for a query); any other answer is
@@ -396,10 +418,11 @@ class Table(Generic[GameT]):
     # ----- undo and redo: the log replayed without the last actions, or with them again
     def undo(self, answer: Answer, state: str) -> None:
         actions = self.game.actions
-        if not actions:
+        count = self.actions_to_undo()
+        if not count:
             self.say("nothing_to_undo")
             return
-        undone = actions[-self.actions_to_undo():]
+        undone = actions[-count:]
         what = self.describe(undone[0])
         if answer.doubtful and not self.agreed(self.text("confirm_undo", what=what), state):
             return
@@ -411,6 +434,7 @@ class Table(Generic[GameT]):
         self.asked = getattr(undone[0], "player", self.asked)  # who must now act again
         self.save()
         self.say("undone", what=what)
+        self.say_bots_too(undone, "solo.bots_undone")
         if secret is not None:
             self.say(secret.key, **secret.params)
 
@@ -426,7 +450,14 @@ class Table(Generic[GameT]):
         events = [self.game.apply(action) for action in redone]
         self.save()
         self.say("redone", what=what)
+        self.say_bots_too(redone, "solo.bots_redone")
         self.narrate(redone[-1], before, events[-1], redone=True)
+
+    def say_bots_too(self, actions: list[Any], key: str) -> None:
+        """After an undo or redo of `actions`: which bots' replies went (or came back) with them."""
+        bots = sorted({action.player for action in actions if self.seats.is_bot(getattr(action, "player", None))})
+        if bots:
+            self.session.say(key, bots=[self.game.players[bot] for bot in bots])
 
     def agreed(self, question: str, state: str) -> bool:
         """A clear yes to `question`; anything else is said to change nothing (a new command is not taken)."""
@@ -481,8 +512,11 @@ class Table(Generic[GameT]):
 
     def save_content(self) -> dict[str, Any]:
         """What the save file holds: the game, who was asked last, and how the session was set up."""
-        return {"finished": self.game.phase == OVER, "state": self.game.to_json(),
-                "dialogue": {"asked": self.asked}, "session": self.session.settings()}
+        content = {"finished": self.game.phase == OVER, "state": self.game.to_json(),
+                   "dialogue": {"asked": self.asked}, "session": self.session.settings()}
+        if self.seats != Seats():
+            content["seats"] = self.seats.to_json()
+        return content
 
     @classmethod
     def from_save(cls, session: Session, content: dict[str, Any], save_path: Path) -> Self:
@@ -493,6 +527,8 @@ class Table(Generic[GameT]):
             table = cls(session, save_path=save_path, **parts)
             if asked is not None and not (type(asked) is int and 0 <= asked < len(table.game.players)):
                 raise ValueError(f"asked player {asked!r}")
+            if not table.seats_fit():
+                raise ValueError("seats that do not fit the game")
         except cls.CORRUPT_SAVE_ERRORS as error:
             raise SaveFileError("corrupt", save_path, cls.damage(session, error)) from None
         table.asked = asked
@@ -512,4 +548,17 @@ class Table(Generic[GameT]):
     @classmethod
     def saved_parts(cls, content: dict[str, Any]) -> dict[str, Any]:
         """The constructor's arguments, besides the session and the path, that a save holds."""
-        return {"game": cls.SPEC.engine_class().from_json(content["state"])}
+        game = cls.SPEC.engine_class().from_json(content["state"])
+        return {"game": game, "seats": Seats.from_json(content.get("seats"), len(game.players))}
+
+    def seats_fit(self) -> bool:
+        """Whether the seats fit the game (a save whose seats do not is corrupt): by default, no bots."""
+        return not self.seats.solo
+
+    # ----- advice
+    def advice_refused(self) -> bool:
+        """True, after saying so and how to turn it on, when this table gives no advice."""
+        if self.seats.advice:
+            return False
+        self.session.say("solo.advice_off")
+        return True

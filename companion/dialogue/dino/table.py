@@ -230,13 +230,6 @@ class DinoTable(Table[Game]):
         """A meteor move the program plays itself: its player had no pawn left in play."""
         return isinstance(action, Meteor) and not self.game.in_play(action.player)
 
-    def actions_to_undo(self) -> int:
-        """The last action said, with the forced meteor moves after it."""
-        actions, count = self.game.actions, 1
-        while count < len(actions) and self.automatic(actions[-count]):
-            count += 1
-        return count
-
     def describe(self, action: Action) -> str:
         game = self.game
         name = game.players[action.player]

@@ -1,13 +1,14 @@
 """What players may ask in the middle of any Draftosaurus question: zoos and pens (on the winter board the
 pyramid row by row and the bridge bank by bank), where a species may go, the scores, whose turn it is, the die
-and what a face means, where the game stands."""
+and what a face means, where the game stands; advice, what a player played last, and the hand in solo."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion.dialogue.draftosaurus import winter
+from companion.dialogue.draftosaurus import advice, winter
+from companion.dialogue.session import Answer
 from companion.dialogue.turn import SHARED_QUERIES, Queries
 from companion.games.draftosaurus.engine import QUARANTINE_MOVES, ROLL
 from companion.games.draftosaurus.ids import PENS
@@ -130,3 +131,30 @@ def face_meaning(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
         return
     table.say("face_meaning", face=face, sticker=table.session.catalog.name("faces", str(face), "sticker"),
               meaning=table.face_meaning(str(face)))
+
+
+@QUERIES.answers("advice")
+def advice_query(table: DraftosaurusTable, slots: dict[str, Any]) -> Answer | None:
+    """The best action for the player who asks (or the one named), with its reason."""
+    player = _player(table, slots)
+    return None if player is None else advice.advise(table, player, slots.get("species"))
+
+
+@QUERIES.answers("played")
+def played(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    """The last placement of the player named; without a name, the bots' (solo) or the other players'."""
+    if slots.get("player") is not None:
+        player = table.player_said(slots["player"], None)
+        if player is not None:
+            advice.say_played(table, [player])
+        return
+    asker = _player(table, {})
+    others = [seat for seat in range(len(table.game.players)) if seat != asker]
+    advice.say_played(table, [seat for seat in others if table.seats.is_bot(seat)] or others)
+
+
+@QUERIES.answers("hand")
+def hand(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    player = _player(table, {})
+    if player is not None:
+        advice.say_hand(table, player)

@@ -1,7 +1,8 @@
 """Setting up a Draftosaurus table: the board side (and the summer/winter match), the players, who holds the
-die, the rule options, whose zoos to follow; from the command line, or by questions for what it leaves out.
-On the winter board, the values printed on it come from the table's own file, or from what the table told
-(asked once each)."""
+die, the rule options, whose zoos to follow, whether advice is given; from the command line, or by questions
+for what it leaves out. On the winter board, the values printed on it come from the table's own file, or from
+what the table told (asked once each). A solo game: the player's name, bots at the other seats, the usual
+rules unless the command line changes them."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from companion.dialogue.setup import (
     player_by_name,
     table_seed,
 )
+from companion.dialogue.solo import Seats, SoloRequest, refuse_with_solo, solo_players, solo_seats, table_seats
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
@@ -31,6 +33,7 @@ from companion.games.draftosaurus.winter_board import WinterBoard
 from companion.language.messages import catalog
 
 MATCHES = {"summer-winter": ("summer", "winter")}  # --match: the board sides of its games, in order
+DEFAULT_BOTS = 3  # a solo game without --bots: four players, the usual game
 
 
 @dataclass
@@ -65,13 +68,18 @@ def boards(args: Any, lang: str) -> Boards:
     return Boards(MATCHES[match], winter_file, match)
 
 
+def rule_options(args: Any) -> Options:
+    """The rule options the command line gives (the usual rules for those it leaves out)."""
+    return Options(trio_points=args.trio_points or Options().trio_points,
+                   river_counts_for_island=args.river_counts_for_island,
+                   river_counts_for_king=args.river_counts_for_king)
+
+
 def start_game(session: Session, args: Any, board: str = "summer", winter_file: WinterBoard | None = None
-               ) -> tuple[Game, str, int]:
-    """The new game on `board`, the die mode and the seed, from the options and, without --players, the
-    questions. On winter the rule options of the summer pens are not asked."""
-    options = Options(trio_points=args.trio_points or Options().trio_points,
-                      river_counts_for_island=args.river_counts_for_island,
-                      river_counts_for_king=args.river_counts_for_king)
+               ) -> tuple[Game, str, int, Seats]:
+    """The new game on `board`, the die mode, the seed and the seats (advice on or off), from the options
+    and, without --players, the questions. On winter the rule options of the summer pens are not asked."""
+    options = rule_options(args)
     if args.players:
         players = listed_names(args.players, session.lang)
         setup = TableSetup(players, 0, options, only_mine(players, args.only_mine))
@@ -86,7 +94,20 @@ def start_game(session: Session, args: Any, board: str = "summer", winter_file: 
         if not isinstance(refused.reason, Reason):
             raise
         raise BadInput(session.catalog.say(f"reasons.{refused.reason.code}", **refused.reason.params)) from None
-    return game, args.die, seed
+    return game, args.die, seed, table_seats(session, args, asked=not args.players)
+
+
+def start_solo(session: Session, args: Any, request: SoloRequest) -> tuple[Game, int, Seats]:
+    """A solo game (full mode: the program deals and rolls), its seed and its seats. The bots play the
+    summer board only, and follow every zoo."""
+    for option, given in (("--board", getattr(args, "board", None) not in (None, "summer")),
+                          ("--match", getattr(args, "match", None)), ("--only-mine", args.only_mine)):
+        if given:
+            raise refuse_with_solo(session, option)
+    players = solo_players(session, args, request.bots)
+    seed = table_seed(args)
+    game = Game.new(players, options=rule_options(args), mode="full", seed=seed)
+    return game, seed, solo_seats(request, seed)
 
 
 def winter_board(session: Session, board: str, winter_file: WinterBoard | None) -> WinterBoard | None:

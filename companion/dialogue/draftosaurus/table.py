@@ -3,6 +3,7 @@
 The players hold the board, the figures and the die; the program hears the die face and each placement,
 checks it with the rules engine, saves after every accepted move and narrates the rest. On the winter board it
 also asks where each Quarantine dinosaur goes before scoring; a summer/winter match plays both games in turn.
+In solo play (`--solo`) the program deals and rolls, and bots play the other seats (see solo.py).
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from companion import registry
-from companion.dialogue.draftosaurus import winter
+from companion.dialogue.draftosaurus import solo, winter
 from companion.dialogue.draftosaurus.match import Match, Played
 from companion.dialogue.draftosaurus.queries import QUERIES
-from companion.dialogue.draftosaurus.setup import boards, next_game, start_game
+from companion.dialogue.draftosaurus.setup import DEFAULT_BOTS, boards, next_game, start_game, start_solo
 from companion.dialogue.session import Answer, QuitRequested, Session
 from companion.dialogue.setup import ask_number
+from companion.dialogue.solo import Seats, solo_request
 from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import OVER, Reason
 from companion.games.draftosaurus.engine import (
@@ -79,11 +81,11 @@ class DraftosaurusTable(Table[Game]):
     QUERIES = QUERIES
 
     def __init__(self, session: Session, game: Game, save_path: Path, settings: TableSettings | None = None,
-                 asked: int | None = None, match: Match | None = None):
+                 asked: int | None = None, match: Match | None = None, seats: Seats | None = None):
         self.settings = settings or TableSettings()
         self.match = match
         self.reported: dict[int, dict[str, int]] | None = None  # what the zoos not followed told, once asked
-        super().__init__(session, game, save_path, asked=asked)
+        super().__init__(session, game, save_path, asked=asked, seats=seats)
 
     def rule_options(self) -> dict[str, Any]:
         return self.game.options.to_json()
@@ -94,10 +96,27 @@ class DraftosaurusTable(Table[Game]):
 
     @classmethod
     def start(cls, session: Session, args: Any) -> dict[str, Any]:
+        request = solo_request(args, session, DEFAULT_BOTS)
+        if request is not None:
+            game, seed, seats = start_solo(session, args, request)
+            return {"game": game, "settings": TableSettings(die="virtual", seed=seed), "seats": seats}
         chosen = boards(args, session.lang)
-        game, die, seed = start_game(session, args, chosen.sides[0], chosen.winter_file)
+        game, die, seed, seats = start_game(session, args, chosen.sides[0], chosen.winter_file)
         match = None if chosen.match is None else Match(chosen.match, winter_file=chosen.winter_file)
-        return {"game": game, "settings": TableSettings(die=die, seed=seed), "match": match}
+        return {"game": game, "settings": TableSettings(die=die, seed=seed), "match": match, "seats": seats}
+
+    def seats_fit(self) -> bool:
+        """A solo game is played in full mode, on the summer board, without a match."""
+        return not self.seats.solo or (self.game.mode == "full" and not self.winter and self.match is None)
+
+    def help_key(self, question: Question) -> str | None:
+        """In solo the help of a placement speaks of the hand, the bots and advice, not of other players."""
+        return self.key("help.solo_turn") if self.seats.solo and question.state == "turn" else None
+
+    def bot_choice(self, seat: int) -> Any:
+        from companion.games.draftosaurus.bots import BOTS, bot_action
+
+        return bot_action(self.game, seat, self.seats.bot(seat, BOTS, SPEC.title))
 
     # ----- persistence
     def save_content(self) -> dict[str, Any]:
@@ -123,10 +142,14 @@ class DraftosaurusTable(Table[Game]):
     def question(self) -> Question | Act:
         game = self.game
         if game.phase == ROLL:
+            if game.mode == "full":  # solo: the game's own seeded die
+                return Act(game.roll_die())
             if self.settings.die == "virtual":
                 return Act(Roll(self.virtual_face()))
             return Question(self.key("ask_die"), self.state_of("die"), {"roller": game.players[game.roller]},
                             game.roller)
+        if game.mode == "full" and game.phase in (PLACE, DISCARD):  # the program dealt: it says the hand
+            return solo.question(self)
         waiting = game.waiting_for()
         if game.phase == DISCARD:  # 2-player variant, table mode: the figures put back are not told to us
             return Act(Discard(waiting[0], None))
@@ -150,6 +173,8 @@ class DraftosaurusTable(Table[Game]):
             return self.interpret_die(answer)
         if question.state == winter.QUARANTINE_STATE:
             return winter.interpret_quarantine(self, question, answer)
+        if question.state == solo.DISCARD_STATE:
+            return solo.interpret_discard(self, question, answer)
         return self.interpret_place(question, answer)
 
     def interpret_die(self, answer: Answer) -> Outcome:
@@ -174,6 +199,8 @@ class DraftosaurusTable(Table[Game]):
         player = self.player_index(slots.get("player"), default=question.player)
         if player is None:
             return self.unknown_player(slots.get("player"))
+        if self.seats.is_bot(player):
+            return Expected("solo_bot_plays", {"player": self.game.players[player]})
         if player not in self.game.tracked:
             return Expected("not_followed", {"player": self.game.players[player],
                                              "followed": [self.game.players[p] for p in self.game.tracked]})
@@ -184,6 +211,9 @@ class DraftosaurusTable(Table[Game]):
             return Done()
         name, species = self.game.players[player], slots.get("species")
         pen, position = winter.destination(slots)
+        if self.game.mode == "full" and species is not None and species not in self.game.hand(player):
+            return Expected("solo_not_in_hand", {"player": name, "species": species,
+                                                 "hand": solo.hand_words(self, player)})
         if species is None:
             return Missing(Question(self.key("which_species"), question.state, {"player": name, "pen": pen}, player),
                            answer)
@@ -210,11 +240,15 @@ class DraftosaurusTable(Table[Game]):
     def narrate(self, action: Any, before: Moment, events: Any, redone: bool = False) -> None:
         game, say = self.game, self.say
         logged = game.actions[-1]  # as the game took it: a pyramid place left out is filled in
+        passed = (game.round, game.turn) != (before.round, before.turn)
         if isinstance(action, Roll):
+            if passed:  # a redo that went on to the next turn's roll: the turn's end first
+                self.say_turn_passed(before)
             if self.settings.die == "virtual" and not redone:
                 say("virtual_roll", roller=game.players[game.roller])
             self.say_face()
-        elif isinstance(logged, Place):
+            return
+        if isinstance(logged, Place):
             params = {"player": game.players[logged.player], "species": logged.species, "pen": logged.pen}
             if redone:
                 pass
@@ -224,6 +258,8 @@ class DraftosaurusTable(Table[Game]):
                 say("accepted_position", **params, position=logged.position)
             if game.phase == DISCARD and before.phase == PLACE:
                 say("discard")
+        elif isinstance(logged, Discard) and logged.species is not None and not redone:
+            solo.narrate_discard(self, logged)
         elif isinstance(logged, QuarantineMove):
             say("quarantine_moved", player=game.players[logged.player], species=winter.moved_species(self, logged),
                 destination=winter.destination_words(self, logged.pen, logged.position))
@@ -232,13 +268,20 @@ class DraftosaurusTable(Table[Game]):
         elif game.phase == QUARANTINE_MOVES and before.phase != QUARANTINE_MOVES:
             say("quarantine_start", names=[game.players[player] for player in game.waiting_for()])
             self.asked = game.waiting_for()[0]  # the Quarantine's questions go round in seating order
-        elif (game.round, game.turn) != (before.round, before.turn):
-            if game.round != before.round:
-                say("round_end", round=before.round)
-                say("round_start", round=game.round, rounds=game.rounds)
-            else:
-                say("swap_hands" if game.two_player else "pass_hands")
-            say("die_goes_to", roller=game.players[game.roller], turn=game.turn)
+        elif passed:
+            self.say_turn_passed(before)
+
+    def say_turn_passed(self, before: Moment) -> None:
+        """The end of a turn: the hands passed (or, after the last turn, the next round dealt), the die's holder."""
+        game, say = self.game, self.say
+        if game.round != before.round:
+            say("round_end", round=before.round)
+            say("solo_round_start" if self.seats.solo else "round_start", round=game.round, rounds=game.rounds)
+        elif self.seats.solo:
+            say("solo_swap_hands" if game.two_player else "solo_pass_hands", giver=solo.giver(self))
+        else:
+            say("swap_hands" if game.two_player else "pass_hands")
+        say("die_goes_to", roller=game.players[game.roller], turn=game.turn)
 
     def say_face(self) -> None:
         face = self.face_id()
@@ -274,17 +317,10 @@ class DraftosaurusTable(Table[Game]):
         return catalog.join((catalog.name(section, item) for item in ids), "or")
 
     def automatic(self, action: Any) -> bool:
-        """Played by the program, not said: the virtual die, and the discards the table does not name."""
+        """Played by the program, not said: the virtual die, the discards the table does not name, the bots'
+        actions."""
         return (isinstance(action, Discard) and action.species is None) or (
-            isinstance(action, Roll) and self.settings.die == "virtual")
-
-    def actions_to_undo(self) -> int:
-        """The last action said, with the automatic ones after it: they come back together."""
-        actions = self.game.actions
-        count = 1
-        while count < len(actions) and self.automatic(actions[-count]):
-            count += 1
-        return count
+            isinstance(action, Roll) and self.settings.die == "virtual") or super().automatic(action)
 
     def describe(self, action: Any) -> str:
         if isinstance(action, Place):
@@ -312,6 +348,9 @@ class DraftosaurusTable(Table[Game]):
         if self.match is not None and not self.match.played:
             say("match_welcome")
         say("welcome", count=len(game.players), names=list(game.players))
+        if self.seats.solo:
+            say("solo_welcome", player=game.players[0], bots=list(game.players[1:]),
+                level=self.session.text(f"solo.levels.{self.seats.bots[1]}"))
         if game.two_player:
             say("two_player_variant")
         if self.winter:
@@ -324,7 +363,7 @@ class DraftosaurusTable(Table[Game]):
                 king=self.yes_no(options.river_counts_for_king))
         if not game.tracks_everyone:
             say("tracking_mine", player=game.players[game.tracked[0]])
-        say("round_start", round=game.round, rounds=game.rounds)
+        say("solo_round_start" if self.seats.solo else "round_start", round=game.round, rounds=game.rounds)
 
     def yes_no(self, value: bool) -> str:
         return self.session.text("words.yes" if value else "words.no")

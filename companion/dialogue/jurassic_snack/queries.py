@@ -1,11 +1,12 @@
 """What players may ask in the middle of any Jurassic Snack question: squares, rows and columns, where pieces
 are, the grass left, the actions left, where a move would stop, the moves there are, reserves, what each ate,
-the boards, the scores, where the game stands, and one's own secret."""
+the boards, the scores, where the game stands, one's own secret; advice, and what a player played last."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.dialogue.jurassic_snack import advice
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import SHARED_QUERIES, Queries
 from companion.games.common import Reason
@@ -201,17 +202,44 @@ def secret(table: JurassicSnackTable, slots: dict[str, Any]) -> Answer | None:
     if player is None:
         return None
     names = table.game.players
+    if table.seats.is_bot(player):
+        table.say("solo_bot_secret_kept", player=names[player])
+        return None
     notes = [note for note in table.game.notes_for(player) if any(token for _, token in note.tokens)]
     if not notes:
         table.say("secret_none", player=names[player])
         return None
-    verdict = table.confirm(table.text("secret_warning", player=names[player], other=names[1 - player]),
-                            table.state)
-    if verdict is not True:
-        table.say("secret_skipped")
-        return verdict if isinstance(verdict, Answer) else None
+    if not table.seats.solo:  # in solo nobody else is there to overhear
+        verdict = table.confirm(table.text("secret_warning", player=names[player], other=names[1 - player]),
+                                table.state)
+        if verdict is not True:
+            table.say("secret_skipped")
+            return verdict if isinstance(verdict, Answer) else None
+    say_notes(table, notes)
+    return None
+
+
+def say_notes(table: JurassicSnackTable, notes: list[Any]) -> None:
+    """What a player saw in secret, never kept for "repeat" or "review"."""
     for note in notes:
+        if not any(token for _, token in note.tokens):
+            continue
         tokens = [table.text("secret_token", square=table.square_words(square), token=table.text(f"tokens.{token}"))
                   for square, token in note.tokens]
         table.session.say_text(table.text(f"secret_note_{note.source}", tokens=tokens), remember=False)
-    return None
+
+
+@QUERIES.answers("advice")
+def advice_query(table: JurassicSnackTable, slots: dict[str, Any]) -> None:
+    """The best action for the player whose turn it is (or the one named, who must be that player)."""
+    player = player_from(table, slots)
+    if player is not None:
+        advice.advise(table, player)
+
+
+@QUERIES.answers("played")
+def played(table: JurassicSnackTable, slots: dict[str, Any]) -> None:
+    """The last turn of the player named, else of the other player."""
+    player = table.player_said(slots.get("player"), 1 - table.game.player)
+    if player is not None:
+        advice.say_played(table, player)

@@ -1,5 +1,6 @@
 """Setting up a Jurassic Snack table: the two players (blue first), the tokens (physical or hidden), the
-assembly of the boards; from the command line, or by questions for what it leaves out."""
+assembly of the boards, whether advice is given; from the command line, or by questions for what it leaves
+out. A solo game: the player (blue, first to move) against a bot, with hidden tokens."""
 
 from __future__ import annotations
 
@@ -8,17 +9,26 @@ from typing import Any
 
 from companion.dialogue.session import Session
 from companion.dialogue.setup import ask_names, ask_until, label_players, listed_names, names_can_be_typed, table_seed
+from companion.dialogue.solo import Seats, refuse_with_solo, solo_players, solo_request, solo_seats, table_seats
 from companion.errors import BadInput, RuleViolation
 from companion.files import load_json
 from companion.games.common import Reason
-from companion.games.jurassic_snack.engine import MODES, Game, Options
+from companion.games.jurassic_snack.engine import HIDDEN, MODES, Game, Options
 from companion.games.jurassic_snack.layout import LAYOUT_LIMIT, LAYOUT_SCHEMA, Layout
 
 
-def start_game(session: Session, args: Any) -> Game:
-    """The new game, from the options and questions for what they leave out."""
+def start_game(session: Session, args: Any) -> tuple[Game, Seats]:
+    """The new game and its seats, from the options and questions for what they leave out."""
     layout = read_layout(args.layout, session)
     options = Options(quiet_turns=args.quiet_turns or Options().quiet_turns)
+    request = solo_request(args, session, 1)
+    if request is not None:
+        if args.tokens == "physical":
+            raise refuse_with_solo(session, "--tokens physical")
+        players = solo_players(session, args, 1)
+        seed = table_seed(args)
+        session.set_player_names(players)
+        return _new_game(session, players, layout, HIDDEN, seed, options), solo_seats(request, seed)
     if args.players:
         players = listed_names(args.players, session.lang)
         if len(players) != 2:
@@ -27,8 +37,13 @@ def start_game(session: Session, args: Any) -> Game:
         players = ask_players(session)
     session.set_player_names(players)
     mode = args.tokens or ask_mode(session)
+    seats = table_seats(session, args, asked=not args.players)
+    return _new_game(session, players, layout, mode, table_seed(args), options), seats
+
+
+def _new_game(session: Session, players: list[str], layout: Layout, mode: str, seed: int, options: Options) -> Game:
     try:
-        return Game.new(players, layout=layout, mode=mode, seed=table_seed(args), options=options)
+        return Game.new(players, layout=layout, mode=mode, seed=seed, options=options)
     except RuleViolation as error:
         reason = error.reason if isinstance(error.reason, Reason) else Reason("js_unknown_action")
         raise BadInput(session.catalog.say(f"reasons.{reason.code}", **reason.params)) from None

@@ -5,6 +5,10 @@ which one it is; with hidden tokens the program draws and reveals them itself. A
 player may know about (Scouting, or the look at two tokens when an effect cannot apply), the program only
 says that this player has a secret: the player hears it when they ask for it ("mon secret"), after a
 warning to the other player, and it is never kept in the messages that "repeat" and "review" read back.
+
+In solo play (`--solo`) the player takes blue against a bot, with hidden tokens: the bot's turn is played by
+the table, each action narrated as it happens; what the bot sees in secret is never said, and the player's own
+secrets are said at once (nobody else is there to overhear).
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from companion import registry
-from companion.dialogue.jurassic_snack.queries import QUERIES
+from companion.dialogue.jurassic_snack.advice import UNSAID_EVENTS
+from companion.dialogue.jurassic_snack.queries import QUERIES, say_notes
 from companion.dialogue.jurassic_snack.setup import start_game
 from companion.dialogue.jurassic_snack.words import SquareWords
 from companion.dialogue.session import Answer, Session
@@ -41,9 +46,6 @@ SPEC = registry.game("jurassic-snack")
 EFFECT_STATES = {BIRTH: "place", SCOUTING: "board", AIR_TRANSPORT: "fly", AIR_STRIKE: "fly", ERUPTION: "pick",
                  LOOK: "pick"}
 _EFFECT_QUESTIONS = {"place": "ask_place", "board": "ask_scout", "fly": "ask_fly", "pick": "ask_pick"}
-# Events that the next question says anyway, and the result that the final scores say.
-_UNSAID_EVENTS = frozenset({"js_effect", "js_turn_token", "js_win_points", "js_win_fewer_tokens", "js_win_shared",
-                            "js_win_elimination"})
 # Refusals of a move that say nothing more to try.
 _FINAL_REFUSALS = frozenset({"js_game_over", "js_not_your_turn", "js_reveal_first", "js_effect_first"})
 
@@ -57,11 +59,23 @@ class JurassicSnackTable(SquareWords, Table[Game]):
 
     @classmethod
     def start(cls, session: Session, args: Any) -> dict[str, Any]:
-        return {"game": start_game(session, args)}
+        game, seats = start_game(session, args)
+        return {"game": game, "seats": seats}
+
+    def seats_fit(self) -> bool:
+        """A solo game is played with hidden tokens (the bot cannot turn real ones)."""
+        return not self.seats.solo or self.game.mode == HIDDEN
+
+    def bot_choice(self, seat: int) -> Any:
+        from companion.games.jurassic_snack.bots import BOTS, bot_action
+
+        return bot_action(self.game, self.seats.bot(seat, BOTS, SPEC.title))
 
     # ----- the questions
-    def question(self) -> Question:
+    def question(self) -> Question | Act:
         game = self.game
+        if self.seats.is_bot(game.player):
+            return Act(self.bot_choice(game.player))
         name = game.players[game.player]
         if game.phase == REVEAL:
             return Question(self.key("ask_reveal"), "reveal", {"square": self.square_words(game.eater)}, game.player)
@@ -191,22 +205,37 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         """What happened, in order; a secret is announced right after the look that made it (before the next
         turn is said); a redone move is not said again ("rétabli" said it)."""
         for event in events or ():
-            if event.code in _UNSAID_EVENTS or (redone and event.code == "js_moved"):
+            if event.code in UNSAID_EVENTS or (redone and event.code == "js_moved"):
                 continue
-            self.session.say_text(self.reason_words(event))
+            self.session.say_text(self.event_words(event, action.player))
             if event.code in ("js_scouted", "js_looked"):
                 self.announce_secret(action.player)
 
+    def event_words(self, event: Reason, actor: int) -> str:
+        """What happened, in words; an effect that cannot apply tells a bot's look in the third person (the
+        table's sentence speaks to the player who looks)."""
+        if event.code == "js_no_effect" and self.seats.is_bot(actor):
+            return self.text("solo_bot_no_effect", **self.param_words({**event.params,
+                                                                       "player": self.game.players[actor]}))
+        return self.reason_words(event)
+
     def announce_secret(self, player: int) -> None:
         names = self.game.players
-        if self.game.mode == HIDDEN:
+        if self.seats.is_bot(player):
+            self.say("solo_bot_secret", player=names[player])
+        elif self.seats.solo:  # nobody else is there to overhear: the player hears it now
+            say_notes(self, self.game.notes_for(player)[-1:])
+        elif self.game.mode == HIDDEN:
             self.say("secret_ready", player=names[player], other=names[1 - player])
         else:
             self.say("secret_physical", player=names[player])
 
     def secret(self, actions: list[Any]) -> Secret | None:
         """Taking back a token that was shown, or a look at hidden tokens, cannot make them unseen: the other
-        player must agree, and hears what stays known."""
+        player must agree, and hears what stays known. In solo nobody else has a say (a bot's looks go with the
+        actions taken back)."""
+        if self.seats.solo:
+            return None
         game = self.game.replay(self.game.setup_json(), self.game.actions[:-len(actions)])
         for action in actions:
             events = game.apply(action)
@@ -236,6 +265,9 @@ class JurassicSnackTable(SquareWords, Table[Game]):
                 say("pending_effect", effect=self.text(f"effects.{game.pending}"))
             return
         say("welcome", blue=game.players[0], yellow=game.players[1])
+        if self.seats.solo:
+            say("solo_welcome", player=game.players[0], bot=game.players[1],
+                level=self.session.text(f"solo.levels.{self.seats.bots[1]}"))
         say("mode", mode=self.text(f"modes.{game.mode}"))
         say("quiet_rule", turns=game.options.quiet_turns)
         QUERIES.handlers["layout"](self, {})

@@ -7,6 +7,8 @@ changes) and `win_chance`, the playouts' chance of winning after it, in percent.
 
 In solo play the advisor knows the seat's hand (`advise_seat` on a full-mode game); at a table the player
 names the cards they hold, or the one species they consider (`advise_seat` with `cards`).
+
+`logged_reason` gives the same reason for a placement already played (what it brought when it was played).
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from collections.abc import Sequence
 from companion.errors import BadInput, RuleViolation
 from companion.games.bots import Advice, Suggestion, ranked_advice
 from companion.games.common import Reason
-from companion.games.draftosaurus.board import SPECIES_INDEX, unknown_id
+from companion.games.draftosaurus.actions import Place
+from companion.games.draftosaurus.board import PEN_INDEX, SPECIES_INDEX, unknown_id
 from companion.games.draftosaurus.bots import DISCARD_PEN, WORLDS, StrongBot, to_action
 from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.gains import discard_reason, placement_reason
-from companion.games.draftosaurus.ids import SPECIES
-from companion.games.draftosaurus.observation import DraftObservation, observe, observe_table
+from companion.games.draftosaurus.ids import PENS, SPECIES
+from companion.games.draftosaurus.observation import DraftObservation, _check_waiting, observe, observe_table
+from companion.games.draftosaurus.playout import Position
 
 CLOSE = 0.03  # a runner-up within this much of the best value is given too (about 3 % of a win)
 # Every code the advisor's Reasons carry (gains.placement_reason, gains.discard_reason, and the refusals of a
@@ -71,3 +75,26 @@ def advise_seat(game: Game, seat: int, cards: Sequence[str] | None = None, seed:
     if not cards:
         raise BadInput("at a table the program does not see the hands: name the cards to get advice")
     return advise(observe_table(game, seat, cards), seed)
+
+
+def refusal(game: Game, seat: int) -> Reason | None:
+    """Why `seat` cannot be advised now (it does not place now, the winter board...), or None."""
+    try:
+        _check_waiting(game, seat)
+    except RuleViolation as refused:
+        assert isinstance(refused.reason, Reason)
+        return refused.reason
+    return None
+
+
+def logged_reason(game: Game, index: int) -> Reason:
+    """Why the placement logged at `index` scored what it did, as data: placement_reason at the zoos as they
+    stood just before it (summer board, every zoo followed: the King and the Island compare every zoo)."""
+    action = game.actions[index]
+    if not isinstance(action, Place) or game.board != "summer" or not game.tracks_everyone:
+        raise BadInput("a reason is given for a summer placement in a game that follows every zoo")
+    before = game.replay(game.setup_json(), game.actions[:index])
+    zoos = [[[SPECIES_INDEX[species] for species in zoo[pen] if species is not None] for pen in PENS]
+            for zoo in before.zoos]
+    return placement_reason(Position.from_zoos(zoos, game.options), action.player, SPECIES_INDEX[action.species],
+                            PEN_INDEX[action.pen])

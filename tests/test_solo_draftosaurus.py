@@ -1,0 +1,207 @@
+"""`companion play draftosaurus --solo` in text mode: the program deals, rolls and plays the bots; the player
+hears their hand, each bot's move in one sentence and its detail on request; undo takes back the bots' replies
+with the player's move; a game stopped half-way resumes with the same bots; the final scores are the engine's."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from companion.games.draftosaurus.actions import Discard, Place, Roll
+from companion.games.draftosaurus.advice import logged_reason
+from companion.games.draftosaurus.bots import BOTS, RandomBot, play_game
+from companion.games.draftosaurus.engine import Game
+from companion.games.draftosaurus.ids import SPECIES
+from companion.language.messages import catalog
+from companion.language.numbers import to_words
+from tests.conftest import final_lines, run_companion, run_play, saved_state
+
+# How the player types a placement and a discard (solo: the player's name is not needed).
+PLACE = {"fr": "{species} dans {pen}", "en": "{species} in the {pen}", "es": "{species} en {pen}"}
+DISCARD = {"fr": "je remets {the}", "en": "I put back {the}", "es": "devuelvo {the}"}
+PLAYER_POLICY_SEED = 1000  # the test's own player: a random bot that only the script speaks for
+
+
+def bot_names(bots: int) -> list[str]:
+    return ["Bot"] if bots == 1 else [f"Bot {number}" for number in range(1, bots + 1)]
+
+
+def expected_game(seed: int, bots: int, level: str) -> Game:
+    """The game the table must play: the engine's die and deal, the bots the table builds (the level's bot
+    with the game's seed), and the test's player."""
+    game = Game.new(["Alice", *bot_names(bots)], mode="full", seed=seed)
+    return play_game(game, [RandomBot(PLAYER_POLICY_SEED)] + [BOTS[level](seed) for _ in range(bots)])
+
+
+def player_lines(game: Game, lang: str) -> list[str]:
+    """What the player types: each of their placements and discards."""
+    names, lines = catalog(lang), []
+    for action in game.actions:
+        if isinstance(action, Place) and action.player == 0:
+            lines.append(PLACE[lang].format(species=names.name("species", action.species),
+                                            pen=names.name("pens", action.pen)))
+        elif isinstance(action, Discard) and action.player == 0:
+            lines.append(DISCARD[lang].format(the=names.name("species", action.species).the))
+    return lines
+
+
+def hand_said(hand: list[str], lang: str) -> str:
+    """The hand as the table must say it: the species held most first, counts in words."""
+    names, counts = catalog(lang), Counter(hand)
+    items = [names.name("species", kind, "one") if counts[kind] == 1 else
+             f"{to_words(counts[kind], lang, before_noun=True)} {names.name('species', kind, 'plural')}"
+             for kind in sorted(counts, key=lambda kind: (-counts[kind], SPECIES.index(kind)))]
+    return names.join(items)
+
+
+def solo_args(save, lang: str, seed: int, bots: int, level: str) -> list[str]:
+    return ["play", "draftosaurus", "--solo", "--bots", str(bots), "--level", level, "--engine", "text",
+            "--lang", lang, "--players", "Alice", "--seed", str(seed), "--save", str(save)]
+
+
+def check_final(output: str, game: Game, lang: str) -> None:
+    """Each player's final score line holds the engine's total."""
+    names = catalog(lang)
+    lines = final_lines(output, list(game.players), lang)
+    for entry in game.score().players:
+        start = names.say("draft.score_final", player=entry.name, total=entry.total, details="", tactile="")
+        assert lines[entry.name].startswith(start.split(".")[0] + "."), (lines[entry.name], start)
+
+
+def test_a_whole_solo_game_in_french_with_undo_detail_and_resume(tmp_path):
+    seed, bots = 7, 3
+    game = expected_game(seed, bots, "greedy")
+    lines = player_lines(game, "fr")
+    save = tmp_path / "solo.json"
+    words = catalog("fr")
+    half = len(lines) // 2
+    # The first move, taken back with the bots' replies, then played again; half the game; the detail of a
+    # bot's last move; the hand again.
+    first = run_play(solo_args(save, "fr", seed, bots, "greedy"),
+                     [lines[0], "annule", *lines[:half], "qu'a joué Bot 2 ?", "ma main"], tmp_path)
+    assert first.returncode == 0, first.stderr
+    out = first.stdout
+    first_hand = Game.new(list(game.players), mode="full", seed=seed).hand(0)
+    assert f"Ta main : {hand_said(first_hand, 'fr')}." in out
+    # each bot's move in one sentence, as the engine played it
+    for action in game.actions[:5]:
+        if isinstance(action, Place) and action.player:
+            assert words.say("draft.accepted_full", player=game.players[action.player], species=action.species,
+                             pen=action.pen) in out
+    # the undo names the player's move and the bots whose replies went with it
+    assert "Annulé : " in out and words.say("solo.bots_undone", bots=bot_names(bots)) in out
+    # the detail of Bot 2's last placement: what it brought, as the engine's advisor reasons it
+    state = saved_state(save)
+    assert state["finished"] is False and "companion resume" in out
+    played = Game.from_json(state["state"])
+    index = max(i for i, action in enumerate(played.actions) if isinstance(action, Place) and action.player == 2)
+    placed = played.actions[index]
+    reason = logged_reason(played, index)
+    assert words.say("draft.played", player="Bot 2", species=placed.species, pen=placed.pen,
+                     why=words.say(f"reasons.{reason.code}", **reason.params)) in out
+    # the save records solo play, the bots' seats and level, and the seed
+    assert state["seats"] == {"solo": True, "bots": [{"seat": seat, "level": "greedy"} for seat in (1, 2, 3)],
+                              "seed": seed, "advice": True}
+    # resumed, the same bots finish the same game
+    second = run_play(["resume", str(save), "--engine", "text"], lines[half:], tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert saved_state(save)["state"] == json.loads(json.dumps(game.to_json()))
+    check_final(second.stdout, game, "fr")
+
+
+def test_a_whole_two_player_solo_game_in_english_against_the_strong_bot(tmp_path):
+    seed = 11
+    game = expected_game(seed, 1, "strong")
+    save = tmp_path / "solo.json"
+    lines = player_lines(game, "en")
+    result = run_play(solo_args(save, "en", seed, 1, "strong"), [lines[0], lines[1], "what did Bot play?", *lines[2:]],
+                      tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    words = catalog("en")
+    assert "Your hand: " in out and "which dinosaur do you put back in the box?" in out
+    # the player's discard is said, the bot's stays unseen
+    own = next(action for action in game.actions if isinstance(action, Discard) and action.player == 0)
+    assert words.say("draft.solo_discarded", player="Alice", species=own.species) in out
+    assert out.count(words.say("draft.solo_bot_discarded", player="Bot")) == 12
+    assert words.say("draft.played_discard", player="Bot") in out
+    assert saved_state(save)["state"] == json.loads(json.dumps(game.to_json()))
+    check_final(out, game, "en")
+
+
+def test_a_solo_game_in_spanish_against_random_bots(tmp_path):
+    seed = 5
+    game = expected_game(seed, 2, "random")
+    save = tmp_path / "solo.json"
+    lines = player_lines(game, "es")
+    result = run_play(solo_args(save, "es", seed, 2, "random"),
+                      [lines[0], "¿qué ha jugado Bot 2?", "deshacer", *lines], tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Tu mano: " in out and "Bot 2 ha puesto " in out
+    assert catalog("es").say("solo.bots_undone", bots=["Bot 1", "Bot 2"]) in out
+    assert saved_state(save)["state"] == json.loads(json.dumps(game.to_json()))
+    check_final(out, game, "es")
+
+
+def test_a_bot_seat_is_not_the_player_s_and_a_card_not_held_is_refused_with_the_hand(tmp_path):
+    seed = 7
+    save = tmp_path / "solo.json"
+    hand = Game.new(["Alice", "Bot 1", "Bot 2", "Bot 3"], mode="full", seed=seed).hand(0)
+    missing = next(species for species in SPECIES if species not in hand)
+    words = catalog("fr")
+    result = run_play(solo_args(save, "fr", seed, 3, "random"),
+                      ["Bot 1 : stégosaure dans la rivière", f"{words.name('species', missing)} dans la rivière"],
+                      tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert words.say("draft.solo_bot_plays", player="Bot 1") in result.stdout
+    assert words.say("draft.solo_not_in_hand", player="Alice", species=missing,
+                     hand=hand_said(hand, "fr")) in result.stdout
+    assert [type(action) for action in Game.from_json(saved_state(save)["state"]).actions] == [Roll]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--bots", "2"], "--bots"),
+    (["--solo", "--board", "winter"], "--board"),
+    (["--solo", "--match", "summer-winter"], "--match"),
+    (["--solo", "--players", "Alice,Bruno"], "--players"),
+    (["--solo", "--bots", "5"], "--bots"),
+])
+def test_solo_options_that_do_not_fit_are_refused_in_one_line(tmp_path, args, words):
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--lang", "en", "--save", str(tmp_path / "s.json"),
+                       *args], [], tmp_path)
+    assert result.returncode == 2 and words in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_a_save_whose_bots_sit_in_a_table_game_is_refused_as_corrupt(tmp_path):
+    save = tmp_path / "table.json"
+    made = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno", "--save", str(save)], [],
+                    tmp_path)
+    assert made.returncode == 0, made.stderr
+    from companion.dialogue.savefile import write_save
+
+    content = saved_state(save)
+    content["seats"] = {"solo": True, "bots": [{"seat": 1, "level": "strong"}], "seed": 0, "advice": True}
+    write_save(save, "draftosaurus", content)
+    before = save.read_bytes()
+    result = run_companion("resume", str(save), "--engine", "text", env={"COMPANION_HOME": str(tmp_path)})
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert save.read_bytes() == before
+
+
+def test_redo_plays_the_bots_again_and_help_speaks_of_the_hand_and_the_bots(tmp_path):
+    seed = 3
+    game = expected_game(seed, 3, "random")
+    save = tmp_path / "solo.json"
+    first = player_lines(game, "fr")[0]
+    result = run_play(solo_args(save, "fr", seed, 3, "random"), [first, "annule", "rétablis", "aide"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    out, words = result.stdout, catalog("fr")
+    redone = out.split("Rétabli : ", 1)[1]
+    # the bots' moves come back with the player's, then the hands pass, then the next roll is said
+    passed = words.say("draft.solo_pass_hands", giver="Bot 3")
+    assert redone.index(words.say("solo.bots_redone", bots=bot_names(3))) < redone.index(passed) < redone.index("Dé : ")
+    assert words.say("draft.help.solo_turn") in out
+    played = Game.from_json(saved_state(save)["state"]).actions
+    assert played == game.actions[:len(played)] and isinstance(played[-1], Roll) and len(played) == 6
