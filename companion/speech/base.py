@@ -67,8 +67,8 @@ class Heard:
 
 LOW_CONFIDENCE = 0.6
 # What changes the game (a move, a die face, an undo, a yes or no to a read-back) is asked again below
-# ACTION_CONFIDENCE, and also when the recogniser's best rival of another meaning (companion.speech.rivals) fits
-# less than RIVAL_MARGIN worse per frame (pocketsphinx's log units). Chosen on the tuned voices of `companion
+# ACTION_CONFIDENCE, and, but for a no, also when the recogniser's best rival of another meaning
+# (companion.speech.rivals) fits less than RIVAL_MARGIN worse per frame (pocketsphinx's log units). Chosen on the tuned voices of `companion
 # bench listen --tradeoff` (espeak-ng, 200 utterances in five rooms; flite held out), two runs (--seed 1 and 2):
 #   confidence 0.75 alone (as before): 48.5% and 52.2% of the moves heard right read back, 4.0% and 3.5% of all
 #     utterances misheard and applied;
@@ -76,10 +76,10 @@ LOW_CONFIDENCE = 0.6
 #   0.6 and 15: 45.5% and 50.7% read back, 1.0% and 1.5% applied; 0.75 and 15: 57.6% and 62.3%, 0.5% and 0.0%;
 #   0.6 and 20: 54.5% read back, 0.5% applied; 0.5 and 15: 37.9%, 2.5% (--seed 1).
 # The chosen pair is the cheapest in read-backs that keeps misheard-and-applied at the 0.5% target on both runs,
-# for 1.4 to 3 more read-backs per 100 moves than before. On the held-out voices, looked at after the choice:
-# 4.5% and 6.0% read back and 6.0% applied before; 16.7% and 20.9% read back, 3.5% and 4.5% applied now. What
-# is still applied there is mostly a species heard in words where none was said ("its trike go on the spade" for
-# "stego on the spade"), which no rival of a word can show.
+# for 1.4 to 3 more read-backs per 100 moves than before. On the held-out voices, looked at after the choice
+# (--seed 1): 6.0% read back and 6.0% applied before, 17.9% and 3.5% now. What is still applied there is mostly
+# a species heard in words where none was said ("its trike go on the spade" for "stego on the spade"), which no
+# rival of a word can show.
 ACTION_CONFIDENCE = 0.65
 RIVAL_MARGIN = 15.0
 

@@ -10,7 +10,7 @@ its best rival (negative: the rival fits better); the rival sentence is the hear
 in that span. Each second pass covers a word or three, with a grammar of a few dozen words: a few
 milliseconds.
 
-An undo, a redo, a yes or a no has no such word: its rival is the best sentence of the state's grammar without
+An undo, a redo or a yes has no such word: its rival is the best sentence of the state's grammar without
 that intent, heard on the whole utterance, and the margin is per frame of speech. Both passes start from the
 same cepstral mean, so that the scores compare. When no sentence of the other grammar survives the search,
 there is no rival.

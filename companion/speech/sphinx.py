@@ -81,8 +81,10 @@ _SILENCES = re.compile(r"^(<s>|</s>|<sil>|\(NULL\))$")
 _NOISES = re.compile(r"^(\[.*\]|\+.*\+)$")
 _VARIANT = re.compile(r"\(\d+\)$")
 # What changes the game but has no word of meaning to weigh against its rivals: its rival is the best sentence
-# of the state's grammar without it, heard on the whole utterance (see companion.speech.rivals).
-WHOLE_SENTENCE_CHECKED = frozenset({"undo", "redo", "yes", "no"})
+# of the state's grammar without it, heard on the whole utterance (see companion.speech.rivals). Not "no": it
+# drops what was read back, and a "no" with a rival close behind ("whose go", "window") would be asked again
+# and again, a question with no way out.
+WHOLE_SENTENCE_CHECKED = frozenset({"undo", "redo", "yes"})
 # Only the sentences at most this many words longer than the one heard are its rivals: a long sentence does not
 # fit a short utterance, and the whole grammar of a player's turn, searched a second time, cost 60 MB more.
 RIVAL_EXTRA_WORDS = 2
