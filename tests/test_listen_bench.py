@@ -107,7 +107,8 @@ def test_the_players_sentences_are_heard_where_a_game_would_hear_them():
 
     commands, players = spoken_commands(Namespace(sentences="examples", lang="en"), 40)
     natural = examples("draftosaurus", "en").understood
-    assert len(commands) == 40 and len({c.text for c in commands}) >= 36 and players == ("Alice", "Bruno", "Chloé")
+    assert len(commands) == 40 and len({c.text for c in commands}) >= 36
+    assert players[:3] == ("Alice", "Bruno", "Chloé")  # the examples' players, in order (solo ones add "Bot 2")
     assert {c.text for c in commands} <= {e.text for e in natural}
     assert all(c.state != ANY_STATE for c in commands)
     states = {c.text: c.state for c in commands}
