@@ -12,6 +12,7 @@ from companion.games.draftosaurus.advice import logged_reason
 from companion.games.draftosaurus.bots import BOTS, RandomBot, play_game
 from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.ids import SPECIES
+from companion.language.grammar import parse
 from companion.language.messages import catalog
 from companion.language.numbers import to_words
 from tests.conftest import final_lines, run_companion, run_play, saved_state
@@ -205,3 +206,10 @@ def test_redo_plays_the_bots_again_and_help_speaks_of_the_hand_and_the_bots(tmp_
     assert words.say("draft.help.solo_turn") in out
     played = Game.from_json(saved_state(save)["state"]).actions
     assert played == game.actions[:len(played)] and isinstance(played[-1], Roll) and len(played) == 6
+
+
+@pytest.mark.parametrize("lang, text", [("fr", "qu'a joué Bot 2 ?"), ("en", "what did Bot 2 play?"),
+                                        ("es", "¿qué ha jugado Bot 2?")])
+def test_a_bot_is_named_like_any_player(lang, text):
+    result = parse(text, game="draftosaurus", lang=lang, state="turn", player_names=["Alice", *bot_names(3)])
+    assert (result.intent, result.slots) == ("played", {"player": "Bot 2"})
