@@ -56,14 +56,17 @@ def test_a_filler_that_is_also_an_answer(lang, text, intent):
 
 def test_a_word_that_is_a_filler_and_part_of_a_command_is_kept_when_needed():
     """ "dis" is a filler ("dis, c'est à qui ?") and the verb of "dis ça encore": the sentence is tried
-    without all fillers, then without those at its ends only, the most left out first, then as written."""
+    without all fillers, then without all but one, then without those at its ends only, then as written."""
     folded = fold("donc tu peux dis ça encore")
     grammar_skips = [tuple(fold(w).words) for w in grammar_source("draftosaurus", "fr")["skip_words"]]
     tried = [r.words for r in readings(folded, grammar_skips)]
     assert tried[0] == ("ca", "encore")
     assert ("dis", "ca", "encore") in tried and tried[-1] == folded.words
     assert tried.index(("dis", "ca", "encore")) < tried.index(("tu", "peux", "dis", "ca", "encore"))
-    assert parse("donc tu peux dis ça encore", game="draftosaurus", lang="fr", state="turn").intent == "repeat"
+    for text in ("donc tu peux dis ça encore", "donc, tu peux dis, euh, ça encore"):
+        assert parse(text, game="draftosaurus", lang="fr", state="turn").intent == "repeat", text
+    assert parse("bon, c'est bon", game="draftosaurus", lang="fr", state="confirm").intent == "yes"
+    assert parse("ok d'accord", game="draftosaurus", lang="fr", state="confirm").intent == "yes"
 
 
 @pytest.mark.parametrize("lang, text, state, intent, slots", [

@@ -48,6 +48,25 @@ class Folded:
         """Words start:end of the sentence."""
         return Folded(self.original, self.words[start:end], self.spans[start:end])
 
+    def occurrences(self, phrases: Iterable[Phrase]) -> list[tuple[int, int]]:
+        """The spans (start, end) of the given phrases in the sentence, read left to right, longest first."""
+        ordered = sorted({tuple(p) for p in phrases if p}, key=len, reverse=True)
+        found, index = [], 0
+        while index < len(self.words):
+            phrase = next((p for p in ordered if self.words[index:index + len(p)] == p), None)
+            if phrase is None:
+                index += 1
+            else:
+                found.append((index, index + len(phrase)))
+                index += len(phrase)
+        return found
+
+    def keeping(self, dropped: Iterable[tuple[int, int]]) -> Folded:
+        """The sentence without the words of the given spans."""
+        gone = {i for start, end in dropped for i in range(start, end)}
+        kept = [i for i in range(len(self.words)) if i not in gone]
+        return Folded(self.original, tuple(self.words[i] for i in kept), tuple(self.spans[i] for i in kept))
+
     def edge_cuts(self, phrases: Iterable[Phrase]) -> tuple[list[int], list[int]]:
         """Where the run of given phrases at the start of the sentence may end (0 first), and where the run at
         its end may begin (len(words) first), one phrase at a time, longest phrase first."""
