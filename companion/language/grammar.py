@@ -309,13 +309,16 @@ MAX_KEPT_FILLERS = 8
 
 
 def readings(folded: Folded, skip_phrases: Sequence[tuple[str, ...]]) -> list[Folded]:
-    """The ways a sentence is tried, in order: without any filler; then without all fillers but one, for each
-    of them in turn, the longest first, then from the last ("donc, tu peux dis, euh, ça encore" keeps the "dis"
-    it needs, "bon, c'est bon" its second "bon", "dis, d'accord" and "d'accord, dis" are a yes); then without
-    fillers only at its start and end, the most left out first; then as written. Empty readings are left
-    out."""
+    """The ways a sentence is tried, in order: without any filler, even one that a removal brings together;
+    then without the fillers as said ("what would, uh, you play" keeps its "would you"); then without all
+    fillers but one, for each of them in turn, the longest first, then from the last ("donc, tu peux dis, euh,
+    ça encore" keeps the "dis" it needs, "bon, c'est bon" its second "bon", "dis, d'accord" and "d'accord,
+    dis" are a yes); then without fillers only at its start and end, the most left out first; then as
+    written. Empty readings are left out."""
     found = {folded.without(skip_phrases).words: folded.without(skip_phrases)}
     spans = folded.occurrences(skip_phrases)
+    once = folded.keeping(spans)
+    found.setdefault(once.words, once)
     if len(spans) <= MAX_KEPT_FILLERS:
         for kept in sorted(spans, key=lambda span: (span[0] - span[1], -span[0])):  # longest first, then the last
             reading = folded.keeping(span for span in spans if span != kept)
