@@ -113,7 +113,7 @@ def test_scripted_complete_game_ends_with_the_right_scores(tmp_path, players, la
     for entry in expected.score().players:
         assert f"{entry.name}{separator}{entry.total} " in result.stdout, entry.name
     lines = result.stdout.strip().splitlines()
-    verdict = lines[lines.index(catalog(lang).say("dino.after_end")) - 2]  # then the ranking, then the last question
+    verdict = lines[lines.index(catalog(lang).say("session.after_end")) - 2]  # then the ranking, then the last question
     assert all(expected.players[i] in verdict for i in expected.score().winners), verdict
 
 

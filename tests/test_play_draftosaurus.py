@@ -45,7 +45,7 @@ def test_scripted_complete_game_ends_with_the_right_scores(tmp_path, players, la
         assert spoken[entry.name].startswith(f"{entry.name} : {entry.total} " if lang == "fr"
                                              else f"{entry.name}: {entry.total} "), spoken[entry.name]
     lines = result.stdout.splitlines()
-    verdict = lines[lines.index(catalog(lang).say("draft.after_end")) - 2]  # then the ranking, then the last question
+    verdict = lines[lines.index(catalog(lang).say("session.after_end")) - 2]  # then the ranking, then the last question
     for winner in scores.winner_names:
         assert winner in verdict
 

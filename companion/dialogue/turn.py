@@ -273,7 +273,7 @@ class Table(Generic[GameT]):
         """True when an undo took the game back from its end; False to stop (quit, no, or the end of input)."""
         while True:
             try:
-                answer = self.ask(Question(self.key("after_end"), self.state_of("turn")))
+                answer = self.ask(Question("session.after_end", self.state_of("turn")))
             except QuitRequested:
                 return False
             if answer is None:  # undo or redo: the game may have come back
