@@ -24,6 +24,7 @@ from companion.games.draftosaurus.board import (
     SOLITARY_ISLAND,
     TREX,
     WOODY_TRIO,
+    RoundClock,
 )
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.playout import (
@@ -60,7 +61,7 @@ _MEADOW_POINTS = np.array(MEADOW_POINTS)
 _SPECIES = np.arange(SPECIES_COUNT)
 
 
-class Batch:
+class Batch(RoundClock):
     """`games` games of `players` each, all at the same round and turn, each with its own hands, die and zoos."""
 
     # Per game and player, set by name below (and per species for prairie, in_pens and in_river).
@@ -80,11 +81,9 @@ class Batch:
         """`copies` > 1: the games are that many copies of games // copies different ones, and every random
         draw is the same for all copies of a game (the first games // copies are the first copy)."""
         shape = (games, players)
-        self.games, self.players, self.options, self.copies = games, players, options, copies
+        self.games, self.options, self.copies = games, options, copies
+        self.start_clock(players)
         self.two_player = players == 2
-        self.rounds = 4 if self.two_player else 2
-        self.turns = 3 if self.two_player else HAND_SIZE
-        self.round = self.turn = self.roller = 0
         self.random = np.random.default_rng(seed)
         self.rows = np.arange(games)[:, None]
         self.columns = np.arange(players)[None, :]
@@ -193,18 +192,8 @@ class Batch:
     def end_turn(self) -> bool:
         """Hands and die pass to the left; True when a new round begins (the caller deals)."""
         self.hands = np.roll(self.hands, 1, axis=1)
-        self.roller = (self.roller + 1) % self.players
         self.face[:] = -1
-        self.turn += 1
-        if self.turn < self.turns:
-            return False
-        self.round += 1
-        self.turn = 0
-        return self.round < self.rounds
-
-    @property
-    def over(self) -> bool:
-        return self.round >= self.rounds
+        return self.next_turn()
 
     # ---- random play ---------------------------------------------------------------------------------
 

@@ -65,6 +65,38 @@ DINOSAURS_PER_ZOO = 12
 HAND_SIZE = 6
 
 
+def rounds_and_turns(players: int) -> tuple[int, int]:
+    """Rounds in a game and turns in a round: two rounds of a whole hand, or in the 2-player variant four
+    rounds of three turns (see RULES-NOTES)."""
+    return (4, 3) if players == 2 else (2, HAND_SIZE)
+
+
+class RoundClock:
+    """The round, the turn within it and whose turn it is to roll, for the fast copies of a game (`Position`,
+    `Batch`); the engine keeps its own, which also runs the winter board's last moves."""
+
+    __slots__ = ("players", "roller", "round", "rounds", "turn", "turns")
+
+    def start_clock(self, players: int) -> None:
+        self.players = players
+        self.rounds, self.turns = rounds_and_turns(self.players)
+        self.round = self.turn = self.roller = 0
+
+    def next_turn(self) -> bool:
+        """The die passes to the left and the turn ends; True when a new round begins (the caller deals)."""
+        self.roller = (self.roller + 1) % self.players
+        self.turn += 1
+        if self.turn < self.turns:
+            return False
+        self.round += 1
+        self.turn = 0
+        return self.round < self.rounds
+
+    @property
+    def over(self) -> bool:
+        return self.round >= self.rounds
+
+
 def placement_blocker(zoo: list[list[int]], pen: int, species: int, face: int) -> str | None:
     """The code of the rule that keeps `species` out of `pen` under die `face` (NO_FACE: none), or None."""
     return pen_blockers(zoo, species, face, (pen,))[0]

@@ -39,6 +39,7 @@ from companion.games.draftosaurus.board import (
     SPECIES_INDEX,
     SUMMER_RULES,
     SummerRules,
+    rounds_and_turns,
     unknown_id,
 )
 from companion.games.draftosaurus.ids import DIE_FACES, PYRAMID_POSITIONS, SPECIES, DieFace
@@ -82,8 +83,7 @@ class Game(WinterGame, LoggedGame):
         self.actions: list[Action] = []  # every applied action, in order (read only)
         count = len(players)
         self.two_player = count == 2
-        self.rounds = 4 if self.two_player else 2
-        self.turns_per_round = 3 if self.two_player else 6
+        self.rounds, self.turns_per_round = rounds_and_turns(count)
         self._bag_size = BAG_PER_SPECIES[count]
         self._round = 0
         self._turn = 0

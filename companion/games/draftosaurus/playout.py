@@ -31,6 +31,7 @@ from companion.games.draftosaurus.board import (
     TOILETS_SIDE,
     TREX,
     WOODY_TRIO,
+    RoundClock,
 )
 from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
 from companion.games.draftosaurus.options import Options
@@ -69,22 +70,17 @@ CAPACITY_PRAIRIE = 6
 CAPACITY_TRIO = 3
 
 
-class Position:
+class Position(RoundClock):
     """A whole game at the start of a turn or within one: zoos, hands, bag, die, round and turn."""
 
     __slots__ = ("bag", "face", "filled", "forest", "forest_species", "hands", "in_pens", "in_river", "island", "king",
-                 "meadow", "meadow_count", "options", "players", "prairie", "prairie_count", "river", "roller", "round",
-                 "rounds", "trex_pens", "trio", "turn", "turns", "two_player")
+                 "meadow", "meadow_count", "options", "prairie", "prairie_count", "river", "trex_pens", "trio",
+                 "two_player")
 
     def __init__(self, players: int, options: Options = Options()):
         """An empty game of `players` before the first deal: the full bag, no hands, round and turn 0."""
-        self.players = players
+        self.start_clock(players)
         self.two_player = players == 2
-        self.rounds = 4 if self.two_player else 2
-        self.turns = 3 if self.two_player else HAND_SIZE
-        self.round = 0
-        self.turn = 0
-        self.roller = 0
         self.face = NO_FACE
         self.options = options
         self.hands: list[list[int]] = [[] for _ in range(players)]
@@ -213,18 +209,8 @@ class Position:
         Returns True when a new round begins, False within a round; `over` says when the game ended."""
         hands = self.hands
         self.hands = [hands[-1]] + hands[:-1]
-        self.roller = (self.roller + 1) % self.players
         self.face = NO_FACE
-        self.turn += 1
-        if self.turn < self.turns:
-            return False
-        self.round += 1
-        self.turn = 0
-        return self.round < self.rounds
-
-    @property
-    def over(self) -> bool:
-        return self.round >= self.rounds
+        return self.next_turn()
 
     # ---- the score -----------------------------------------------------------------------------------
 
