@@ -232,3 +232,26 @@ def test_enter_on_the_terminal_cuts_the_program_off_before_listening():
     assert time.monotonic() - started < 2 and not speaker.is_speaking()
     keys.close()
     os.close(main_end)
+
+
+def test_only_the_states_used_last_keep_their_search_and_a_state_used_again_is_heard_as_before(tmp_path):
+    """A state's search takes up to 80 MB: the decoder keeps the last STATE_SEARCHES_KEPT, and makes a dropped
+    one again from the cache when its state comes back."""
+    from companion.speech.sphinx import STATE_SEARCHES_KEPT
+
+    path = speak_to_wav("the die shows the forest", tmp_path / "said.wav", voice="en-us+m3", speed=150)
+    states = ["die", "turn", "confirm", "setup", "discard", "die"]
+    listener = open_listener("sphinx", "en", "draftosaurus", audio_files=[path] * len(states), say=lambda _: None)
+    recogniser = listener.recogniser
+    heard, names = [], {}
+    for state in states:
+        heard.append(listener.listen(state).text)
+        names[state] = recogniser.searches.get((state, ()), names.get(state))
+        assert len(recogniser.state_searches) <= STATE_SEARCHES_KEPT
+    assert [k[0] for k in recogniser.state_searches] == states[-STATE_SEARCHES_KEPT:]
+    meanings = [parse(text, game="draftosaurus", lang="en", state="die") for text in (heard[0], heard[-1])]
+    assert [(m.intent, m.slots) for m in meanings] == [("die", {"face": "forest"})] * 2, heard
+    dropped = recogniser.searches.get(("turn", ()))
+    assert dropped is None
+    with pytest.raises((KeyError, RuntimeError)):  # the decoder no longer has it
+        recogniser.decoder.activate_search(names["turn"])

@@ -218,6 +218,19 @@ def test_resume_keeps_the_language_engine_die_verbosity_and_tracked_player(tmp_p
     assert french.stdout.startswith("Reprise de la partie")
 
 
+@pytest.mark.parametrize("lang, lines, board", [
+    ("fr", ["dé forêt", "aide"], "summer"), ("en", ["die forest", "help"], "summer"),
+    ("es", ["dado bosque", "ayuda"], "summer"), ("en", ["keep"] * 6 + ["die forest", "help"], "winter"),
+])
+def test_help_with_only_one_zoo_followed_speaks_of_that_zoo_alone(tmp_path, lang, lines, board):
+    from companion.language.messages import catalog
+
+    out = draft(tmp_path, lines, "Alice,Bruno", lang, "--only-mine", "Alice", "--board", board).stdout
+    state = "turn" if board == "summer" else "winter_turn"
+    assert catalog(lang).say(f"draft.help.{state}_mine") in out
+    assert catalog(lang).say(f"draft.help.{state}", other="Bruno") not in out  # the help of a table followed whole
+
+
 def test_resume_without_a_file_takes_the_game_saved_last_wherever_it_is(tmp_path):
     older = tmp_path / "a" / "older.json"
     newer = tmp_path / "b" / "newer.json"

@@ -91,6 +91,11 @@ RIVAL_EXTRA_WORDS = 2
 # Such a search of a player's turn takes 8 to 11 MB and 65 to 90 ms to load from the cache (a state's own search,
 # 25 to 55 MB): the last three used are kept.
 RIVAL_SEARCHES_KEPT = 3
+# A state's own search takes 3 MB (a yes or no) to 80 MB (a player's turn in the 2-player variant, with its
+# discard) and 90 to 400 ms to load again from the cache; the decoder itself 69 MB. Kept all, the states of one
+# Draftosaurus game came to 532 MB; the last three used cover a turn, its die and a read-back, and pocketsphinx
+# gives the memory of a search it drops to the next (five states in turn, one kept: 180 to 212 MB).
+STATE_SEARCHES_KEPT = 3
 
 
 def model_files(lang: str, model: Path | None = None, borrow: bool = False) -> tuple[Path, Path | None, str]:
@@ -159,6 +164,7 @@ class SphinxRecogniser(Recogniser):
         self.searches: dict[tuple, str] = {}
         self.made = 0  # searches made so far, which names the next
         self.rival_searches: list[tuple] = []  # keys of the searches without some intents, the latest last
+        self.state_searches: list[tuple] = []  # keys of the states' own searches, the latest last
         self.speaker: str | None = None
         self.voice_means: dict[str, str] = {}
         self.hiss = np.random.default_rng(0)
@@ -226,7 +232,8 @@ class SphinxRecogniser(Recogniser):
     def _search(self, state: str, player_names: tuple[str, ...], without: frozenset[str] = frozenset(),
                 max_words: int | None = None) -> str:
         """The grammar search of a state (its intents `without` left out, its sentences of at most `max_words`
-        words), made on first use; of those without some intents, only the RIVAL_SEARCHES_KEPT used last stay."""
+        words), made on first use; only the STATE_SEARCHES_KEPT states and RIVAL_SEARCHES_KEPT searches without
+        some intents used last stay."""
         key = (state, player_names) if not without else (state, player_names, tuple(sorted(without)), max_words)
         if key not in self.searches:
             search = f"s{self.made}"
@@ -236,10 +243,16 @@ class SphinxRecogniser(Recogniser):
             self.decoder.add_fsg(search, self.decoder.read_fsg(str(path)))
             self.searches[key] = search
         if without:
-            self.rival_searches = [k for k in self.rival_searches if k != key] + [key]
-            while len(self.rival_searches) > RIVAL_SEARCHES_KEPT:
-                self.decoder.remove_search(self.searches.pop(self.rival_searches.pop(0)))
+            self._keep_recent(self.rival_searches, key, RIVAL_SEARCHES_KEPT)
+        else:
+            self._keep_recent(self.state_searches, key, STATE_SEARCHES_KEPT)
         return self.searches[key]
+
+    def _keep_recent(self, kept: list[tuple], key: tuple, limit: int) -> None:
+        """`key` was just used: of the searches of `kept`, only the `limit` used last stay in the decoder."""
+        kept[:] = [k for k in kept if k != key] + [key]
+        while len(kept) > limit:
+            self.decoder.remove_search(self.searches.pop(kept.pop(0)))
 
     def expect_speaker(self, name: str | None) -> None:
         """Start from the expected player's own cepstral mean (how their voice sounds through this microphone,

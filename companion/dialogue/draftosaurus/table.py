@@ -110,8 +110,13 @@ class DraftosaurusTable(Table[Game]):
         return not self.seats.solo or (self.game.mode == "full" and not self.winter and self.match is None)
 
     def help_key(self, question: Question) -> str | None:
-        """In solo the help of a placement speaks of the hand, the bots and advice, not of other players."""
-        return self.key("help.solo_turn") if self.seats.solo and question.state == "turn" else None
+        """In solo the help of a placement speaks of the hand, the bots and advice, not of other players; when
+        only one zoo is followed (--only-mine), of that zoo alone."""
+        if question.state == "turn" and self.seats.solo:
+            return self.key("help.solo_turn")
+        if question.state in ("turn", "winter_turn") and len(self.game.tracked) == 1 < len(self.game.players):
+            return self.key(f"help.{question.state}_mine")
+        return None
 
     def bot_choice(self, seat: int) -> Any:
         from companion.games.draftosaurus.bots import BOTS, bot_action
