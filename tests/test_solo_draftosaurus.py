@@ -213,3 +213,22 @@ def test_redo_plays_the_bots_again_and_help_speaks_of_the_hand_and_the_bots(tmp_
 def test_a_bot_is_named_like_any_player(lang, text):
     result = parse(text, game="draftosaurus", lang=lang, state="turn", player_names=["Alice", *bot_names(3)])
     assert (result.intent, result.slots) == ("played", {"player": "Bot 2"})
+
+
+@pytest.mark.parametrize("lang, said, no, name, yes", [
+    ("fr", "bot triceratops dans la rivière", "non", "Léa", "oui"),
+    ("en", "bot triceratops in the river", "no", "Lea", "yes"),
+    ("es", "bot tricerátops en el río", "no", "Lea", "sí"),
+])
+def test_the_name_asked_in_solo_is_read_back_and_a_no_asks_it_again(tmp_path, lang, said, no, name, yes):
+    """Any line can be a name, even a move said too early: the one name is read back like a table's names."""
+    words = catalog(lang)
+    save = tmp_path / "solo.json"
+    result = run_play(["play", "draftosaurus", "--solo", "--bots", "1", "--engine", "text", "--lang", lang,
+                       "--seed", "3", "--save", str(save)], [said, no, name, yes], tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert words.say("setup.confirm_name", name=said) in out
+    assert words.say("setup.name_again") in out
+    assert words.say("setup.confirm_name", name=name) in out
+    assert Game.from_json(saved_state(save)["state"]).players[0] == name

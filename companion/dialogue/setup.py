@@ -119,19 +119,21 @@ def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -
                 session.say(f"setup.{key}", **params)
                 continue
             names.extend(found)
-        if count < 2 or _names_confirmed(session, names):
+        if _names_confirmed(session, names):
             return names
         names = []
 
 
 def _names_confirmed(session: Session, names: list[str]) -> bool:
-    """The names are read back in one sentence; no asks for them again."""
-    question = session.text("setup.confirm_names", count=len(names), names=names)
+    """The names are read back in one sentence (one name too: any line can be a name, even a move said too
+    early); no asks for them again."""
+    question = (session.text("setup.confirm_names", count=len(names), names=names) if len(names) > 1
+                else session.text("setup.confirm_name", name=names[0]))
     while True:
         verdict = session.confirm(question, SETUP_STATE)
         if verdict is True or verdict is False:
             if verdict is False:
-                session.say("setup.names_again")
+                session.say("setup.names_again" if len(names) > 1 else "setup.name_again")
             return verdict
         session.say("setup.expected_yes_no")
 
