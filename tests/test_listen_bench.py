@@ -139,6 +139,11 @@ def test_what_the_game_does_with_a_misheard_utterance():
     assert measured["asked_again"] == 4 / 8
     missing = dict(row("place", "place", False), heard_slots={"pen": "river"})  # "which dinosaur?" is asked
     assert outcome(missing, False, False) == "asked"
+    # "I put back the triceratops" heard as "I add the triceratops": a placement without a pen, whatever was said
+    no_pen = dict(row("discard", "place", False), heard_slots={"species": "triceratops"})
+    assert outcome(no_pen, False, False) == "asked"
+    pyramid = dict(row("winter_place", "winter_place", False), heard_slots={"species": "trex", "position": "top"})
+    assert outcome(pyramid, False, False) == "applied"
 
 
 def test_room_conditions_change_the_sound_and_keep_the_speech(tmp_path):

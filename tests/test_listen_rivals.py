@@ -123,3 +123,21 @@ def test_the_words_of_meaning_are_found_longest_first():
     found = spans(["put", "the", "t", "rex", "in", "the", "forest", "of", "sameness"], lists)
     assert [(start, end) for start, end, _, _ in found] == [(2, 4), (6, 9)]
     assert found[1][3] == [(("river",),)]  # the rivals of a pen are the other pens
+
+
+@pytest.mark.parametrize("text, voice, speed", [("so, undo, please", "en-us+m7", 150),
+                                                ("so cancel the last please", "en-us+m3", 150)])
+def test_an_undo_said_between_fillers_is_weighed_against_its_rival_sentence(tmp_path, text, voice, speed):
+    """The fillers the recogniser hears around a command are set aside to find what the words may mean:
+    an undo between them still gets the best sentence that is no undo as its rival."""
+    wav = speak_to_wav(text, tmp_path / "said.wav", voice=voice, speed=speed)
+    listener = open_listener("sphinx", "en", "draftosaurus", audio_files=[wav], say=lambda _: None,
+                             player_names=PLAYERS)
+    heard = listener.listen("confirm")
+    words = heard.text.split()
+    assert words[0] == "so" and words[-1] == "please", heard
+    meaning = understand(heard, game="draftosaurus", lang="en", state="confirm", player_names=PLAYERS)
+    assert meaning.intent == "undo", heard
+    assert heard.rivals, heard
+    assert rival_margin(heard, meaning, game="draftosaurus", lang="en", state="confirm",
+                        player_names=PLAYERS) is not None

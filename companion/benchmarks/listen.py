@@ -67,6 +67,9 @@ GAME_STATES = {"place": "turn", "die": "die", "die_pen": "die", "yes": "confirm"
 QUESTIONS = frozenset(QUERIES.handlers) | SHARED_INTENTS | {"resume", "next", "previous", "stop"}
 ANSWERS = frozenset({"yes", "no"})
 ALWAYS_ASKED = frozenset({"quit"})
+# A placement heard without its dinosaur or its pen (or pyramid place) is never applied: the table asks for the
+# missing part (companion/dialogue/draftosaurus/table.py), whatever was said.
+PLACEMENTS = frozenset({"place", "winter_place"})
 QUICK_COUNT = 10
 TARGETS = {"understood": 0.95, "misheard_and_applied": 0.005, "answered_wrongly": 0.02, "p95_ms_per_3s": 150.0,
            "peak_mb": 300.0, "tuned_advantage": 0.03}
@@ -253,7 +256,9 @@ def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
     asked = row["meant"] in ALWAYS_ASKED or (doubtful_act if acts else unsure)
     if row["understood"]:
         return "read back" if asked else "understood"
-    if asked or (row["meant"] == row["intent"] and row["heard_slots"].items() < row["slots"].items()):
+    heard = row["heard_slots"]
+    if asked or (row["meant"] == row["intent"] and heard.items() < row["slots"].items()) or (
+            row["meant"] in PLACEMENTS and not (heard.get("species") and (heard.get("pen") or heard.get("position")))):
         return "asked"  # a part missing (the species, the pen) is asked for; a missing player is the one asked
     if row["meant"] not in QUESTIONS:
         return "applied"

@@ -45,7 +45,10 @@ def rival_margin(heard: Heard, result: ParseResult, *, game: str, lang: str, sta
                  player_names: Sequence[str] = ()) -> float | None:
     """How much better the words heard fit than the recogniser's best rival that means something else (another
     species, pen, face or player, or words that mean nothing: the word heard there is in doubt all the same);
-    None when it offers no such rival."""
+    None when it offers no such rival, and for a no: it drops what was read back, and a "no" with a rival close
+    behind ("whose go", "window") would be asked again and again, a question with no way out."""
+    if result.intent == "no":
+        return None
     meant = (result.intent, dict(result.slots))
     margins = [margin for text, margin in heard.rivals
                for rival in [understand(Heard(text, heard.confidence, heard.engine), game=game, lang=lang,

@@ -81,9 +81,9 @@ _SILENCES = re.compile(r"^(<s>|</s>|<sil>|\(NULL\))$")
 _NOISES = re.compile(r"^(\[.*\]|\+.*\+)$")
 _VARIANT = re.compile(r"\(\d+\)$")
 # What changes the game but has no word of meaning to weigh against its rivals: its rival is the best sentence
-# of the state's grammar without it, heard on the whole utterance (see companion.speech.rivals). Not "no": it
-# drops what was read back, and a "no" with a rival close behind ("whose go", "window") would be asked again
-# and again, a question with no way out.
+# of the state's grammar without any meaning its words may have, heard on the whole utterance (see
+# companion.speech.rivals). Words that may be an undo or a no ("cancel the last") are checked too: the rival
+# of a "no" is never weighed (companion.dialogue.session.rival_margin), but an undo heard there is.
 WHOLE_SENTENCE_CHECKED = frozenset({"undo", "redo", "yes"})
 # Only the sentences at most this many words longer than the one heard are its rivals: a long sentence does not
 # fit a short utterance, and the whole grammar of a player's turn, searched a second time, cost 60 MB more.
@@ -295,8 +295,8 @@ class SphinxRecogniser(Recogniser):
             found = search.rivals(audio, words, [(a, b) for _, a, b in heard],
                                              slot_meanings(self.game, self.lang, *self.grammar))
             saying = intents_saying(spelling(self.lang).words(" ".join(words)),
-                                    state_grammar(self.game, self.lang, *self.grammar))
-            if found or not saying or not saying <= WHOLE_SENTENCE_CHECKED:
+                                    state_grammar(self.game, self.lang, *self.grammar), self.lang)
+            if found or not saying & WHOLE_SENTENCE_CHECKED:
                 return found
             return search.sentence_rival(audio, self._search(*self.grammar),
                                                     self._search(*self.grammar, saying, len(words) + RIVAL_EXTRA_WORDS),
