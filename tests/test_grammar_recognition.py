@@ -149,3 +149,21 @@ def test_grammar_sizes_cover_every_language_and_state():
     sizes = rg.grammar_sizes(GAME, LANGUAGES)
     assert {(s.lang, s.state) for s in sizes} == {(l, s) for l in LANGUAGES for s in states(GAME)}
     assert all(s.words > 100 and s.phrases > 100 and s.jsgf_bytes > 1000 for s in sizes)
+
+
+def test_a_grammar_kept_to_short_sentences_is_never_larger_than_the_whole_one(tmp_path, monkeypatch):
+    """Shortening unrolls the automaton by length: when that makes it larger (a player's turn kept to 6 words
+    took twice the memory of the whole grammar), the whole one is used instead; a real shortening is kept."""
+    from companion.speech.fsg import read_fsg_text
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    decoder = pocketsphinx_decoder(tmp_path)
+    grammar = rg.jsgf(GAME, "en", "turn", ["Alice", "Bruno"], frozenset({"undo"}))
+
+    def arcs(max_words):
+        _, _, words, _ = read_fsg_text(compiled_fsg(decoder, grammar, "turn", max_words).read_text(encoding="utf-8"))
+        return sum(len(targets) for targets in words.values())
+
+    whole = arcs(None)
+    assert arcs(6) <= whole
+    assert arcs(2) < whole

@@ -144,6 +144,20 @@ def test_what_the_game_does_with_a_misheard_utterance():
     assert outcome(no_pen, False, False) == "asked"
     pyramid = dict(row("winter_place", "winter_place", False), heard_slots={"species": "trex", "position": "top"})
     assert outcome(pyramid, False, False) == "applied"
+    # "place the triceratops" heard as "place that trike for bot 2": the table refuses to take a bot's move
+    for_bot = dict(row("place", "place", False), for_bot=True)
+    assert outcome(for_bot, False, False) == "asked"
+
+
+def test_the_bench_knows_the_bots_among_the_players_by_the_names_the_program_gives_them():
+    from companion.benchmarks.listen import bot_names
+    from companion.language.messages import catalog
+
+    for lang in ("fr", "en", "es"):
+        bot = catalog(lang).say("solo.bot_name", number=2)
+        assert bot_names(("Alice", "Bruno", bot), lang) == {bot}
+        assert bot_names(("Alice", catalog(lang).say("solo.bot_alone")), lang) == {catalog(lang).say("solo.bot_alone")}
+        assert bot_names(("Alice", "Bruno"), lang) == frozenset()
 
 
 def test_room_conditions_change_the_sound_and_keep_the_speech(tmp_path):

@@ -174,6 +174,14 @@ def spoken_commands(args: argparse.Namespace, count: int) -> tuple[list[Command]
     return [natural[index * len(natural) // count] for index in range(count)], tuple(book.players)
 
 
+def bot_names(players: tuple[str, ...], lang: str) -> frozenset[str]:
+    """The players named as the program names its bots ("Bot 2"): in a game they are bots, whose moves the
+    table refuses to take from a player (companion/dialogue/draftosaurus/table.py)."""
+    words = catalog(lang)
+    labels = {words.say("solo.bot_alone")} | {words.say("solo.bot_name", number=n) for n in range(1, len(players) + 1)}
+    return frozenset(p for p in players if p in labels)
+
+
 def babble_texts(lang: str) -> list[str]:
     """The program's own sentences, for the talkers of the babble."""
     return [text for text in catalog(lang).messages.values()
@@ -208,6 +216,7 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
     except Unavailable as problem:
         raise BadInput(f"bench listen: {problem.explain('en')}") from None
     listener = SpeechListener(recogniser, sources, lang=args.lang, player_names=players, say=lambda _: None)
+    bots = bot_names(players, args.lang)
     for state in sorted({c.state for c in commands}):
         recogniser.use_grammar(state, players)
     load_s = time.perf_counter() - started
@@ -231,6 +240,7 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
                                             player_names=players)}
         row["read_back"] = {f"{confidence} {floor}": doubtful(heard, row["rival_margin"], floor, confidence)
                             for confidence in CONFIDENCE_FLOORS for floor in MARGIN_FLOORS}
+        row["for_bot"] = meaning.intent in PLACEMENTS and meaning.slots.get("player") in bots
         row["outcome"] = outcome(row, doubtful(heard, row["rival_margin"]), heard.needs_confirmation)
         rows.append(row)
     for _ in range(args.repeats - 1):
@@ -258,8 +268,10 @@ def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
         return "read back" if asked else "understood"
     heard = row["heard_slots"]
     if asked or (row["meant"] == row["intent"] and heard.items() < row["slots"].items()) or (
-            row["meant"] in PLACEMENTS and not (heard.get("species") and (heard.get("pen") or heard.get("position")))):
-        return "asked"  # a part missing (the species, the pen) is asked for; a missing player is the one asked
+            row["meant"] in PLACEMENTS and not (heard.get("species") and (heard.get("pen") or heard.get("position")))) or (
+            row.get("for_bot")):
+        return "asked"  # a part missing (the species, the pen) is asked for, a missing player is the one asked,
+        # a bot's move is refused
     if row["meant"] not in QUESTIONS:
         return "applied"
     return "answered" if row["intent"] in QUESTIONS else "ignored"
