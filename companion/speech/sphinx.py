@@ -88,14 +88,15 @@ WHOLE_SENTENCE_CHECKED = frozenset({"undo", "redo", "yes"})
 # Only the sentences at most this many words longer than the one heard are its rivals: a long sentence does not
 # fit a short utterance, and the whole grammar of a player's turn, searched a second time, cost 60 MB more.
 RIVAL_EXTRA_WORDS = 2
-# Such a search of a player's turn takes 8 to 11 MB and 65 to 90 ms to load from the cache (a state's own search,
-# 25 to 55 MB): the last three used are kept.
-RIVAL_SEARCHES_KEPT = 3
 # A state's own search takes 3 MB (a yes or no) to 80 MB (a player's turn in the 2-player variant, with its
-# discard) and 90 to 400 ms to load again from the cache; the decoder itself 69 MB. Kept all, the states of one
-# Draftosaurus game came to 532 MB; the last three used cover a turn, its die and a read-back, and pocketsphinx
-# gives the memory of a search it drops to the next (five states in turn, one kept: 180 to 212 MB).
-STATE_SEARCHES_KEPT = 3
+# discard) and 90 to 400 ms to load again from the cache, a search without some intents as much (a turn without
+# its undo: 71 MB); the decoder itself 69 MB. pocketsphinx gives the memory of a search it drops to the next.
+# Kept all, the states of one Draftosaurus game came to 532 MB. `bench listen` (400 utterances in 13 states,
+# seed 1; the same outcome for each utterance, its decode p95 per 3 s 436 and 437 ms): 462 MB keeping 3 states and
+# 3 searches without intents, 394 MB with 3 and 1, 329 MB with 2 and 1 (chosen: a turn and its die stay, a
+# read-back loads the die again).
+RIVAL_SEARCHES_KEPT = 1
+STATE_SEARCHES_KEPT = 2
 
 
 def model_files(lang: str, model: Path | None = None, borrow: bool = False) -> tuple[Path, Path | None, str]:
