@@ -203,7 +203,7 @@ def test_redo_plays_the_bots_again_and_help_speaks_of_the_hand_and_the_bots(tmp_
     # the bots' moves come back with the player's, then the hands pass, then the next roll is said
     passed = words.say("draft.solo_pass_hands", giver="Bot 3")
     assert redone.index(words.say("solo.bots_redone", bots=bot_names(3))) < redone.index(passed) < redone.index("Dé : ")
-    assert words.say("draft.help.solo_turn") in out
+    assert words.say("draft.help.solo_turn", other="Bot 1") in out
     played = Game.from_json(saved_state(save)["state"]).actions
     assert played == game.actions[:len(played)] and isinstance(played[-1], Roll) and len(played) == 6
 
@@ -224,10 +224,14 @@ def test_the_name_asked_in_solo_is_read_back_and_a_no_asks_it_again(tmp_path, la
     """Any line can be a name, even a move said too early: the one name is read back like a table's names."""
     words = catalog(lang)
     save = tmp_path / "solo.json"
+    help_word = {"fr": "aide", "en": "help", "es": "ayuda"}[lang]
     result = run_play(["play", "draftosaurus", "--solo", "--bots", "1", "--engine", "text", "--lang", lang,
-                       "--seed", "3", "--save", str(save)], [said, no, name, yes], tmp_path)
+                       "--seed", "3", "--save", str(save)], [help_word, said, no, name, yes, help_word], tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
+    assert words.say("help.own_name") in out  # the help of one's own name, not of a table's names
+    bot = words.say("solo.bot_alone")  # the one bot is named without a number, and the help names it so
+    assert words.say("draft.help.solo_turn", other=bot) in out and f"{bot} 1" not in out
     assert words.say("setup.confirm_name", name=said) in out
     assert words.say("setup.name_again") in out
     assert words.say("setup.confirm_name", name=name) in out

@@ -536,3 +536,38 @@ def test_a_fifo_as_the_list_of_recent_saves_does_not_hang_the_game(tmp_path):
                        str(tmp_path / "g.json")], ["dé croix"], tmp_path, timeout=30)
     assert result.returncode == 0 and (tmp_path / "g.json").exists()
     assert run_play(["resume"], [], tmp_path, timeout=30).returncode == 0
+
+
+# ---------------------------------------------------------------- after the end
+
+@pytest.mark.parametrize("game_id, lang, lines", [
+    ("jurassic-snack", "fr", ["aide", "les scores", "quitter"]),
+    ("jurassic-snack", "en", ["help", "the scores", "quit"]),
+    ("draftosaurus", "es", ["ayuda", "los puntos", "salir"]),
+    ("draftosaurus", "fr", ["aide", "les scores", "quitter"]),
+])
+def test_the_last_question_takes_help_scores_and_quit_in_every_game(tmp_path, game_id, lang, lines):
+    """Once a game is over, "help" says what may be said then, the scores are the final ones, and quitting
+    says that the game is over and saved (a finished Jurassic Snack used to stop on an unknown state)."""
+    import random
+
+    from companion.games.common import OVER as GAME_OVER
+    from companion.language.messages import catalog
+
+    game = SnackGame.new(["Ana", "Ben"], seed=4) if game_id == "jurassic-snack" else Game.new(
+        ["Ana", "Ben"], mode="full", seed=4)
+    chooser = random.Random(4)
+    while game.phase != GAME_OVER:
+        game.apply(chooser.choice(game.legal_actions()))
+    path = tmp_path / "g.json"
+    write_save(path, game_id, {"finished": True, "state": game.to_json()})
+    result = run_play(["resume", str(path), "--engine", "text", "--lang", lang], lines, tmp_path)
+    words = catalog(lang)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert words.say("session.help_after_end") in out
+    assert words.say("session.finished_saved", path=str(path)) in out.splitlines()[-1]
+    if game_id == "draftosaurus":  # the final scores, not the scores "so far"
+        entry = game.score().players[0]
+        assert out.count(f"{entry.name}: {entry.total} ") + out.count(f"{entry.name} : {entry.total} ") >= 2, out
+        assert words.say("draft.score_so_far", player=entry.name, total=entry.total, details="").split(".")[0] not in out

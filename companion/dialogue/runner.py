@@ -105,6 +105,7 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
         remember(table.save_path)
         table.announce_start(resumed)
         table.run()
+        _say_where(session, table, "session.saved_and_stopped", "session.stopped_before_save")
         return EXIT_OK
     except BadInput as error:  # a file refused (a save, a table's own board file...), a save not written
         message = error.explain(session.lang) if isinstance(error, (FileRefused, SaveWriteError)) else str(error)

@@ -103,7 +103,8 @@ def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -
     while True:
         while len(names) < count:
             key = keys[len(names)] if keys else ("setup.ask_first_name" if not names else "setup.ask_name")
-            said = _name_line(session, session.text(key, number=len(names) + 1))
+            said = _name_line(session, session.text(key, number=len(names) + 1),
+                              "help.names" if count > 1 else "help.own_name")
             if said is None:  # "annule": the last name goes
                 if names:
                     session.say("setup.name_dropped", name=names.pop())
@@ -138,12 +139,12 @@ def _names_confirmed(session: Session, names: list[str]) -> bool:
         session.say("setup.expected_yes_no")
 
 
-def _name_line(session: Session, question: str) -> str | None:
+def _name_line(session: Session, question: str, help_key: str) -> str | None:
     """A typed name as written (the raw line), or None for "annule"; shared commands said instead are
-    answered, "my name is X" gives X, and a yes, a no or a number is no name."""
+    answered (`help_key`: what "help" says), "my name is X" gives X, and a yes, a no or a number is no name."""
     prompt = True
     while True:
-        line, result = ask_line(session, question, SETUP_STATE, help_key="help.names", prompt=prompt)
+        line, result = ask_line(session, question, SETUP_STATE, help_key=help_key, prompt=prompt)
         prompt = False
         if result.intent == "undo":
             return None

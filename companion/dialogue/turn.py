@@ -43,6 +43,7 @@ class Question:
     state: str
     params: dict[str, Any] = field(default_factory=dict)
     player: int | None = None
+    help: str | None = None  # what "help" says, when not the help the table gives for its state
 
 
 @dataclass(frozen=True)
@@ -162,6 +163,8 @@ class Table(Generic[GameT]):
 
     SPEC: ClassVar[registry.GameSpec]
     QUERIES: ClassVar[Queries] = SHARED_QUERIES
+    # The dialogue state of the last question, once the game is over (undo, scores and quit are heard there).
+    END_STATE: ClassVar[str] = "turn"
     # What rebuilding the game from a save may raise; each means a corrupt save.
     CORRUPT_SAVE_ERRORS: ClassVar[tuple[type[Exception], ...]] = (KeyError, TypeError, ValueError, AttributeError,
                                                                    BadInput)
@@ -273,7 +276,8 @@ class Table(Generic[GameT]):
         """True when an undo took the game back from its end; False to stop (quit, no, or the end of input)."""
         while True:
             try:
-                answer = self.ask(Question("session.after_end", self.state_of("turn")))
+                answer = self.ask(Question("session.after_end", self.state_of(self.END_STATE),
+                                           help="session.help_after_end"))
             except QuitRequested:
                 return False
             if answer is None:  # undo or redo: the game may have come back
@@ -336,7 +340,7 @@ class Table(Generic[GameT]):
         speaker = self.player_name(question.player)
         self.state = question.state
         prompt = self.session.text(question.key, **question.params)
-        help_key = self.help_key(question)
+        help_key = question.help or self.help_key(question)
         answer = self.session.ask(prompt, question.state, speaker=speaker, help_key=help_key)
         while True:
             routed = self.route(answer, question.state, half)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.dialogue.turn import SHARED_QUERIES, Queries
-from companion.games.common import Reason
+from companion.games.common import OVER, Reason
 from companion.games.dino.engine import PENALTIES, PawnView
 from companion.games.dino.ids import POINTS_PER_TURN
 
@@ -109,7 +109,7 @@ def say_nests_within_reach(table: DinoTable, view: PawnView) -> None:
 def score(table: DinoTable, slots: dict[str, Any]) -> None:
     sheet = table.game.score()
     for entry in sheet.players:
-        table.session.say_text(table.score_line(entry, final=False))
+        table.session.say_text(table.score_line(entry, final=table.game.phase == OVER))
     table.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from companion.dialogue.draftosaurus import advice, winter
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import SHARED_QUERIES, Queries
+from companion.games.common import OVER
 from companion.games.draftosaurus.engine import QUARANTINE_MOVES, ROLL
 from companion.games.draftosaurus.ids import PENS
 
@@ -84,13 +85,14 @@ def legal(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
 
 @QUERIES.answers("score")
 def score(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
-    sheet = table.game.score()
+    over = table.game.phase == OVER  # then the final scores, with what the other players told of their zoos
+    sheet = table.final_sheet() if over else table.game.score()
     named = table.player_said(slots.get("player"), None)
     if slots.get("player") is not None and named is None:
         return
     for entry in sheet.players:
         if named is None or entry.name == table.game.players[named]:
-            table.session.say_text(table.score_line(entry, final=False))
+            table.session.say_text(table.score_line(entry, final=over))
 
 
 @QUERIES.answers("whose_turn")

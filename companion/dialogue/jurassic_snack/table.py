@@ -56,6 +56,7 @@ class JurassicSnackTable(SquareWords, Table[Game]):
 
     SPEC = SPEC
     QUERIES = QUERIES
+    END_STATE = "action"
 
     @classmethod
     def start(cls, session: Session, args: Any) -> dict[str, Any]:
