@@ -236,3 +236,20 @@ def test_the_name_asked_in_solo_is_read_back_and_a_no_asks_it_again(tmp_path, la
     assert words.say("setup.name_again") in out
     assert words.say("setup.confirm_name", name=name) in out
     assert Game.from_json(saved_state(save)["state"]).players[0] == name
+
+
+@pytest.mark.parametrize("lang, lines, name", [
+    ("fr", ["Marc", "non, Jean-Pierre", "oui"], "Jean-Pierre"),
+    ("fr", ["Marc", "je m'appelle Paul", "oui"], "Paul"),
+    ("en", ["Marc", "no, Mary", "yes"], "Mary"),
+    ("es", ["Marc", "no María", "sí"], "María"),
+])
+def test_a_name_read_back_is_corrected_by_saying_the_right_one(tmp_path, lang, lines, name):
+    words = catalog(lang)
+    save = tmp_path / "solo.json"
+    result = run_play(["play", "draftosaurus", "--solo", "--bots", "2", "--engine", "text", "--lang", lang,
+                       "--seed", "3", "--save", str(save)], lines, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert words.say("setup.confirm_name", name=name) in result.stdout
+    assert words.say("setup.expected_yes_no") not in result.stdout
+    assert Game.from_json(saved_state(save)["state"]).players[0] == name

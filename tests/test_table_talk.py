@@ -538,6 +538,13 @@ def test_a_fifo_as_the_list_of_recent_saves_does_not_hang_the_game(tmp_path):
     assert run_play(["resume"], [], tmp_path, timeout=30).returncode == 0
 
 
+def test_a_no_followed_by_the_names_takes_those_names(tmp_path):
+    lines = ["trois", "Alice, Bruno et Chloé", "non, Alice, Bruno et Zoé", "oui", "Zoé", "oui", "oui", "non"]
+    out = play(tmp_path, "draftosaurus", lines).stdout
+    assert "Je note 3 noms : Alice, Bruno et Zoé. C'est bien ça ?" in out
+    assert list(Game.from_json(saved_state(tmp_path / "g.json")["state"]).players) == ["Alice", "Bruno", "Zoé"]
+
+
 # ---------------------------------------------------------------- after the end
 
 @pytest.mark.parametrize("game_id, lang, lines", [

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Session
 from companion.errors import BadInput
-from companion.language.grammar import ParseResult, parse
+from companion.language.grammar import CONFIRM_STATE, ParseResult, parse
 from companion.language.messages import catalog
 from companion.text import clean_name
 
@@ -96,46 +96,71 @@ def split_names(line: str, lang: str) -> list[str]:
 
 def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -> list[str]:
     """The names of `count` players, asked in turn round the table; several may be said at once, "annule"
-    takes back the last one, and the whole list is read back at the end (no: the names are asked again).
+    takes back the last one, and the whole list is read back at the end (no: the names are asked again; "no,
+    Paul" or "my name is Paul": those names instead).
 
     `keys` gives the question for each player (default: "name of player N")."""
     names: list[str] = []
+    correction: str | None = None
     while True:
         while len(names) < count:
-            key = keys[len(names)] if keys else ("setup.ask_first_name" if not names else "setup.ask_name")
-            said = _name_line(session, session.text(key, number=len(names) + 1),
-                              "help.names" if count > 1 else "help.own_name")
+            said: str | None = correction
+            correction = None
+            if said is None:
+                key = keys[len(names)] if keys else ("setup.ask_first_name" if not names else "setup.ask_name")
+                said = _name_line(session, session.text(key, number=len(names) + 1),
+                                  "help.names" if count > 1 else "help.own_name")
             if said is None:  # "annule": the last name goes
                 if names:
                     session.say("setup.name_dropped", name=names.pop())
                 continue
-            found = split_names(said, session.lang)
-            if len(names) + len(found) > count:
-                session.say("setup.too_many_names", count=count, names=found)
-                continue
-            problem = next((p for p in (name_problem(n, [*names, *found[:i]], session.lang)
-                                        for i, n in enumerate(found)) if p), None)
-            if problem is not None or not found:
-                key, params = problem or ("name_empty", {})
-                session.say(f"setup.{key}", **params)
-                continue
-            names.extend(found)
-        if _names_confirmed(session, names):
+            _add_names(session, names, said, count)
+        verdict = _names_confirmed(session, names)
+        if verdict is True:
             return names
         names = []
+        if isinstance(verdict, str):
+            correction = verdict
 
 
-def _names_confirmed(session: Session, names: list[str]) -> bool:
+def _add_names(session: Session, names: list[str], said: str, count: int) -> None:
+    """The names of the line `said` join `names`, or what keeps them out is said (too many, a separator in a
+    name, a name taken)."""
+    found = split_names(said, session.lang)
+    if len(names) + len(found) > count:
+        session.say("setup.too_many_names", count=count, names=found)
+        return
+    problem = next((p for p in (name_problem(n, [*names, *found[:i]], session.lang)
+                                for i, n in enumerate(found)) if p), None)
+    if problem is not None or not found:
+        key, params = problem or ("name_empty", {})
+        session.say(f"setup.{key}", **params)
+        return
+    names.extend(found)
+
+
+def _names_confirmed(session: Session, names: list[str]) -> bool | str:
     """The names are read back in one sentence (one name too: any line can be a name, even a move said too
-    early); no asks for them again."""
+    early): True for yes; False for no (they are asked again); the names said instead, as a line, for a no
+    followed by names ("non, Jean-Pierre") or "my name is Paul"."""
     question = (session.text("setup.confirm_names", count=len(names), names=names) if len(names) > 1
                 else session.text("setup.confirm_name", name=names[0]))
+    prompt = True
     while True:
-        verdict = session.confirm(question, SETUP_STATE)
-        if verdict is True or verdict is False:
-            if verdict is False:
-                session.say("setup.names_again" if len(names) > 1 else "setup.name_again")
-            return verdict
+        line, result = ask_line(session, question, CONFIRM_STATE, help_key="help.confirm", prompt=prompt)
+        prompt = False
+        if result.intent == "yes":
+            return True
+        first, _, rest = line.partition(" ")
+        if result.intent == "no" or parse(first, game=session.game, lang=session.lang,
+                                          state=CONFIRM_STATE).intent == "no":
+            if result.intent != "no" and clean_name(rest):
+                return clean_name(rest)
+            session.say("setup.names_again" if len(names) > 1 else "setup.name_again")
+            return False
+        named = parse(line, game=session.game, lang=session.lang, state=SETUP_STATE)
+        if named.intent == "player" and isinstance(named.slots.get("player"), str):
+            return str(named.slots["player"])
         session.say("setup.expected_yes_no")
 
 
