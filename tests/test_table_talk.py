@@ -545,6 +545,21 @@ def test_a_no_followed_by_the_names_takes_those_names(tmp_path):
     assert list(Game.from_json(saved_state(tmp_path / "g.json")["state"]).players) == ["Alice", "Bruno", "Zoé"]
 
 
+def test_an_undo_at_the_counts_asked_at_the_end_takes_back_the_last_move(tmp_path):
+    """With one zoo followed, the end asks the others how many of its King's species they hold; an undo said
+    then takes back the last move, and the game goes on to its end again."""
+    others = ["tricératops", "stégosaure", "diplodocus", "parasaurolophe", "spinosaure"] * 2 + ["tricératops"]
+    lines = ["forêt", "T-Rex dans le roi de la jungle"]
+    lines += [line for species in others for line in ("forêt", f"{species} dans la rivière")]
+    lines += ["annule", "tricératops dans la rivière", "2", "1", "quitter"]
+    out = draft(tmp_path, lines, "Alice,Bruno,Chloé", "fr", "--only-mine", "Bruno").stdout
+    asked = "Alice, combien de dinosaures de l'espèce T-Rex as-tu dans ton zoo, sans compter la rivière ?"
+    assert out.count(asked) == 2 and "Annulé : le tricératops de Bruno dans la rivière." in out
+    assert "Roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice, 0 point." in out
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert game.phase == "over" and len(game.zoos[1]["river"]) == 11
+
+
 # ---------------------------------------------------------------- after the end
 
 @pytest.mark.parametrize("game_id, lang, lines", [

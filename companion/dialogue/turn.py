@@ -155,6 +155,10 @@ def rules_query(table: Table[Any], slots: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- the table
 
 _DROPPED = object()  # what route() gives when an undo or redo closed the question
+
+
+class BackInPlay(Exception):
+    """An undo said while the final scores were being made (a question of them) took the game back into play."""
 _APPLY = object()  # what read_back() gives after a yes
 
 
@@ -268,9 +272,17 @@ class Table(Generic[GameT]):
         while True:
             while self.game.phase != OVER:
                 self.play_turn()
-            self.announce_final_scores()
+            try:
+                self.announce_final_scores()
+            except BackInPlay:
+                self.back_in_play()
+                continue
             if not self.ask_after_the_end():
                 return
+            self.back_in_play()
+
+    def back_in_play(self) -> None:
+        """An undo took the game back from its end: what was asked for the final scores is asked again."""
 
     def ask_after_the_end(self) -> bool:
         """True when an undo took the game back from its end; False to stop (quit, no, or the end of input)."""

@@ -19,9 +19,9 @@ from companion.dialogue.draftosaurus.match import Match, Played
 from companion.dialogue.draftosaurus.queries import QUERIES
 from companion.dialogue.draftosaurus.setup import DEFAULT_BOTS, boards, next_game, start_game, start_solo
 from companion.dialogue.session import Answer, QuitRequested, Session
-from companion.dialogue.setup import ask_number
+from companion.dialogue.setup import AGAIN, SETUP_STATE
 from companion.dialogue.solo import Seats, solo_request
-from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Table
+from companion.dialogue.turn import Act, BackInPlay, Done, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import OVER, Reason
 from companion.games.draftosaurus.engine import (
     DISCARD,
@@ -411,6 +411,9 @@ class DraftosaurusTable(Table[Game]):
         if self.match is not None and self.match.next_side() is None:
             self.announce_match_result()
 
+    def back_in_play(self) -> None:
+        self.reported = None  # the followed zoos may change before the end comes again
+
     def final_sheet(self) -> ScoreSheet:
         return self.game.score(self.reported_counts())
 
@@ -459,11 +462,22 @@ class DraftosaurusTable(Table[Game]):
         return self.ask_counts({player: sorted(kinds) for player, kinds in wanted.items()}, "ask_lookout_count")
 
     def ask_counts(self, wanted: dict[int, list[str]], key: str) -> dict[int, dict[str, int]]:
+        """How many of each species each player of `wanted` holds, asked in turn; an undo said instead takes
+        back the last move, and the game goes on (BackInPlay)."""
         reported: dict[int, dict[str, int]] = {}
         for player, kinds in sorted(wanted.items()):
             for species in kinds:
-                reported.setdefault(player, {})[species] = ask_number(
-                    self.session, self.text(key, player=self.game.players[player], species=species))
+                question = Question(self.key(key), SETUP_STATE, {"player": self.game.players[player],
+                                                                 "species": species}, help="help.number")
+                while True:
+                    answer = self.ask(question)
+                    if answer is None and self.game.phase != OVER:
+                        raise BackInPlay()
+                    if answer is not None and isinstance(answer.slots.get("number"), int):
+                        reported.setdefault(player, {})[species] = int(answer.slots["number"])
+                        break
+                    if answer is not None:
+                        self.session.say(AGAIN, question=self.text(key, **question.params))
         return reported
 
     # ----- a match: the next game, and the sum at the end
