@@ -555,6 +555,8 @@ def test_an_undo_at_the_counts_asked_at_the_end_takes_back_the_last_move(tmp_pat
     out = draft(tmp_path, lines, "Alice,Bruno,Chloé", "fr", "--only-mine", "Bruno").stdout
     asked = "Alice, combien de dinosaures de l'espèce T-Rex as-tu dans ton zoo, sans compter la rivière ?"
     assert out.count(asked) == 2 and "Annulé : le tricératops de Bruno dans la rivière." in out
+    assert "Voici les scores." not in out  # a question comes first, not the scores
+    assert out.count("Bruno met le tricératops dans la rivière.\nLa partie est finie.\n" + asked) == 2
     assert "Roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice, 0 point." in out
     game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
     assert game.phase == "over" and len(game.zoos[1]["river"]) == 11

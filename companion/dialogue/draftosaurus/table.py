@@ -268,8 +268,8 @@ class DraftosaurusTable(Table[Game]):
         elif isinstance(logged, QuarantineMove):
             say("quarantine_moved", player=game.players[logged.player], species=winter.moved_species(self, logged),
                 destination=winter.destination_words(self, logged.pen, logged.position))
-        if game.phase == OVER:
-            say("game_over")
+        if game.phase == OVER:  # with zoos not followed, the others may first be asked how many they hold
+            say("game_over" if game.tracks_everyone else "game_over_partly_followed")
         elif game.phase == QUARANTINE_MOVES and before.phase != QUARANTINE_MOVES:
             say("quarantine_start", names=[game.players[player] for player in game.waiting_for()])
             self.asked = game.waiting_for()[0]  # the Quarantine's questions go round in seating order
