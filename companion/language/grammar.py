@@ -315,7 +315,8 @@ def readings(folded: Folded, skip_phrases: Sequence[tuple[str, ...]]) -> list[Fo
     ça encore" keeps the "dis" it needs, "bon, c'est bon" its second "bon", "dis, d'accord" and "d'accord,
     dis" are a yes); then without fillers only at its start and end, the most left out first; then as
     written. Empty readings are left out."""
-    found = {folded.without(skip_phrases).words: folded.without(skip_phrases)}
+    bare = folded.without(skip_phrases)
+    found = {bare.words: bare}
     spans = folded.occurrences(skip_phrases)
     once = folded.keeping(spans)
     found.setdefault(once.words, once)

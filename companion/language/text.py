@@ -50,16 +50,7 @@ class Folded:
 
     def occurrences(self, phrases: Iterable[Phrase]) -> list[tuple[int, int]]:
         """The spans (start, end) of the given phrases in the sentence, read left to right, longest first."""
-        ordered = sorted({tuple(p) for p in phrases if p}, key=len, reverse=True)
-        found, index = [], 0
-        while index < len(self.words):
-            phrase = next((p for p in ordered if self.words[index:index + len(p)] == p), None)
-            if phrase is None:
-                index += 1
-            else:
-                found.append((index, index + len(phrase)))
-                index += len(phrase)
-        return found
+        return _occurrences(self.words, _longest_first(phrases))
 
     def keeping(self, dropped: Iterable[tuple[int, int]]) -> Folded:
         """The sentence without the words of the given spans."""
@@ -70,7 +61,7 @@ class Folded:
     def edge_cuts(self, phrases: Iterable[Phrase]) -> tuple[list[int], list[int]]:
         """Where the run of given phrases at the start of the sentence may end (0 first), and where the run at
         its end may begin (len(words) first), one phrase at a time, longest phrase first."""
-        ordered = sorted({tuple(p) for p in phrases if p}, key=len, reverse=True)
+        ordered = _longest_first(phrases)
         heads, tails = [0], [len(self.words)]
         while (phrase := next((p for p in ordered if self.words[heads[-1]:heads[-1] + len(p)] == p), None)):
             heads.append(heads[-1] + len(phrase))
@@ -107,20 +98,29 @@ def without(tokens: Sequence[str], phrases: Iterable[Phrase]) -> tuple[str, ...]
     return tuple(tokens[i] for i in _kept(tokens, phrases))
 
 
+def _longest_first(phrases: Iterable[Phrase]) -> list[Phrase]:
+    """The distinct non-empty phrases, longest first (the order every search for them follows)."""
+    return sorted({tuple(p) for p in phrases if p}, key=len, reverse=True)
+
+
+def _occurrences(tokens: tuple[str, ...], ordered: Sequence[Phrase]) -> list[tuple[int, int]]:
+    """The spans (start, end) of the phrases `ordered` (longest first) in `tokens`, read left to right."""
+    found, index = [], 0
+    while index < len(tokens):
+        phrase = next((p for p in ordered if tokens[index:index + len(p)] == p), None)
+        if phrase is None:
+            index += 1
+        else:
+            found.append((index, index + len(phrase)))
+            index += len(phrase)
+    return found
+
+
 def _kept(tokens: Sequence[str], phrases: Iterable[Phrase]) -> list[int]:
     """The indices of the tokens left once the phrases are removed."""
-    ordered = sorted({tuple(p) for p in phrases if p}, key=len, reverse=True)
+    ordered = _longest_first(phrases)
     kept = list(range(len(tokens)))
-    while True:
-        current = tuple(tokens[i] for i in kept)
-        shorter, index = [], 0
-        while index < len(current):
-            phrase = next((p for p in ordered if current[index:index + len(p)] == p), None)
-            if phrase is None:
-                shorter.append(kept[index])
-                index += 1
-            else:
-                index += len(phrase)
-        if len(shorter) == len(kept):
-            return kept
-        kept = shorter
+    while spans := _occurrences(tuple(tokens[i] for i in kept), ordered):
+        gone = {i for start, end in spans for i in range(start, end)}
+        kept = [k for position, k in enumerate(kept) if position not in gone]
+    return kept
