@@ -194,27 +194,16 @@ class _Checker:
     def render(self, sequence: tuple[object, ...]) -> tuple[str, ...]:
         """The shortest-written sayable words of a sayable sequence: optional parts left out, the first sayable
         option of each choice, a list's first sayable value."""
-        words: list[str] = []
-        for part in sequence:
-            if isinstance(part, str):
-                words.append(part)
-            elif part is WILDCARD:
-                words.append(FREE_TEXT)
-            elif isinstance(part, Ref):
-                words += self._render_choice(self.named[part.name])
-            else:
-                assert isinstance(part, Choice)
-                words += self._render_choice(part)
-        return tuple(words)
-
-    def _render_choice(self, choice: Choice) -> tuple[str, ...]:
-        if choice.optional:
-            return ()
-        option = next(o for o in choice.options if self.sayable(o))
-        return self.render(option)
+        return self._first_words(sequence, self.sayable)
 
     def written(self, sequence: tuple[object, ...]) -> tuple[str, ...]:
         """The first way the grammar writes a sequence (sayable or not): first options, optional parts left out."""
+        return self._first_words(sequence, None)
+
+    def _first_words(self, sequence: tuple[object, ...],
+                     sayable: Callable[[tuple[object, ...]], bool] | None) -> tuple[str, ...]:
+        """The words of `sequence` with its optional parts left out and, of each choice, the first option (the
+        first that `sayable` accepts, when given)."""
         words: list[str] = []
         for part in sequence:
             if isinstance(part, str):
@@ -224,6 +213,8 @@ class _Checker:
             else:
                 choice = self.named[part.name] if isinstance(part, Ref) else part
                 assert isinstance(choice, Choice)
-                if not choice.optional and choice.options:
-                    words += self.written(choice.options[0])
+                if choice.optional or (sayable is None and not choice.options):
+                    continue
+                option = choice.options[0] if sayable is None else next(o for o in choice.options if sayable(o))
+                words += self._first_words(option, sayable)
         return tuple(words)
