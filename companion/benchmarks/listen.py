@@ -267,9 +267,9 @@ def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
     if row["understood"]:
         return "read back" if asked else "understood"
     heard = row["heard_slots"]
-    if asked or (row["meant"] == row["intent"] and heard.items() < row["slots"].items()) or (
-            row["meant"] in PLACEMENTS and not (heard.get("species") and (heard.get("pen") or heard.get("position")))) or (
-            row.get("for_bot")):
+    part_missing = row["meant"] == row["intent"] and heard.items() < row["slots"].items()
+    half_placement = row["meant"] in PLACEMENTS and not (heard.get("species") and (heard.get("pen") or heard.get("position")))
+    if asked or part_missing or half_placement or row.get("for_bot"):
         return "asked"  # a part missing (the species, the pen) is asked for, a missing player is the one asked,
         # a bot's move is refused
     if row["meant"] not in QUESTIONS:

@@ -155,11 +155,11 @@ def rules_query(table: Table[Any], slots: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- the table
 
 _DROPPED = object()  # what route() gives when an undo or redo closed the question
+_APPLY = object()  # what read_back() gives after a yes
 
 
 class BackInPlay(Exception):
     """An undo said while the final scores were being made (a question of them) took the game back into play."""
-_APPLY = object()  # what read_back() gives after a yes
 
 
 class Table(Generic[GameT]):
