@@ -244,8 +244,13 @@ def state_templates(game: str, lang: str, state: str) -> StateTemplates:
                 except GrammarError as error:
                     raise GrammarError(f"grammars/{lang}, intent {name}: {error}") from None
     open_start = tuple(t for t in templates if t.node.first is None or t.node.nullable)
+    # Open-start templates are looked up by identity: equal templates have the same first words, so the index is
+    # the same, and comparing the dataclasses took 484,569 __eq__ calls. Indexing the French Draftosaurus `any`
+    # state in a fresh process: 0.385 s by equality, 0.054 s by identity (`turn`: 0.140 s, 0.036 s).
+    opens = {id(t) for t in open_start}
     words = {w for t in templates if t.node.first is not None for w in t.node.first}
-    by_word = {w: tuple(t for t in templates if t in open_start or (t.node.first is not None and w in t.node.first))
+    by_word = {w: tuple(t for t in templates
+                        if id(t) in opens or (t.node.first is not None and w in t.node.first))
                for w in words}
     return StateTemplates(tuple(templates), by_word, open_start)
 
