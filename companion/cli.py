@@ -1,6 +1,5 @@
-"""The `companion` command line: one sub-command per module in companion/commands/.
+"""The `companion` command line: the sub-commands of companion/commands/ (COMMANDS), each imported only when chosen.
 
-Each command module defines NAME, HELP, configure(parser) and run(args) -> exit code.
 Exit codes: 0 done, 2 bad input (one line on stderr), 3 a save could not be written (the last one stays good),
 1 internal error, 130 Ctrl-C, 128 + the signal's number for SIGTERM and SIGHUP (the game stays saved).
 """
@@ -8,29 +7,20 @@ Exit codes: 0 done, 2 bad input (one line on stderr), 3 a save could not be writ
 from __future__ import annotations
 
 import argparse
-import importlib
-import pkgutil
 import re
 import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import ModuleType
 from typing import NoReturn
 
-from companion import __version__, commands
+from companion import __version__
+from companion.commands import COMMANDS, add_chosen
 from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, BadInput, Stopped
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from companion.text import clean, print_anywhere, read_anything
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-def command_modules() -> list[ModuleType]:
-    """Every sub-command module, in alphabetical order of its name."""
-    found = [importlib.import_module(f"{commands.__name__}.{info.name}")
-             for info in pkgutil.iter_modules(commands.__path__) if not info.name.startswith("_")]
-    return sorted((m for m in found if hasattr(m, "NAME")), key=lambda m: m.NAME)
 
 
 # argparse's usual complaints, said in the user's language (cli.<key> in voices/<lang>/messages/).
@@ -69,11 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "An offline, voice-first companion for playing dinosaur board games eyes-free. "
         "Every sub-command has its own --help."))
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in command_modules():
-        command_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
-        module.configure(command_parser)
-        command_parser.set_defaults(_run=module.run)
+    add_chosen(parser, "companion.commands", COMMANDS, dest="command", metavar="COMMAND")
     return parser
 
 
@@ -86,10 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         with _signals_stop():
             parser = build_parser()
             args = parser.parse_args(argv)
-            if not getattr(args, "_run", None):
+            if not getattr(args, "_command_run", None):
                 parser.print_help()
                 return EXIT_BAD_INPUT
-            return int(args._run(args) or 0)
+            return int(args._command_run(args) or 0)
     except BadInput as error:
         explain = getattr(error, "explain", None)
         _complain(explain(_lang(args)) if explain else str(error))

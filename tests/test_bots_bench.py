@@ -17,7 +17,7 @@ LINE = re.compile(r"game=(draftosaurus|jurassic-snack) players=(\d) opponent=(ra
 
 
 def run_bench(module, arguments: list[str], capsys) -> str:
-    parser = _Parser(prog=f"companion bench {module.NAME}")
+    parser = _Parser(prog=f"companion bench {module.__name__.rpartition('.')[2]}")
     module.configure(parser)
     assert module.run(parser.parse_args(arguments)) == 0
     return capsys.readouterr().out

@@ -2,18 +2,19 @@
 
 import pytest
 
-from companion.cli import command_modules, main
-from tests.conftest import run_companion
+from companion.cli import main
+from companion.commands import COMMANDS
+from tests.conftest import run_companion, run_python
 
 
 def test_help_lists_every_command():
     result = run_companion("--help")
     assert result.returncode == 0
-    for module in command_modules():
-        assert module.NAME in result.stdout
+    for name in COMMANDS:
+        assert name in result.stdout
 
 
-@pytest.mark.parametrize("name", [m.NAME for m in command_modules()])
+@pytest.mark.parametrize("name", list(COMMANDS))
 def test_each_command_has_help(name):
     result = run_companion(name, "--help")
     assert result.returncode == 0, result.stderr
@@ -29,3 +30,27 @@ def test_unknown_command_is_bad_input(capsys):
 def test_no_command_prints_help_and_exits_2(capsys):
     assert main([]) == 2
     assert "usage:" in capsys.readouterr().out
+
+
+LOADED = "import io, sys\nsys.stdin = io.StringIO()\nfrom companion.cli import main\ntry:\n    main({args!r})\nexcept SystemExit:\n    pass\n" \
+         "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+
+
+@pytest.mark.parametrize("args, wanted, unwanted", [
+    (["--version"], [], ["companion.commands.", "companion.benchmarks.", "companion.games", "companion.speech",
+                         "companion.dialogue", "numpy"]),
+    (["tactile", "17"], ["companion.commands.tactile"], ["companion.commands.play", "companion.games"]),
+    (["bench", "--help"], ["companion.commands.bench"], ["companion.benchmarks.", "companion.games."]),
+    (["play", "dino", "--players", "Ana,Ben", "--engine", "text"], ["companion.games.dino.engine"],
+     ["companion.games.draftosaurus", "companion.games.jurassic_snack", "companion.benchmarks.", "numpy"]),
+])
+def test_a_command_loads_only_what_it_needs(tmp_path, args, wanted, unwanted):
+    """Sub-commands, benchmarks and games are imported only when chosen (start-up time is felt at every command)."""
+    result = run_python(LOADED.format(args=args), env={"COMPANION_HOME": str(tmp_path),
+                                                       "COMPANION_CONFIG": str(tmp_path / "config.json")})
+    modules = result.stderr.split()
+    assert "companion.cli" in modules, result.stderr
+    for name in wanted:
+        assert name in modules
+    for prefix in unwanted:
+        assert not [m for m in modules if m == prefix or m.startswith(prefix if prefix.endswith(".") else prefix + ".")]

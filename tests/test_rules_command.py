@@ -10,11 +10,8 @@ from companion.language.rules import RulesBook
 
 @pytest.fixture
 def cli(monkeypatch, capsys):
-    """Runs `companion rules ...` through the real command line, with only this command loaded."""
+    """Runs `companion rules ...` through the real command line (which loads only this command)."""
     from companion import cli as cli_module
-    from companion.commands import rules as command
-
-    monkeypatch.setattr(cli_module, "command_modules", lambda: [command])
 
     def run(*args, stdin=None):
         with open("/dev/null", encoding="utf-8") as nothing:

@@ -115,11 +115,8 @@ def test_unreadable_descriptions_are_bad_input(lang, text):
 
 @pytest.fixture
 def cli(monkeypatch, capsys):
-    """Runs `companion tactile ...` through the real command line, with only this command loaded."""
+    """Runs `companion tactile ...` through the real command line (which loads only this command)."""
     from companion import cli as cli_module
-    from companion.commands import tactile as command
-
-    monkeypatch.setattr(cli_module, "command_modules", lambda: [command])
 
     def run(*args):
         code = cli_module.main(["tactile", *args])

@@ -1,18 +1,22 @@
-"""Benchmarks for `companion bench NAME`: each module defines NAME, HELP, configure(parser), run(args)."""
+"""Benchmarks for `companion bench NAME`, registered in BENCHMARKS: each module defines configure(parser) and
+run(args), and is imported only when its benchmark is chosen."""
 
 from __future__ import annotations
 
-import importlib
 import resource
 import sys
-from types import ModuleType
 
-# The benchmarks, by module name (each defines NAME, HELP, configure and run).
-BENCHMARKS = ("bots", "engine", "listen", "parse", "play")
-
-
-def benchmark_modules() -> list[ModuleType]:
-    return sorted((importlib.import_module(f"{__name__}.{name}") for name in BENCHMARKS), key=lambda m: m.NAME)
+# Each benchmark's name (its module's name) and what `companion bench --help` says of it.
+BENCHMARKS: dict[str, str] = {
+    "bots": "Bots: the strong bot's win rate against random and greedy bots, and the time to advise (p50, p95).",
+    "engine": ("Draftosaurus engine: random full games per second on the summer and winter boards (2 to 5 players, "
+               "scoring included) and peak memory."),
+    "listen": ("Speech recognition on tuned and held-out voices in room conditions: understood, asked again, "
+               "answered wrongly, misheard and applied; decode time and peak memory."),
+    "parse": ("Parser: milliseconds per utterance (p50, p95, max) over the example sentences of each language, "
+              "grammar load time, recogniser grammar sizes, peak memory."),
+    "play": "Time from the end of a spoken command to the answer, and start-up time to the first question.",
+}
 
 
 def percentile(values: list[float], fraction: float) -> float:

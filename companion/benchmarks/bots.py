@@ -26,8 +26,6 @@ from companion.games.jurassic_snack.engine import HIDDEN
 from companion.games.jurassic_snack.engine import Game as SnackGame
 from companion.games.jurassic_snack.observation import observe as snack_observe
 
-NAME = "bots"
-HELP = "Bots: the strong bot's win rate against random and greedy bots, and the time to advise (p50, p95)."
 OPPONENTS = ("random", "greedy")
 TARGET_WIN_RATES = {("draftosaurus", "random"): 0.85, ("draftosaurus", "greedy"): 0.45,
                     ("jurassic-snack", "random"): 0.9, ("jurassic-snack", "greedy"): 0.65}
@@ -107,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             result["target"] = {"win_rate": target, "advice_ms_p95": TARGET_ADVICE_P95_MS,
                                 "met": result["win_rate"] >= target
                                 and result["advice_ms_p95"] <= TARGET_ADVICE_P95_MS}
-        print(json.dumps({"benchmark": NAME, "results": results}))
+        print(json.dumps({"benchmark": "bots", "results": results}))
         return 0
     for result in results:
         print(" ".join(f"{key}={value}" for key, value in result.items()))

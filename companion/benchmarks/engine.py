@@ -25,9 +25,6 @@ from companion.games.draftosaurus.playout import random_game_totals
 from companion.games.draftosaurus.simulate import play_random_game
 from companion.games.draftosaurus.winter_board import WinterBoard, load_winter_board
 
-NAME = "engine"
-HELP = ("Draftosaurus engine: random full games per second on the summer and winter boards (2 to 5 players, "
-        "scoring included) and peak memory.")
 TARGET_PLAYERS = 4
 TARGET_GAMES_PER_SECOND = 2000
 TARGET_PLAYOUTS_PER_SECOND = 10000
@@ -146,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     playouts = measure_playouts(args.seconds, args.repeats, args.seed) if args.playouts else []
     target = next((r for r in results if r["players"] == TARGET_PLAYERS and r["board"] == "summer"), None)
     advisor = next((p for p in playouts if p["advisor"]), None)
-    report: dict[str, Any] = {"benchmark": NAME, "results": results, "playouts": playouts,
+    report: dict[str, Any] = {"benchmark": "engine", "results": results, "playouts": playouts,
               "peak_memory_mb": round(peak_memory_mb(), 1),
               "target": {"players": TARGET_PLAYERS, "games_per_second": TARGET_GAMES_PER_SECOND,
                          "met": None if target is None else target["games_per_second"] >= TARGET_GAMES_PER_SECOND},

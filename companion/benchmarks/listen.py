@@ -49,10 +49,6 @@ from companion.speech.synthetic import (
     synthetic_voices,
 )
 
-NAME = "listen"
-HELP = ("Speech recognition on tuned and held-out voices in room conditions: understood, asked again, answered "
-        "wrongly, misheard and applied; decode time and peak memory.")
-
 GAME = "draftosaurus"
 PLAYERS = ("Alice", "Bob")
 # (dialogue state, intent) pairs of --sentences grammar, taken in turn: placements and die faces most often.

@@ -12,9 +12,6 @@ from companion.errors import BadInput
 from companion.language.grammar import examples, games, load_grammar, parse, state_templates, states
 from companion.language.messages import LANGUAGES, check_language
 
-NAME = "parse"
-HELP = ("Parser: milliseconds per utterance (p50, p95, max) over the example sentences of each language, "
-        "grammar load time, recogniser grammar sizes, peak memory.")
 TARGET_P95_MS = 5.0
 
 
@@ -67,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         results.append(result)
     worst_p95 = max(r["all"]["p95_ms"] for r in results)
     report: dict[str, Any] = {
-        "benchmark": NAME, "results": results, "peak_memory_mb": round(peak_memory_mb(), 1),
+        "benchmark": "parse", "results": results, "peak_memory_mb": round(peak_memory_mb(), 1),
         "target": {"p95_ms": TARGET_P95_MS, "worst_p95_ms": worst_p95, "met": worst_p95 < TARGET_P95_MS}}
     if not args.no_sizes:
         from companion.language.recognition_grammar import grammar_sizes

@@ -31,8 +31,6 @@ from companion.games.draftosaurus.simulate import play_random_game
 from companion.language.messages import catalog
 from companion.speech.base import Heard, Listener, Speaker
 
-NAME = "play"
-HELP = "Time from the end of a spoken command to the answer, and start-up time to the first question."
 PLAYERS = ("Alice", "Bruno")
 STARTUP_TARGET_S = 2.0
 RESPONSE_TARGET_MS = 300.0

@@ -15,9 +15,6 @@ from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from companion.speech.config import LISTENING_ENGINES
 from companion.speech.engines import open_listener
 
-NAME = "listen"
-HELP = "Recognise one utterance from the microphone or a WAV file and print its text, intent and slots."
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", default="auto", choices=("auto", *LISTENING_ENGINES),

@@ -26,10 +26,6 @@ from companion.speech.tts import TtsSpeaker
 from companion.speech.vosk_words import UnreadableModel, model_words
 from companion.speech.whisper import assemble_model, find_whisper_model
 
-NAME = "models"
-HELP = ("List speech engines, voices, models and sound devices; 'models download LANG' fetches a Vosk model; "
-        "'models whisper' makes the Whisper model ready; 'models check [LANG]' lists the words a Vosk model "
-        "lacks and what to say instead.")
 SHOWN_MISSING = 40  # missing words listed one by one; more are counted (all of them with --json)
 SHOWN_UNSAYABLE = 12  # per game
 SHOWN_WAYS = 3  # wordings offered for one missing word

@@ -14,8 +14,6 @@ from companion.errors import BadInput
 from companion.language.grammar import ANY_STATE, ParseResult, check_game, games, parse, states
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog, check_language
 
-NAME = "parse"
-HELP = "Show the intent and slots of a sentence a player may say, or export the recogniser grammars."
 EXPORTS = ("vosk", "jsgf", "sizes")
 _ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "egg": "colours",
                 "position": "positions", **{f"card{number}": "species" for number in range(1, 7)}}

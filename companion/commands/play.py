@@ -19,14 +19,11 @@ from companion.games.common import OVER
 from companion.language.messages import DEFAULT_LANGUAGE
 from companion.speech.base import TextListener, TextSpeaker
 
-NAME = "play"
-HELP = "Play a game at the table: the program hears the die and the moves, checks them and keeps the score."
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True, parser_class=type(parser))
     for spec in registry.GAMES:
-        game = games.add_parser(spec.id, help=f"play {spec.title}", description=f"{HELP} ({spec.title})")
+        game = games.add_parser(spec.id, help=f"play {spec.title}", description=f"{parser.description} ({spec.title})")
         add_speech_options(game)
         game.add_argument("--players", help='names in seating order, e.g. "Alice,Bruno,Chloé" (fewer questions)')
         game.add_argument("--seed", type=int, default=None,

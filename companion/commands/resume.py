@@ -11,9 +11,6 @@ from companion.dialogue.recent import latest_save
 from companion.dialogue.runner import add_speech_options, open_session, refuse_save, run_table, session_settings
 from companion.dialogue.savefile import SaveFileError, default_save_path, read_save
 
-NAME = "resume"
-HELP = "Carry on a saved game where it stood (by default the game saved last, wherever it is)."
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", metavar="FILE|GAME",

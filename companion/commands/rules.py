@@ -12,10 +12,6 @@ from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog, ch
 from companion.language.rules import GAMES, RulesBook, RulesReader, Section
 from companion.speech.base import Heard, Listener, Speaker, TextListener, TextSpeaker, is_terminal
 
-NAME = "rules"
-HELP = ("Read the rules of a game, or one topic of them (draftosaurus, jurassic-snack, dino). "
-        "Interactively: next, previous, repeat, a topic name, contents, stop.")
-
 ENGINES = ("auto", "text", "vosk", "sphinx")
 
 

@@ -14,9 +14,6 @@ from companion.speech.config import RATE_RANGE, VOLUME_RANGE, load_config, save_
 from companion.speech.engines import open_speaker
 from companion.speech.tts import TtsSpeaker
 
-NAME = "say"
-HELP = "Speak TEXT aloud (and print it), or write it as a WAV file with --out."
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("text", nargs="+", metavar="TEXT", help="what to say")

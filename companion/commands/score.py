@@ -34,8 +34,6 @@ from companion.games.draftosaurus.winter_scoring import QuarantineMoveMade, scor
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 from companion.text import clean, cleaned, sentences
 
-NAME = "score"
-HELP = "Score Draftosaurus zoos (or a saved game) from a JSON file: each pen, the totals, the winner and why."
 GAMES = tuple(spec.id for spec in registry.GAMES if spec.scorer)
 _ZOOS_FIELDS = {"board", "options", "players"}
 _PLAYER_FIELDS = {"name", "zoo"}
@@ -236,7 +234,6 @@ def _explain(violation: RuleViolation, words: Catalog) -> str:
 
 def _say_reason(code: str, params: dict[str, Any], words: Catalog) -> str:
     return words.say(f"reasons.{code}", **params)
-
 
 
 def _read_json(path: str, words: Catalog) -> Any:

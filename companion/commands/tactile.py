@@ -9,10 +9,6 @@ from companion.language import tactile
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, check_language
 from companion.language.numbers import from_words
 
-NAME = "tactile"
-HELP = ("Say a number (0-200) as the relief stickers of the adapted board (one dot = 1, dotted circle = 5, "
-        "dotted square = 10, square with N dots = 10 x N), or read such a description back with --parse.")
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("number", nargs="?", metavar="N",
