@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from companion import paths
 
@@ -60,3 +61,12 @@ def test_the_installed_wheel_works_from_another_folder(installed, tmp_path):
 def test_this_checkout_is_found_through_its_packages():
     """The editable install used for development maps the packages to the repository's own folders."""
     assert paths.voices_dir() == ROOT / "voices" and paths.grammars_dir() == ROOT / "grammars"
+
+
+@pytest.mark.parametrize("folder", ["voices", "grammars"])
+def test_data_files_read_the_same_without_libyaml(folder):
+    """read_data uses libyaml's parser where PyYAML has it; PyYAML's own parser must give the same data."""
+    files = sorted((ROOT / folder).rglob("*.yaml"))
+    assert files
+    for path in files:
+        assert paths.read_data(path) == yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader), path

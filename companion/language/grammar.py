@@ -15,7 +15,6 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from hassil import Intents
 from hassil.util import merge_dict
 
@@ -24,7 +23,7 @@ from companion.errors import BadInput
 from companion.language.matcher import Compiler, Context, GrammarError, Node, Trie, WildSpan, match_first
 from companion.language.messages import check_language
 from companion.language.text import WORD, Folded, fold, fold_phrase, fold_word
-from companion.paths import grammars_dir
+from companion.paths import grammars_dir, read_data
 
 STATES_FILE = "states.yaml"
 COMMON_FILE = "common"
@@ -62,8 +61,7 @@ def fold_template(template: str) -> str:
 # ---------------------------------------------------------------- grammar files
 
 def _read_yaml(path: Path) -> dict[str, Any]:
-    with path.open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle) or {}
+    return read_data(path) or {}
 
 
 @cache

@@ -13,10 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Self
 
-import yaml
-
 from companion.errors import BadInput
-from companion.paths import voices_dir
+from companion.paths import read_data, voices_dir
 
 LANGUAGES: tuple[str, ...] = ("fr", "en", "es")
 DEFAULT_LANGUAGE = "fr"
@@ -113,8 +111,7 @@ def _flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 def _load_yaml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
-    with path.open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle) or {}
+    return read_data(path) or {}
 
 
 class Catalog:

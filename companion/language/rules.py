@@ -21,13 +21,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple, overload
 
-import yaml
-
 from companion import registry
 from companion.errors import BadInput
 from companion.language.messages import DEFAULT_LANGUAGE, catalog, check_language
 from companion.language.text import without, words
-from companion.paths import grammars_dir, voices_dir
+from companion.paths import grammars_dir, read_data, voices_dir
 
 GAMES: tuple[str, ...] = tuple(spec.stem for spec in registry.GAMES)  # the rules books, by file stem
 
@@ -60,16 +58,14 @@ class Section:
 
 @cache
 def _raw_book(game: str, lang: str) -> dict[str, Any]:
-    with (voices_dir() / lang / "rules" / f"{game}.yaml").open(encoding="utf-8") as handle:
-        book: dict[str, Any] = yaml.safe_load(handle)
-        return book
+    book: dict[str, Any] = read_data(voices_dir() / lang / "rules" / f"{game}.yaml")
+    return book
 
 
 @cache
 def _navigation(lang: str) -> dict[str, list[tuple[str, ...]]]:
     """grammars/<lang>/rules_nav.yaml, every phrase as a tuple of words."""
-    with (grammars_dir() / lang / "rules_nav.yaml").open(encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
+    data = read_data(grammars_dir() / lang / "rules_nav.yaml")
     return {key: [words(str(phrase)) for phrase in phrases] for key, phrases in data.items()}
 
 

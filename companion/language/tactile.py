@@ -22,13 +22,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple, NoReturn
 
-import yaml
-
 from companion.errors import BadInput
 from companion.language.messages import catalog, check_language
 from companion.language.numbers import match_number, to_words
 from companion.language.text import words
-from companion.paths import grammars_dir
+from companion.paths import grammars_dir, read_data
 
 MAX_TACTILE = 200
 
@@ -111,9 +109,8 @@ class _Symbol:
 
 @cache
 def _grammar(lang: str) -> dict[str, Any]:
-    with (grammars_dir() / check_language(lang) / "tactile.yaml").open(encoding="utf-8") as handle:
-        data: dict[str, Any] = yaml.safe_load(handle)
-        return data
+    data: dict[str, Any] = read_data(grammars_dir() / check_language(lang) / "tactile.yaml")
+    return data
 
 
 @cache

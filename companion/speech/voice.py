@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import yaml
-
 from companion.language.messages import check_language
-from companion.paths import voices_dir
+from companion.paths import read_data, voices_dir
 
 
 def platform_key() -> str:
@@ -63,8 +61,7 @@ def _language_tag(language: Any) -> str:
 def voice_settings(lang: str) -> VoiceSettings:
     """The settings of one language (fr, en, es)."""
     path = voices_dir() / check_language(lang) / "voice.yaml"
-    with path.open(encoding="utf-8") as handle:
-        data = yaml.safe_load(handle) or {}
+    data = read_data(path) or {}
     recognition = data.get("recognition") or {}
     return VoiceSettings(
         lang=lang,
