@@ -1,7 +1,10 @@
 """Helpers shared by the tests, imported by name (`from tests.conftest import run_companion`).
 
-- Child processes: the program itself (`run_companion`, `run_play` for scripted games typed on standard input,
-  `saved_state` to read what a game saved) and plain Python (`run_python`).
+- The program itself, on the command line a player types: `run_here` runs it in this process (the real parser,
+  command and Session, with the text speaker and listener on string buffers in place of the standard streams) and
+  `run_companion` in a child process, for what only a process shows (start-up, signals, killing, the standard
+  streams' own bytes, the sound system); both give a CompletedProcess. `run_play` types a scripted game on standard
+  input (in this process unless `process=True`), `saved_state` reads what a game saved; plain Python: `run_python`.
 - Whole Draftosaurus games as the table types them: `random_game` (a complete legal game from a seed) and
   `script_lines`; Jurassic Snack games: `snack_script`.
 - Speech environments: what the sound system offers is set by an ALSA configuration in a fresh home folder
@@ -12,8 +15,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -41,10 +46,56 @@ def run_companion(*args: str, env: dict[str, str] | None = None, stdin: str = ""
                           timeout=timeout, check=False)
 
 
-def run_play(args: list[str], lines: list[str], home: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    """`companion ARGS` with the lines on standard input, saves and settings kept under `home`."""
-    return run_companion(*args, stdin="\n".join(lines) + "\n", timeout=timeout,
-                         env={"COMPANION_HOME": str(home), "COMPANION_CONFIG": str(home / "config.json")})
+class TookTooLong(BaseException):
+    """A command run in this process went past its time (as a child would be killed): not an Exception, so that
+    the program's own last line of defence does not take it for an internal error."""
+
+
+def run_here(*args: str, env: dict[str, str] | None = None, stdin: str = "",
+             timeout: float = 120) -> subprocess.CompletedProcess:
+    """`companion ARGS` run by `companion.cli.main` in this process: standard input reads `stdin`, standard output
+    and error are kept, the environment has `env` added for the run; its exit code as a child's would be."""
+    from companion.cli import main
+
+    added = dict(env or {})
+    before = {name: os.environ.get(name) for name in added}
+    streams = sys.stdin, sys.stdout, sys.stderr
+    out, err = io.StringIO(), io.StringIO()
+
+    def too_long(_number, _frame):
+        raise TookTooLong(f"companion {' '.join(args)}: still running after {timeout} s")
+
+    alarm = signal.signal(signal.SIGALRM, too_long)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    os.environ.update(added)
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
+    try:
+        code = main(list(args))
+    except SystemExit as stop:  # --help and --version: argparse exits
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, alarm)
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return subprocess.CompletedProcess(["companion", *args], code, out.getvalue(), err.getvalue())
+
+
+def play_env(home: Path) -> dict[str, str]:
+    """Saves and settings kept under `home`."""
+    return {"COMPANION_HOME": str(home), "COMPANION_CONFIG": str(home / "config.json")}
+
+
+def run_play(args: list[str], lines: list[str], home: Path, timeout: float = 120,
+             process: bool = False) -> subprocess.CompletedProcess:
+    """`companion ARGS` with the lines on standard input, saves and settings kept under `home`; in this process
+    (run_here), or in a child with `process`."""
+    run = run_companion if process else run_here
+    return run(*args, stdin="\n".join(lines) + "\n", timeout=timeout, env=play_env(home))
 
 
 def saved_state(path: Path) -> dict:
