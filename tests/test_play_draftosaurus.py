@@ -145,36 +145,113 @@ def test_end_of_input_saves_and_exits_0_and_resume_goes_on(tmp_path):
     assert Game.from_json(saved_state(save)["state"]).zoos == expected.zoos
 
 
-def test_killed_at_random_moments_loses_no_accepted_move(tmp_path):
-    expected = random_game(["Alice", "Bruno", "Chloé", "Dan"], 33)
+KILLED_TABLE = ["Alice", "Bruno", "Chloé", "Dan"]
+
+
+def _start(command: list[str], home, until: str = "") -> subprocess.Popen:
+    """The program started with `command`, once it has said its first sentence (however loaded the machine is),
+    or the first that holds `until`."""
+    process = subprocess.Popen([sys.executable, "-m", "companion", *command], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True, env=dict(os.environ, COMPANION_HOME=str(home)))
+    while until not in process.stdout.readline():
+        pass
+    return process
+
+
+def _type(process: subprocess.Popen, lines: list[str]) -> None:
+    process.stdin.write("\n".join(lines) + "\n")
+    process.stdin.flush()
+
+
+def _kill(process: subprocess.Popen) -> None:
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    process.stdout.close()
+    process.stdin.close()
+
+
+def _saved_moves(save) -> list[dict]:
+    """The moves of the save file, which is never half-written: always a valid document."""
+    return [a.to_json() for a in Game.from_json(saved_state(save)["state"]).actions]
+
+
+def _leftovers(folder) -> list[str]:
+    return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
+
+
+def test_killed_before_during_and_after_a_save_loses_no_accepted_move(tmp_path):
+    """SIGKILL at chosen moments: before the first save, while a save is being written (its temporary file is
+    there), and just after a save; each time the save holds exactly a prefix of the moves typed, and resume goes
+    on from it to the end of the game."""
+    expected = random_game(KILLED_TABLE, 33)
     lines = script_lines(expected, "fr")
-    moves = [a for a in expected.actions if not isinstance(a, Discard)]
+    moves = [a.to_json() for a in expected.actions if not isinstance(a, Discard)]
     save = tmp_path / "g.json"
-    env = dict(os.environ, COMPANION_HOME=str(tmp_path))
+    start = ["play", "draftosaurus", "--engine", "text", "--players", ",".join(KILLED_TABLE), "--save", str(save)]
+    resume = ["resume", str(save), "--engine", "text"]
+
+    # Before the first move's save: killed at the first question, the save holds the table and no move.
+    _kill(_start(start, tmp_path, until="lance le dé"))
+    assert _saved_moves(save) == [] and not _leftovers(tmp_path)
+
+    # Just after a save: resumed, the die and the first placement typed, killed once both are on disk.
+    process = _start(resume, tmp_path)
+    _type(process, lines[:2])
+    deadline = time.monotonic() + 60
+    while len(_saved_moves(save)) < 2 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    _kill(process)
+    assert _saved_moves(save) == moves[:2]
+
+    # During a save: killed as soon as the temporary file of a save appears, before it replaces the last save.
+    caught = 0
+    for _attempt in range(10):
+        done = len(_saved_moves(save))
+        process = _start(resume, tmp_path)
+        _type(process, lines[done:done + 6])
+        deadline = time.monotonic() + 5  # six moves take a small part of this: past it, all were saved
+        while not _leftovers(tmp_path) and process.poll() is None and time.monotonic() < deadline:
+            pass
+        _kill(process)
+        saved = _saved_moves(save)
+        assert saved == moves[:len(saved)] and done <= len(saved) <= done + 6
+        caught += bool(_leftovers(tmp_path))
+        if caught:
+            break
+    assert caught, "no kill fell while a save was written in 10 tries"
+
+    # Resumed to the end: every move typed once more from where the save stood, the cut write's file removed.
+    final = run_play(resume, lines[len(_saved_moves(save)):], tmp_path, process=True)
+    assert final.returncode == 0, final.stderr
+    assert final.stdout.startswith("Reprise de la partie")
+    game = Game.from_json(saved_state(save)["state"])
+    assert game.phase == "over" and game.zoos == expected.zoos
+    assert not _leftovers(tmp_path)
+
+
+@pytest.mark.slow
+def test_killed_at_random_moments_loses_no_accepted_move(tmp_path):
+    expected = random_game(KILLED_TABLE, 33)
+    lines = script_lines(expected, "fr")
+    moves = [a.to_json() for a in expected.actions if not isinstance(a, Discard)]
+    save = tmp_path / "g.json"
     chooser = random.Random(5)
-    start = ["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé,Dan", "--save", str(save)]
+    start = ["play", "draftosaurus", "--engine", "text", "--players", ",".join(KILLED_TABLE), "--save", str(save)]
     kills = 0
     while True:
-        done = len(Game.from_json(saved_state(save)["state"]).actions) if save.exists() else 0
+        done = len(_saved_moves(save)) if save.exists() else 0
         if done >= len(moves):
             break
-        command = ["resume", str(save), "--engine", "text"] if save.exists() else start
-        process = subprocess.Popen([sys.executable, "-m", "companion", *command], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, text=True, env=env)
-        process.stdout.readline()  # started (however loaded the machine is): it has said its first sentence
+        process = _start(["resume", str(save), "--engine", "text"] if save.exists() else start, tmp_path)
         # Type a few lines, then kill the process at a random moment while it works.
-        batch = lines[done:done + chooser.randint(1, 6)]
-        process.stdin.write("\n".join(batch) + "\n")
-        process.stdin.flush()
+        _type(process, lines[done:done + chooser.randint(1, 6)])
         time.sleep(chooser.uniform(0.0, 0.6))
-        process.send_signal(signal.SIGKILL)
-        process.wait()
+        _kill(process)
         kills += 1
         if not save.exists():  # killed before the game was first saved
             continue
-        state = saved_state(save)["state"]  # never half-written: always a valid document
-        saved = Game.from_json(state).actions
-        assert [a.to_json() for a in saved] == [a.to_json() for a in moves[:len(saved)]]
+        saved = _saved_moves(save)
+        assert saved == moves[:len(saved)]
     assert kills >= 3
     final = Game.from_json(saved_state(save)["state"])
     assert final.phase == "over" and final.zoos == expected.zoos
