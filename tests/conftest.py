@@ -11,6 +11,8 @@
   (Linux), and a library is made unavailable by a module of the same name that fails to import. Everything runs
   in child processes, because PortAudio reads the ALSA configuration once per process.
 - `EmptyRecogniser`, for tests of what happens around recognition.
+- Hypothesis profiles: `ci` (the default), `dev` and `thorough`, chosen with `--hypothesis-profile NAME` or
+  HYPOTHESIS_PROFILE; a property test asks for `budget(N)` examples, N under `ci`, scaled by the profile.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from companion.games.draftosaurus.engine import Discard, Game, Place, QuarantineMove, Roll
 from companion.games.draftosaurus.simulate import play_random_game as random_game  # noqa: F401 - seeded, full mode; board= too
@@ -32,6 +35,19 @@ from companion.language.messages import catalog
 from companion.speech.recogniser import Recogniser, Recognition
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis budgets. Each property test's own count (the budget(N) it asks for) is what `ci` runs; `dev` runs a
+# tenth of it for a quick check while working, `thorough` ten times as many for a long search before a release.
+# The profile's max_examples is the scale, out of ci's 100.
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("dev", max_examples=10, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def budget(ci: int) -> int:
+    """How many examples a property test tries: `ci` under the ci profile, scaled by the profile loaded."""
+    return max(1, ci * settings().max_examples // 100)
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ALSA configurations are Linux only")
 

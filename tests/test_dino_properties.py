@@ -11,6 +11,7 @@ from companion.games.dino.actions import Meteor, Move, Penalty
 from companion.games.dino.engine import HOME, ON_BOARD, OVER, Game
 from companion.games.dino.ids import POINTS_PER_TURN
 from companion.games.dino.simulate import pick_action, play_random_game, random_setup
+from tests.conftest import budget
 
 PLAYERS = st.integers(min_value=2, max_value=6)
 SEEDS = st.integers(min_value=0, max_value=2 ** 31 - 1)
@@ -28,7 +29,7 @@ def check_invariants(game: Game) -> None:
     assert 0 <= game.meteor_left <= game.meteor_total
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=budget(40))
 @given(PLAYERS, SEEDS, EGG_RULES, st.booleans())
 def test_random_play_never_reaches_an_illegal_state(players, seed, eggs_rule, own_exits):
     own_exits = own_exits and players <= 3
@@ -69,7 +70,7 @@ def test_random_play_never_reaches_an_illegal_state(players, seed, eggs_rule, ow
     assert sheet.final and max(p.total for p in sheet.players) == sheet.players[sheet.winners[0]].total
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=budget(15))
 @given(PLAYERS, SEEDS)
 def test_same_seed_same_game(players, seed):
     first, second = play_random_game(players, seed), play_random_game(players, seed)
@@ -77,7 +78,7 @@ def test_same_seed_same_game(players, seed):
     assert first.score() == second.score()
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=budget(15))
 @given(PLAYERS, SEEDS, st.integers(min_value=0, max_value=200))
 def test_json_round_trip_at_any_point(players, seed, cut):
     whole = play_random_game(players, seed)
@@ -87,7 +88,7 @@ def test_json_round_trip_at_any_point(players, seed, cut):
     assert again.legal_actions() == part.legal_actions()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=budget(25))
 @given(PLAYERS, SEEDS, st.data())
 def test_illegal_actions_are_refused_and_change_nothing(players, seed, data):
     whole = play_random_game(players, seed)

@@ -13,6 +13,7 @@ from companion.games.draftosaurus.engine import Discard, Game, Options, Place
 from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
 from companion.games.draftosaurus.simulate import play_random_game, play_random_step
 from companion.language.messages import LANGUAGES, catalog
+from tests.conftest import budget
 
 BAG = {2: 8, 3: 6, 4: 8, 5: 10}
 CAPACITY = {"forest_of_sameness": 6, "woody_trio": 3, "prairie_of_love": 6, "king_of_the_jungle": 1,
@@ -76,7 +77,7 @@ def check_invariants(game: Game) -> None:
     assert len(set(sizes)) == 1 or game.phase in ("place", "discard")
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=budget(1500))
 @given(count=players_counts, seed=seeds, rules=options)
 def test_thousands_of_random_full_games_end_well(count, seed, rules):
     game = play_random_game(count, seed, rules)
@@ -95,7 +96,7 @@ def test_thousands_of_random_full_games_end_well(count, seed, rules):
     assert all(sheet.players[index].total == best for index in sheet.winners)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=budget(150))
 @given(count=players_counts, seed=seeds)
 def test_every_step_agrees_with_the_rule_book_and_keeps_the_bag_whole(count, seed):
     game = Game.new([f"P{index}" for index in range(count)], mode="full", seed=seed)
@@ -108,7 +109,7 @@ def test_every_step_agrees_with_the_rule_book_and_keeps_the_bag_whole(count, see
     check_invariants(game)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=budget(150))
 @given(count=players_counts, seed=seeds)
 def test_random_choice_among_all_legal_actions_and_json_round_trip_of_any_state(count, seed):
     game = Game.new([f"P{index}" for index in range(count)], mode="full", seed=seed, first_roller=seed % count)
@@ -125,7 +126,7 @@ def test_random_choice_among_all_legal_actions_and_json_round_trip_of_any_state(
         assert Game.from_json(json.loads(text)).to_json() == state
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=budget(200))
 @given(count=players_counts, seed=seeds, rules=options)
 def test_same_seed_same_game(count, seed, rules):
     first = play_random_game(count, seed, rules)
@@ -134,7 +135,7 @@ def test_same_seed_same_game(count, seed, rules):
     assert first.score() == second.score()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=budget(150))
 @given(count=players_counts, seed=seeds)
 def test_table_mode_accepts_every_real_game_and_ends_the_same(count, seed):
     """The table does not tell the engine its hands: every move of a legal game must still be accepted."""
@@ -147,7 +148,7 @@ def test_table_mode_accepts_every_real_game_and_ends_the_same(count, seed):
     assert table.score() == full.score()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=budget(60))
 @given(count=players_counts, seed=seeds)
 def test_every_refusal_and_score_line_can_be_said_in_every_language(count, seed):
     game = play_random_game(count, seed)

@@ -15,6 +15,7 @@ from companion.games.draftosaurus.ids import DIE_FACES, PYRAMID_POSITIONS, SPECI
 from companion.games.draftosaurus.simulate import play_random_game, play_random_step
 from companion.games.draftosaurus.winter_board import load_winter_board
 from companion.language.messages import LANGUAGES, catalog
+from tests.conftest import budget
 
 BAG = {2: 8, 3: 6, 4: 8, 5: 10}
 PENS = WINTER_PENS[:-1]
@@ -134,7 +135,7 @@ def right_neighbour_counts(game: Game, index: int) -> dict[str, int]:
     return {s: sum(content.count(s) for pen, content in zoo.items() if pen != "river") for s in SPECIES}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=budget(300))
 @given(count=players_counts, seed=seeds, board=boards)
 def test_random_full_winter_games_end_well_and_score_consistently(count, seed, board):
     game = play_random_game(count, seed, board="winter", winter_board=board)
@@ -160,7 +161,7 @@ def test_random_full_winter_games_end_well_and_score_consistently(count, seed, b
     assert all(sheet.players[index].total == best for index in sheet.winners)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=budget(80))
 @given(count=players_counts, seed=seeds, board=boards)
 def test_every_winter_step_agrees_with_the_rule_texts(count, seed, board):
     game = Game.new([f"P{index}" for index in range(count)], mode="full", seed=seed, board="winter",
@@ -174,7 +175,7 @@ def test_every_winter_step_agrees_with_the_rule_texts(count, seed, board):
     check_invariants(game)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=budget(80))
 @given(count=players_counts, seed=seeds)
 def test_random_legal_winter_actions_and_json_round_trip_of_any_state(count, seed):
     game = Game.new([f"P{index}" for index in range(count)], mode="full", seed=seed, first_roller=seed % count,
@@ -192,7 +193,7 @@ def test_random_legal_winter_actions_and_json_round_trip_of_any_state(count, see
         assert Game.from_json(json.loads(text)).to_json() == state
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=budget(60))
 @given(count=players_counts, seed=seeds)
 def test_same_seed_same_winter_game_and_table_mode_accepts_it(count, seed):
     first = play_random_game(count, seed, board="winter")
@@ -204,7 +205,7 @@ def test_same_seed_same_winter_game_and_table_mode_accepts_it(count, seed):
     assert table.phase == "over" and table.zoos == first.zoos and table.score() == first.score()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=budget(40))
 @given(count=players_counts, seed=seeds)
 def test_every_winter_refusal_and_score_line_can_be_said_in_every_language(count, seed):
     game = play_random_game(count, seed, board="winter")

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from companion.language.grammar import examples, fold, fold_template, grammar_source, parse
 from companion.language.messages import LANGUAGES
+from tests.conftest import budget
 
 GAME = "draftosaurus"
 PUNCTUATION = [",", ".", "!", "?", ";", ":", "…", "«", "»", "\"", "(", ")", "¿", "¡", " - "]
@@ -54,7 +55,7 @@ def variant(draw, lang):
 def test_spelling_and_fillers_do_not_change_the_meaning(lang):
     players = examples(GAME, lang).players
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=budget(150), suppress_health_check=[HealthCheck.too_slow])
     @given(variant(lang))
     def check(case):
         example, text = case

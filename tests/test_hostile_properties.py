@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from companion.commands.play import check_save_target
 from companion.dialogue.savefile import SaveFileError
+from tests.conftest import budget
 from tests.hostile_cases import GAMES, document, file_state, resume_outcome, run_companion, saved_content
 
 GOOD = {game: document(game, saved_content(game, actions=8)) for game in GAMES}  # small: quick to generate
@@ -137,7 +138,7 @@ SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_s
 
 # Hypothesis draws a game and a seed, the changes come from the seed (Seeded): 3,000 saves take a few seconds,
 # where drawing each change through Hypothesis (Drawn) took 25 s for 2,000.
-@settings(max_examples=3000, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=budget(3000), suppress_health_check=SLOW)
 @given(st.sampled_from(GAMES), st.integers(0, 2 ** 32 - 1))
 def test_thousands_of_malformed_saves_are_taken_back_or_refused_never_a_crash(tmp_path, game, seed):
     text = malformed(game, Seeded(random.Random(seed)))
@@ -147,7 +148,7 @@ def test_thousands_of_malformed_saves_are_taken_back_or_refused_never_a_crash(tm
     assert path.read_bytes() == text
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=budget(300), suppress_health_check=SLOW)
 @given(malformed_saves())
 def test_play_new_writes_over_exactly_what_resume_takes_back(tmp_path, case):
     game, text = case
@@ -158,7 +159,7 @@ def test_play_new_writes_over_exactly_what_resume_takes_back(tmp_path, case):
     assert path.read_bytes() == text
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=budget(4), suppress_health_check=SLOW)
 @given(malformed_saves())
 def test_the_real_commands_exit_with_0_or_2_on_a_sample(tmp_path, case):
     game, text = case

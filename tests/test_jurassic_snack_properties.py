@@ -13,6 +13,7 @@ from companion.games.jurassic_snack.engine import EMPTY, GRASS, HIDDEN, MODES, O
 from companion.games.jurassic_snack.ids import COLORS, DIRECTIONS, PIECES, TOKEN_TOTAL, TOKENS
 from companion.games.jurassic_snack.layout import Layout
 from companion.games.jurassic_snack.simulate import play_random_game
+from tests.conftest import budget
 
 LINE = Layout.build([{"board": "A", "column": 0, "row": 0}, {"board": "B", "column": 3, "row": 0, "rotation": 2},
                      {"board": "C", "column": 6, "row": 0, "rotation": 1}, {"board": "D", "column": 6, "row": 3}])
@@ -50,7 +51,7 @@ def unordered(action):
     return action if squares is None else (type(action), action.player, frozenset(squares), len(squares))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=budget(60))
 @given(seed=st.integers(0, 2 ** 31 - 1), mode=st.sampled_from(MODES), layout=LAYOUTS)
 def test_random_play_never_reaches_an_illegal_state(seed, mode, layout):
     chooser = random.Random(seed)
@@ -76,7 +77,7 @@ def test_random_play_never_reaches_an_illegal_state(seed, mode, layout):
     assert game.legal_actions() == []
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=budget(30))
 @given(seed=st.integers(0, 2 ** 31 - 1), mode=st.sampled_from(MODES))
 def test_the_same_seed_gives_the_same_game_and_json_round_trips(seed, mode):
     first, second = play_random_game(seed, mode), play_random_game(seed, mode)
@@ -88,7 +89,7 @@ def test_the_same_seed_gives_the_same_game_and_json_round_trips(seed, mode):
     assert Game.from_json(json.loads(json.dumps(middle.to_json()))).to_json() == middle.to_json()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=budget(30))
 @given(seed=st.integers(0, 2 ** 31 - 1))
 def test_private_notes_tell_the_truth_to_one_player_in_hidden_mode(seed):
     game = Game.new(["Ana", "Ben"], mode=HIDDEN, seed=seed)

@@ -17,6 +17,7 @@ from companion.speech.endpoint import Endpointer, EndpointSettings, frame_level_
 from companion.speech.fsg import determinise, minimise, shortened
 from companion.speech.pronounce import guess_pronunciations, ipa_to_cmu
 from companion.speech.synthetic import speak_to_wav
+from tests.conftest import budget
 
 needs_sox = pytest.mark.skipif(shutil.which("sox") is None, reason="sox is not installed")
 
@@ -159,7 +160,7 @@ def accepted(start, finals, words, nulls, max_length: int) -> set[tuple[str, ...
     return found
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=budget(60))
 @given(st.integers(min_value=0, max_value=10 ** 6))
 def test_minimised_grammars_accept_exactly_the_same_sentences(seed):
     rng = random.Random(seed)
@@ -180,7 +181,7 @@ def test_minimised_grammars_accept_exactly_the_same_sentences(seed):
     assert small.n_states <= max(1, len(determinise([0], finals, words, nulls).arcs) + 1)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=budget(40))
 @given(st.integers(min_value=0, max_value=10 ** 6), st.integers(min_value=0, max_value=4))
 def test_shortened_grammars_keep_exactly_the_short_sentences(seed, max_words):
     rng = random.Random(seed)

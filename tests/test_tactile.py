@@ -8,6 +8,7 @@ from companion.errors import BadInput
 from companion.language.messages import LANGUAGES, catalog
 from companion.language.numbers import to_words
 from companion.language.tactile import MAX_TACTILE, Sticker, describe, parse, to_stickers, value
+from tests.conftest import budget
 
 
 def test_canonical_stickers():
@@ -152,7 +153,7 @@ _GROUP = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=budget(300))
 @given(lang=st.sampled_from(LANGUAGES), groups=st.lists(_GROUP, min_size=1, max_size=4))
 def test_any_sum_of_stickers_reads_back(lang, groups):
     """Descriptions the program would never say (several circles, six dots...) still read as their sum."""
