@@ -150,11 +150,12 @@ def test_heard_words_with_fillers_keep_the_recogniser_safeguards():
     ("confirm", "no thanks", "en-us+f2", 160, "no", {}),
     ("die", "so, the die says square, thanks", "en-us", 150, "die", {"face": "empty_pen"}),
 ])
-def test_spoken_commands_with_fillers_through_pocketsphinx(tmp_path, state, sentence, voice, speed, intent, slots):
+def test_spoken_commands_with_fillers_through_pocketsphinx(tmp_path, grammar_cache, state, sentence, voice, speed,
+                                                           intent, slots):
     """Real speech (espeak-ng), heard by `companion listen` with pocketsphinx and our grammar."""
     audio = speak_to_wav(sentence, tmp_path / "said.wav", voice=voice, speed=speed)
     result = run_companion("listen", "--engine", "sphinx", "--lang", "en", "--state", state, "--file", str(audio),
-                           "--json", env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+                           "--json", env={"XDG_CACHE_HOME": str(grammar_cache)})
     assert result.returncode == 0, result.stderr
     heard = json.loads(result.stdout)
     assert (heard["intent"], heard["slots"]) == (intent, slots), heard["text"]

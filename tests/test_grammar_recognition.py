@@ -124,11 +124,11 @@ def test_every_english_state_grammar_loads_in_pocketsphinx(tmp_path):
     ("dino", "answer", "c three", "square_answer", {"square": "C3"}),
     ("dino", "turn", "how many stones are left", "meteor_state", {}),
 ])
-def test_spoken_sentence_through_pocketsphinx_and_the_parser(tmp_path, monkeypatch, game, state, sentence, intent,
-                                                              slots):
+def test_spoken_sentence_through_pocketsphinx_and_the_parser(tmp_path, monkeypatch, grammar_cache, game, state,
+                                                              sentence, intent, slots):
     """Real speech (espeak-ng), real recogniser (pocketsphinx with the word automaton the program compiles from
     our JSGF, companion.speech.fsg), then our parser."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(grammar_cache))
     raw, audio = tmp_path / "raw.wav", tmp_path / "utterance.wav"
     subprocess.run(["espeak-ng", "-v", "en-us", "-s", "140", "-w", str(raw), sentence], check=True)
     subprocess.run(["sox", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(audio)], check=True)
@@ -151,12 +151,12 @@ def test_grammar_sizes_cover_every_language_and_state():
     assert all(s.words > 100 and s.phrases > 100 and s.jsgf_bytes > 1000 for s in sizes)
 
 
-def test_a_grammar_kept_to_short_sentences_is_never_larger_than_the_whole_one(tmp_path, monkeypatch):
+def test_a_grammar_kept_to_short_sentences_is_never_larger_than_the_whole_one(grammar_cache, tmp_path, monkeypatch):
     """Shortening unrolls the automaton by length: when that makes it larger (a player's turn kept to 6 words
     took twice the memory of the whole grammar), the whole one is used instead; a real shortening is kept."""
     from companion.speech.fsg import read_fsg_text
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(grammar_cache))
     decoder = pocketsphinx_decoder(tmp_path)
     grammar = rg.jsgf(GAME, "en", "turn", ["Alice", "Bruno"], frozenset({"undo"}))
 

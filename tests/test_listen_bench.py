@@ -20,9 +20,9 @@ MEASURES_ROW = re.compile(r"\s\d+\s+[\d.]+%\s+[\d.]+%\s+(?:[\d.]+%|-) of \d+\s+[
 
 
 @pytest.mark.slow
-def test_the_listen_benchmark_reports_tuned_and_held_out_voices_per_room(tmp_path):
+def test_the_listen_benchmark_reports_tuned_and_held_out_voices_per_room(grammar_cache, tmp_path):
     result = run_companion("bench", "listen", "--count", "1", "--conditions", "clean,babble", "--json", "--keep",
-                           str(tmp_path / "wav"), env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+                           str(tmp_path / "wav"), env={"XDG_CACHE_HOME": str(grammar_cache)})
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     # one sentence, said by an espeak-ng voice and a flite voice, each in two rooms
@@ -41,9 +41,9 @@ def test_the_listen_benchmark_reports_tuned_and_held_out_voices_per_room(tmp_pat
 
 
 @pytest.mark.slow
-def test_the_listen_benchmark_prints_every_measure_per_synthesiser_and_room(tmp_path):
+def test_the_listen_benchmark_prints_every_measure_per_synthesiser_and_room(grammar_cache, tmp_path):
     result = run_companion("bench", "listen", "--count", "1", "--conditions", "reverb,tempo", "--tradeoff",
-                           env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+                           env={"XDG_CACHE_HOME": str(grammar_cache)})
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert any("tuned on: espeak-ng" in line and "held out" in line and "flite" in line for line in lines)
@@ -69,9 +69,9 @@ def test_the_game_does_not_hear_spanish_with_the_borrowed_english_model(tmp_path
 
 
 @pytest.mark.slow
-def test_the_bench_hears_spanish_with_the_borrowed_english_model(tmp_path):
+def test_the_bench_hears_spanish_with_the_borrowed_english_model(grammar_cache, tmp_path):
     result = run_companion("bench", "listen", "--lang", "es", "--count", "1", "--conditions", "clean", "--json",
-                           env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+                           env={"XDG_CACHE_HOME": str(grammar_cache)})
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert "aproximado" in report["model"] and report["utterances"] == 2

@@ -34,8 +34,8 @@ NOT_A_REDO = ("the river", "en-us+m3", 150)
 
 
 @pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+def private_cache(tmp_path, monkeypatch, grammar_cache):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(grammar_cache))
     monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "config.json"))
 
 

@@ -47,10 +47,10 @@ NOT_COMMANDS = ["banana split with whipped cream", "the weather is nice today", 
 
 
 @pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory):
-    """Compiled grammars go to a fresh cache, so the tests also cover compiling them."""
+def private_cache(tmp_path_factory, grammar_cache):
+    """Compiled grammars go to the run's own cache, so the tests also cover compiling them (the first to need one)."""
     patch = pytest.MonkeyPatch()
-    patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    patch.setenv("XDG_CACHE_HOME", str(grammar_cache))
     patch.setenv("COMPANION_CONFIG", str(tmp_path_factory.mktemp("config") / "config.json"))
     yield
     patch.undo()
@@ -160,7 +160,7 @@ def test_each_player_s_voice_is_remembered_and_used_when_that_player_should_spea
 
 
 @linux_only
-def test_the_microphone_path_hears_a_command(tmp_path):
+def test_the_microphone_path_hears_a_command(tmp_path, grammar_cache):
     """The default microphone is an ALSA device that records a file: sounddevice, resampling, endpointing
     and recognition all run as with a real microphone."""
     spoken, rate = read_wav(speak_to_wav("the die shows the forest", tmp_path / "c.wav", voice="en-us+f2",
@@ -168,7 +168,7 @@ def test_the_microphone_path_hears_a_command(tmp_path):
     heard = tmp_path / "heard.raw"
     heard.write_bytes(Resampler(rate, 16000).process(spoken).astype("<f4").tobytes())
     env = sound_home(tmp_path / "home", "files", played=tmp_path / "played.raw", heard=heard)
-    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    env["XDG_CACHE_HOME"] = str(grammar_cache)
     result = run_companion("listen", "--engine", "sphinx", "--lang", "en", "--state", "die", "--json", env=env)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["slots"] == {"face": "forest"}
