@@ -89,9 +89,10 @@ def play_lines(game: Game, lang: str) -> list[str]:
     return lines
 
 
-def play(tmp_path: Path, players: list[str], lines: list[str], lang: str = "fr", save: str = "g.json", *extra: str):
+def play(tmp_path: Path, players: list[str], lines: list[str], lang: str = "fr", save: str = "g.json", *extra: str,
+         process: bool = False):
     return run_play(["play", "dino", "--engine", "text", "--lang", lang, "--players", ",".join(players),
-                     "--save", str(tmp_path / save), "--seed", "1", *extra], lines, tmp_path)
+                     "--save", str(tmp_path / save), "--seed", "1", *extra], lines, tmp_path, process=process)
 
 
 TABLES = [(2, "fr", 21, {}), (3, "en", 22, {"own_colour_exits": True}), (4, "es", 23, {"eggs_rule": "players"}),
@@ -248,14 +249,15 @@ def test_dictated_layout_refusals(tmp_path):
 
 
 def test_resume_goes_on_where_the_save_stood(tmp_path):
+    """The program itself, started twice: a game of Dino stopped by the end of its input, then resumed."""
     expected = random_game(2, 31)
     lines = setup_lines(expected, "fr") + play_lines(expected, "fr")
     cut = len(setup_lines(expected, "fr")) + 6
-    first = play(tmp_path, list(expected.players), lines[:cut])
+    first = play(tmp_path, list(expected.players), lines[:cut], process=True)
     assert first.returncode == 0 and f"Pour continuer, tape : companion resume {tmp_path / 'g.json'}." in first.stdout
     partial = Game.from_json(saved_state(tmp_path / "g.json")["state"])
     assert 0 < len(partial.actions) < len(expected.actions)
-    second = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], lines[cut:], tmp_path)
+    second = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], lines[cut:], tmp_path, process=True)
     assert second.returncode == 0, second.stderr
     assert "Reprise de la partie de Dino" in second.stdout
     assert Game.from_json(saved_state(tmp_path / "g.json")["state"]).snapshot() == expected.snapshot()

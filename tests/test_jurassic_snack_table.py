@@ -52,10 +52,10 @@ def test_a_game_stopped_half_way_resumes_where_it_stood(tmp_path):
     lines = script(game, "fr")
     half = len(lines) // 2
     save = tmp_path / "game.json"
-    first = run_play(play_args(save, "fr", HIDDEN, 21), lines[:half], tmp_path)
+    first = run_play(play_args(save, "fr", HIDDEN, 21), lines[:half], tmp_path, process=True)  # the program itself
     assert first.returncode == 0 and "companion resume" in first.stdout
     assert saved_state(save)["finished"] is False
-    second = run_play(["resume", str(save), "--engine", "text"], lines[half:], tmp_path)
+    second = run_play(["resume", str(save), "--engine", "text"], lines[half:], tmp_path, process=True)
     assert second.returncode == 0, second.stderr
     assert saved_state(save)["state"] == json.loads(json.dumps(game.to_json()))
 

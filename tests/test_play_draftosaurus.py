@@ -133,19 +133,21 @@ def test_only_my_zoo_asks_the_others_for_the_king_species(tmp_path):
 
 
 def test_end_of_input_saves_and_exits_0_and_resume_goes_on(tmp_path):
+    """The program itself, started twice: stopped by the end of its input, then resumed to the end."""
     expected = random_game(["Alice", "Bruno", "Chloé"], 21)
     lines = script_lines(expected, "fr")
     save = tmp_path / "g.json"
     first = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé",
-                      "--save", str(save)], lines[:17], tmp_path)
+                      "--save", str(save)], lines[:17], tmp_path, process=True)
     assert first.returncode == 0 and "Partie enregistrée" in first.stdout
-    second = run_play(["resume", str(save), "--engine", "text"], lines[17:], tmp_path)
+    second = run_play(["resume", str(save), "--engine", "text"], lines[17:], tmp_path, process=True)
     assert second.returncode == 0, second.stderr
     assert second.stdout.startswith("Reprise de la partie : manche 1 sur 2, tour 5.")
     assert Game.from_json(saved_state(save)["state"]).zoos == expected.zoos
 
 
 KILLED_TABLE = ["Alice", "Bruno", "Chloé", "Dan"]
+RANDOM_KILLS = 30
 
 
 def _start(command: list[str], home, until: str = "") -> subprocess.Popen:
@@ -238,7 +240,7 @@ def test_killed_at_random_moments_loses_no_accepted_move(tmp_path):
     chooser = random.Random(5)
     start = ["play", "draftosaurus", "--engine", "text", "--players", ",".join(KILLED_TABLE), "--save", str(save)]
     kills = 0
-    while True:
+    while kills < RANDOM_KILLS:  # a quiet machine plays the 60 moves in about 20 kills; a busy one gets less far
         done = len(_saved_moves(save)) if save.exists() else 0
         if done >= len(moves):
             break
@@ -253,6 +255,9 @@ def test_killed_at_random_moments_loses_no_accepted_move(tmp_path):
         saved = _saved_moves(save)
         assert saved == moves[:len(saved)]
     assert kills >= 3
+    rest = run_play(["resume", str(save), "--engine", "text"], lines[len(_saved_moves(save)):], tmp_path,
+                    process=True)
+    assert rest.returncode == 0, rest.stderr
     final = Game.from_json(saved_state(save)["state"])
     assert final.phase == "over" and final.zoos == expected.zoos
 
