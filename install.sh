@@ -10,6 +10,11 @@ command -v sox >/dev/null 2>&1 || need+=(sox)
 command -v flite >/dev/null 2>&1 || need+=(flite)  # a second voice maker, for the listening tests and bench
 ldconfig -p 2>/dev/null | grep -q libportaudio.so.2 || need+=(libportaudio2)
 python3 -c "import venv, ensurepip" 2>/dev/null || need+=(python3-venv)
+# The sound server's tools, and PortAudio's way to it through ALSA; the server itself only where there is none
+# (a desktop's PipeWire already plays its part). `companion audio check` and the voice tests use them.
+command -v parec >/dev/null 2>&1 || need+=(pulseaudio-utils)
+[ -e /usr/share/alsa/alsa.conf.d/pulse.conf ] || need+=(libasound2-plugins)
+command -v pulseaudio >/dev/null 2>&1 || command -v pipewire-pulse >/dev/null 2>&1 || need+=(pulseaudio)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing system packages: ${need[*]}"
   if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -10,6 +10,9 @@
 - Speech environments: what the sound system offers is set by an ALSA configuration in a fresh home folder
   (Linux), and a library is made unavailable by a module of the same name that fails to import. Everything runs
   in child processes, because PortAudio reads the ALSA configuration once per process.
+- A real sound server: `sound_server`, a PulseAudio of the test run's own (one per worker) whose null "speaker" is
+  recorded and whose null "mic" is what the program hears (companion.speech.soundserver); `sound_env` points this
+  process and its children at it.
 - `EmptyRecogniser`, for tests of what happens around recognition.
 - Hypothesis profiles: `ci` (the default), `dev` and `thorough`, chosen with `--hypothesis-profile NAME` or
   HYPOTHESIS_PROFILE; a property test asks for `budget(N)` examples, N under `ci`, scaled by the profile.
@@ -239,6 +242,31 @@ def grammar_cache(tmp_path_factory) -> Path:
     folder = run / "grammar-cache"
     folder.mkdir(exist_ok=True)
     return folder
+
+
+# ---------------------------------------------------------------- a real sound server
+
+@pytest.fixture(scope="session")
+def sound_server(tmp_path_factory):
+    """A private PulseAudio server for the whole run (install.sh installs it; on Linux its absence is a failure,
+    not a skip: the voice loop would go untested)."""
+    from companion.speech.soundserver import PrivateSoundServer, missing_programs
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the private sound server is PulseAudio, on Linux")
+    missing = missing_programs()
+    assert not missing, f"not installed: {', '.join(missing)} (install.sh installs them)"
+    server = PrivateSoundServer(tmp_path_factory.mktemp("sound-server")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def sound_env(sound_server, monkeypatch):
+    """This process and the children it starts use the private sound server; the server is returned."""
+    for name, value in sound_server.environment().items():
+        monkeypatch.setenv(name, value)
+    return sound_server
 
 
 # ---------------------------------------------------------------- speech environments

@@ -1,7 +1,8 @@
-"""The speaking voice: pyttsx3 in a child process that never blocks the caller and stops at once.
+"""The speaking voice: pyttsx3 in a speech process that never blocks the caller, says every line whole and in
+order, stops at once when cut, and comes back after a crash.
 
-Sound devices are ALSA configurations (see tests/conftest.py): a device that never finishes
-playing (to test cutting speech off), and one that writes what it plays to a file (to check real sound).
+What a player hears is recorded from a real sound server's speaker (tests/conftest.py: sound_server); other
+sound devices are ALSA configurations: one that writes what it plays to a file, one that plays instantly, none.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ import time
 import numpy as np
 import pytest
 
+from companion.benchmarks.voice import first_sound, locate, rendered, silence_after
 from companion.errors import BadInput
 from companion.language.messages import catalog
 from companion.speech.base import TextSpeaker
 from companion.speech.config import load_config
 from companion.speech.engines import open_speaker
-from companion.speech.tts import TtsSpeaker
+from companion.speech.soundserver import speech_seconds
+from companion.speech.tts import TtsSpeaker, spoken_parts
 from tests.conftest import linux_only, no_sound_devices, sound_home
 
 pytestmark = linux_only
@@ -44,39 +47,107 @@ def wait_until(condition, timeout_s: float = 5.0) -> bool:
     return condition()
 
 
-def test_say_returns_at_once_and_stop_cuts_speech_off(device):
-    device("blocking")
+def test_lines_are_split_after_each_sentence_and_keep_their_words():
+    assert spoken_parts("Refusé. Pas dans la prairie : le dé impose la forêt.  Bruno ?") == [
+        "Refusé.", "Pas dans la prairie :", "le dé impose la forêt.", "Bruno ?"]
+    assert spoken_parts("1,5 points à A1. Fin") == ["1,5 points à A1.", "Fin"]
+    assert spoken_parts("   ") == []
+
+
+LINES = ["The die says forest.", "Alice puts the triceratops in the forest of sameness.",
+         "Bruno, which dinosaur do you place, and in which pen?"]
+
+
+def test_lines_said_back_to_back_are_each_heard_whole_and_in_order(sound_env, tmp_path):
+    recorder = sound_env.record()
+    speaker = TtsSpeaker("en", out=io.StringIO(), remember=False)
+    try:
+        started = time.monotonic()
+        for line in LINES:
+            speaker.say(line)
+        assert time.monotonic() - started < 0.5 and speaker.is_speaking()  # queued, not waited for
+        assert speaker.wait(60)
+    finally:
+        speaker.close()
+        audio = recorder.stop().audio()
+    alone = rendered(LINES, "en", None, tmp_path)  # each of these lines is a single sentence
+    found = locate(audio, alone)
+    assert all(start is not None for start, _ in found), found  # each line whole, after the one before
+    assert speech_seconds(audio) >= 0.95 * sum(speech_seconds(a) for a in alone)
+
+
+def test_the_order_check_finds_a_line_lost_or_out_of_place(tmp_path):
+    """What the loop tests rely on: lines heard in order are found, a line missing or swapped is not."""
+    a, b, c = rendered(LINES, "en", None, tmp_path)
+    pause = np.zeros(4000, dtype=np.float32)
+    assert all(start is not None for start, _ in locate(np.concatenate([a, pause, b, pause, c]), [a, b, c]))
+    assert any(start is None for start, _ in locate(np.concatenate([a, pause, c, pause, b]), [a, b, c]))
+    assert any(start is None for start, _ in locate(np.concatenate([a, pause, c]), [a, b, c]))
+    cut = np.concatenate([a, pause, b[:len(b) // 2], pause, c])  # the middle line cut off halfway
+    assert any(start is None for start, _ in locate(cut, [a, b, c]))
+
+
+def test_stop_silences_at_once_and_drops_what_was_queued(sound_env):
+    recorder = sound_env.record()
+    speaker = TtsSpeaker("en", out=io.StringIO(), remember=False)
+    try:
+        for line in LINES * 2:
+            speaker.say(line)
+        assert wait_until(lambda: first_sound(recorder.recording, 0.0) is not None, 20)
+        time.sleep(1.0)
+        cut = time.monotonic()
+        speaker.stop()
+        assert not speaker.is_speaking()
+        time.sleep(2.0)
+    finally:
+        speaker.close()
+        recording = recorder.stop()
+    silent = silence_after(recording, cut, quiet_s=1.5)
+    assert silent is not None and silent <= 0.15, silent  # and nothing queued came after
+
+
+def test_a_voice_that_crashes_is_started_again_and_says_the_line_again(sound_env):
+    out = io.StringIO()
+    recorder = sound_env.record()
+    speaker = TtsSpeaker("en", out=out, remember=False)
+    try:
+        speaker.say("This sentence is long enough to be cut off in its middle by a crash of the voice.")
+        assert wait_until(lambda: first_sound(recorder.recording, 0.0) is not None, 20)
+        first = speaker.worker.process
+        os.killpg(first.pid, signal.SIGKILL)  # the speech process crashes while it speaks
+        crashed = time.monotonic()
+        assert speaker.wait(60)
+    finally:
+        speaker.close()
+        recording = recorder.stop()
+    assert speaker.worker.process is not first and not speaker.broken
+    again = first_sound(recording, crashed + 0.2)
+    assert again is not None and speech_seconds(recording.audio()[recording.index_at(again):]) > 2.0
+    said = "This sentence is long enough to be cut off in its middle by a crash of the voice."
+    assert out.getvalue().splitlines() == [said]  # printed once, and no word of a voice gone
+
+
+def test_a_voice_that_fails_twice_in_a_row_says_why_once_and_goes_on_in_text(sound_env):
     out = io.StringIO()
     speaker = TtsSpeaker("en", out=out, remember=False)
     try:
-        started = time.monotonic()
-        speaker.say("This sentence would go on for a long while.")
-        assert time.monotonic() - started < 0.5
+        speaker.say("First, a sentence that takes a few seconds to say.")
         time.sleep(0.5)
-        assert speaker.is_speaking()
         first = speaker.worker.process
-        started = time.monotonic()
-        speaker.stop()
+        os.killpg(first.pid, signal.SIGKILL)
+        assert wait_until(lambda: speaker.worker.process is not first and speaker.worker.info, 30)
+        time.sleep(0.3)  # the sentence is being said again
+        os.killpg(speaker.worker.process.pid, signal.SIGKILL)
+        assert wait_until(lambda: speaker.broken, 30)
+        speaker.say("Second.")
+        speaker.say("Third.")
         assert not speaker.is_speaking()
-        assert time.monotonic() - started < 0.5
-        assert wait_until(lambda: first.poll() is not None, 1.0)
-        assert out.getvalue() == "This sentence would go on for a long while.\n"
     finally:
         speaker.close()
-
-
-def test_a_new_line_cuts_off_the_previous_one(device):
-    device("blocking")
-    speaker = TtsSpeaker("fr", out=io.StringIO(), remember=False)
-    try:
-        speaker.say("Une longue phrase.")
-        time.sleep(0.3)
-        first = speaker.worker.process
-        speaker.say("Une autre.")
-        assert wait_until(lambda: first.poll() is not None, 1.0)
-        assert speaker.worker.process is not first and speaker.is_speaking()
-    finally:
-        speaker.close()
+    lines = out.getvalue().splitlines()
+    stopped = catalog("en").say("speech.tts_stopped", reason="").split(":")[0]
+    assert lines[0].startswith("First") and lines[-2:] == ["Second.", "Third."]
+    assert len(lines) == 4 and lines[1].startswith(stopped)
 
 
 def test_speech_really_reaches_the_sound_device(device, tmp_path):
@@ -104,24 +175,6 @@ def test_speed_and_volume_steps_are_remembered(device, tmp_path, monkeypatch):
         speaker.close()
     saved = load_config()
     assert (saved.rate, saved.volume) == (1.2, 0.9)
-
-
-def test_when_the_voice_dies_it_says_so_once_and_goes_on_in_text(device):
-    device("blocking")
-    out = io.StringIO()
-    speaker = TtsSpeaker("en", out=out, remember=False)
-    try:
-        speaker.say("First.")
-        time.sleep(0.3)
-        os.killpg(speaker.worker.process.pid, signal.SIGKILL)  # the speech process crashes
-        speaker.wait(5)
-        speaker.say("Second.")
-        speaker.say("Third.")
-    finally:
-        speaker.close()
-    lines = out.getvalue().splitlines()
-    assert lines[0] == "First." and lines[-2:] == ["Second.", "Third."]
-    assert len(lines) == 4 and lines[1].startswith(catalog("en").say("speech.tts_stopped", reason="")[:10])
 
 
 def test_auto_speaker_without_sound_device_says_why_once(tmp_path, monkeypatch):

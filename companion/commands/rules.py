@@ -39,11 +39,12 @@ def run(args: argparse.Namespace) -> int:
             print_book(book, start)
             return 0
         speaker: Speaker = TextSpeaker()
-        listener: Listener = _PrefilledListener(first_line, TextListener())
+        listener: Listener = _PrefilledListener(first_line, TextListener(speaker=speaker))
     else:
         speaker, listener = open_io(args.engine, lang, book.game)
     try:
         converse(RulesReader(book, start), speaker, listener, topic_only=start is not None)
+        speaker.wait()  # what is still queued is heard to its end, unless the player cuts in (Ctrl-C)
     finally:
         listener.close()
         speaker.close()
@@ -80,12 +81,14 @@ def print_book(book: RulesBook, topic: Section | None, out: IO[str] | None = Non
 
 
 def converse(reader: RulesReader, speaker: Speaker, listener: Listener, topic_only: bool = False) -> None:
-    """Say the start (the topic, or the heading and the first section), then follow what the player says."""
+    """Say the start (the topic, or the heading and the first section), then follow what the player says.
+
+    A listener hears nothing while the program speaks (a recogniser waits until it is quiet; a line typed on
+    the terminal cuts the speech off)."""
     if not topic_only:
         speaker.say(reader.intro())
     speaker.say(reader.repeat())
     while not reader.finished:
-        speaker.wait()
         heard = listener.listen("any")
         if heard is None:
             return

@@ -21,6 +21,7 @@ from companion.errors import EXIT_BAD_INPUT, EXIT_CANNOT_WRITE, EXIT_INTERRUPTED
 from companion.files import FileRefused
 from companion.games.common import OVER
 from companion.speech.base import TextListener, TextSpeaker
+from companion.speech.config import SPEAKER_KINDS
 from companion.text import clean
 
 # What a game is played with when neither the command line nor its save says otherwise.
@@ -42,7 +43,11 @@ def add_speech_options(parser: argparse.ArgumentParser, *, saved: bool = False) 
     parser.add_argument("--audio", type=Path, nargs="+", metavar="WAV",
                         help="WAV files to hear instead of the microphone, one utterance each")
     parser.add_argument("--push-to-talk", action="store_true", help="listen only while a key is held")
-    parser.add_argument("--quiet", action="store_true", help="print only, do not speak")
+    parser.add_argument("--voice", choices=SPEAKER_KINDS,
+                        help="how to speak: auto (speech-dispatcher when it runs, else the program's own voice; "
+                             "the default), speechd, tts (the program's own voice) or text (print only; the "
+                             "default with --engine text)")
+    parser.add_argument("--quiet", action="store_true", help="print only, do not speak (as --voice text)")
     parser.add_argument("--no-earcons", action="store_true", help="no short sounds")
     parser.add_argument("--verbosity", default=default("verbosity"), choices=("short", "full"),
                         help=f"message length{kept}")
@@ -65,10 +70,14 @@ def refuse_save(args: argparse.Namespace, error: SaveFileError) -> BadInput:
     """The error to raise for an unusable save file, said aloud first when a voice is available."""
     lang = args.lang or SESSION_DEFAULTS["lang"]
     message = error.explain(lang)
-    if not (args.quiet or args.engine == "text"):
+    voice = speaker_kind(args)
+    if voice != "text":
         from companion.speech.engines import open_speaker
 
-        speaker = open_speaker("auto", lang, out=io.StringIO())
+        try:
+            speaker = open_speaker(voice, lang, out=io.StringIO())
+        except BadInput:  # the voice asked for cannot speak: the refusal is printed all the same
+            return BadInput(message)
         speaker.say(message)
         speaker.wait()
         speaker.close()
@@ -79,17 +88,28 @@ def open_session(args: argparse.Namespace, game: str) -> Session:
     """Speech out and in as the options ask, with the fallbacks the speech layer chooses and announces.
 
     Text mode needs nothing of the audio stack, so it works even where the sound libraries are missing."""
-    if args.engine == "text" and not args.audio:
+    voice = speaker_kind(args)
+    if args.engine == "text" and voice == "text" and not args.audio:
         return Session(game=game, lang=args.lang, speaker=TextSpeaker(), listener=TextListener(),
                        verbosity=args.verbosity, engine=args.engine)
     from companion.speech.engines import open_earcons, open_listener, open_speaker
 
-    speaker = open_speaker("text" if args.quiet or args.engine == "text" else "auto", args.lang)
+    speaker = open_speaker(voice, args.lang)
     listener = open_listener(args.engine, args.lang, game, model=args.model, audio_files=args.audio,
                              speaker=speaker, push_to_talk=args.push_to_talk, say=speaker.say)
-    earcons = open_earcons(not args.no_earcons, lang=args.lang, say=speaker.say)
+    earcons = open_earcons(not args.no_earcons and voice != "text", lang=args.lang, say=speaker.say,
+                           speaker=speaker)
     return Session(game=game, lang=args.lang, speaker=speaker, listener=listener, earcons=earcons,
                    verbosity=args.verbosity, engine=args.engine)
+
+
+def speaker_kind(args: argparse.Namespace) -> str:
+    """The speaker the options ask for: --quiet prints only, --engine text prints only unless --voice says
+    otherwise (a screen reader reads what is printed), else --voice or auto."""
+    if getattr(args, "quiet", False):
+        return "text"
+    voice = getattr(args, "voice", None)
+    return voice or ("text" if args.engine == "text" else "auto")
 
 
 def resume_command(game: str, save_path: Path) -> str:
@@ -116,6 +136,7 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
         _say_where(session, table, "session.saved_and_stopped", "session.stopped_before_save")
         return EXIT_OK
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM and SIGHUP (errors.Stopped)
+        session.speaker.stop()  # the player wants out now: only where the game is saved is still said
         _say_where(session, table, "session.interrupted", "session.interrupted_before_save")
         return stop.exit_code if isinstance(stop, Stopped) else EXIT_INTERRUPTED
     finally:

@@ -173,9 +173,12 @@ class Session:
 
     def take(self, heard: Heard, result: ParseResult, state: str) -> Answer | None:
         """What an utterance gives the caller: its Answer, after an offered guess was accepted or a doubtful
-        "quit" confirmed; None when nothing is left to hand over."""
+        "quit" confirmed; None when nothing is left to hand over (a "stop" that cut the program's speech off
+        too: it asked for silence, and the question stays open)."""
         if result.intent is None:
             return self._not_understood(heard, result, state)
+        if result.intent == "stop" and heard.barge_in:
+            return None  # said over the program's speech, which it cut off: silence was all that was asked
         answer = Answer(result.intent, dict(result.slots), heard, self.doubtful(heard, result, state))
         if answer.intent == "quit":
             self._quit(answer, state)

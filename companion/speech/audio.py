@@ -10,7 +10,7 @@ import queue
 import struct
 import wave
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,9 +154,6 @@ class AudioSource(ABC):
                 yield to_int16(pending[start:start + FRAME_SAMPLES]).tobytes()
             pending = pending[whole:]
 
-    def flush(self) -> None:
-        """Forget audio captured so far (used after the program has spoken)."""
-
     def close(self) -> None:
         pass
 
@@ -206,7 +203,11 @@ def open_output():
 
 
 class MicrophoneSource(AudioSource):
-    """The default microphone, captured with sounddevice from the first `chunks` call until `close`."""
+    """The default microphone, captured with sounddevice from the first `chunks` call until `close`.
+
+    What it captures while `muted()` says so (the program is making a sound) is dropped as it comes in, not when
+    it is read: a player who answers while the program is still busy (loading a grammar, say) is heard all the
+    same, and the program never hears itself."""
 
     live = True
     READ_TIMEOUT_S = 5.0
@@ -215,8 +216,9 @@ class MicrophoneSource(AudioSource):
         self.device = device
         info = default_device("input") if device is None else _sounddevice().query_devices(device)
         self.native_rate = self._pick_rate(int(info["default_samplerate"]))
-        self.queue: queue.Queue[np.ndarray] = queue.Queue()
+        self.queue: queue.Queue[tuple[bool, np.ndarray]] = queue.Queue()
         self.stream: Any = None  # a sounddevice.InputStream while open
+        self.muted: Callable[[], bool] = lambda: False
 
     def _pick_rate(self, device_rate: int) -> int:
         """16 kHz when the device offers it (no resampling), else the device's own rate."""
@@ -229,7 +231,7 @@ class MicrophoneSource(AudioSource):
 
     def _start(self) -> None:
         def capture(block, _frames, _time, _status) -> None:
-            self.queue.put(block[:, 0].copy())
+            self.queue.put((self.muted(), block[:, 0].copy()))
 
         sounddevice = _sounddevice()
         try:
@@ -246,13 +248,11 @@ class MicrophoneSource(AudioSource):
             self._start()
         while True:
             try:
-                yield self.queue.get(timeout=self.READ_TIMEOUT_S)
+                muted, chunk = self.queue.get(timeout=self.READ_TIMEOUT_S)
             except queue.Empty:
                 raise Unavailable("microphone_stopped") from None
-
-    def flush(self) -> None:
-        while not self.queue.empty():
-            self.queue.get_nowait()
+            if not muted:
+                yield chunk
 
     def close(self) -> None:
         if self.stream is not None:

@@ -41,13 +41,15 @@ class Unavailable(Exception):
 class Heard:
     """One utterance: what was heard, how sure the engine is (None = sure, as for typed text), and the
     recogniser's next best hypotheses that differ in a word of meaning, each as (text, margin): how much
-    better the heard words fit the audio (see Recognition)."""
+    better the heard words fit the audio (see Recognition). `barge_in`: it was said or typed while the program
+    was speaking, and cut it off."""
 
     text: str
     confidence: float | None = None
     engine: str = "text"
     decode_ms: float | None = None
     rivals: tuple[tuple[str, float], ...] = ()
+    barge_in: bool = False
 
     @property
     def spoken(self) -> bool:
@@ -85,7 +87,8 @@ RIVAL_MARGIN = 15.0
 
 
 class Speaker(ABC):
-    """Says text aloud (or shows it). Never blocks the caller for long; `stop` cuts speech off at once."""
+    """Says text aloud (or shows it). Never blocks the caller: lines are said whole, one after another, in the
+    order given; `stop` (the player cutting in) silences the line being said and drops those queued."""
 
     name = "speaker"
 
@@ -93,10 +96,12 @@ class Speaker(ABC):
     def say(self, text: str) -> None: ...
 
     def stop(self) -> None:
-        """Cut off what is being said."""
+        """Cut off what is being said, and everything queued after it."""
 
-    def wait(self) -> bool | None:
-        """Block until what was said has been said (used before listening, so the mic never hears us)."""
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until everything said has been heard (before listening, so the mic never hears us); False if
+        `timeout` ran out first."""
+        return True
 
     def is_speaking(self) -> bool:
         """Whether sound is still coming out."""
@@ -152,6 +157,15 @@ class TextSpeaker(Speaker):
         print(clean(text), file=self.stream, flush=True)
 
 
+def cut_in(speaker: Speaker | None, keys: IO[str] | None) -> bool:
+    """A line just came from the keyboard `keys`: if it is a terminal and `speaker` is speaking, silence it.
+    Whether speech was cut."""
+    if speaker is None or not is_terminal(keys) or not speaker.is_speaking():
+        return False
+    speaker.stop()
+    return True
+
+
 # A typed line is a command of a few words (grammar.MAX_LINE); what lies past this is not read into memory,
 # and a "line" with no end of line after this much is no typing: the input is taken as ended.
 LINE_KEPT = 4096
@@ -161,12 +175,15 @@ LINE_GIVEN_UP = 1 << 20
 class TextListener(Listener):
     """Reads typed lines; a typed line is taken as said (no confidence, no confirmation).
 
+    A line typed on a terminal (Enter alone too) while `speaker` speaks cuts it off: the player has heard
+    enough. Lines from a pipe or a file were written beforehand, so they cut nothing: every line is heard.
     A closed or missing input (the program started with stdin closed) is the end of the input."""
 
     name = "text"
 
-    def __init__(self, stream: IO[str] | None = None):
+    def __init__(self, stream: IO[str] | None = None, speaker: Speaker | None = None):
         self.stream = stream if stream is not None else sys.stdin
+        self.speaker = speaker
 
     def listen(self, state: str | None = None) -> Heard | None:
         try:
@@ -175,7 +192,7 @@ class TextListener(Listener):
             return None
         if line is None:
             return None
-        return Heard(text=line.strip(), engine="text")
+        return Heard(text=line.strip(), engine="text", barge_in=cut_in(self.speaker, self.stream))
 
     def _line(self) -> str | None:
         """The next line, cut at LINE_KEPT characters; None at the end of the input."""

@@ -18,6 +18,11 @@ ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")  # the default order of "a
 # companion.speech.whisper for why).
 LISTENING_ENGINES: tuple[str, ...] = ("vosk", "sphinx", "whisper", "text")
 
+# How the program can speak: "auto" (speech-dispatcher when it runs, else "tts"), "speechd" (the speech server
+# screen readers use, with the voice and speed the player chose there), "tts" (the program's own voice,
+# pyttsx3) or "text" (printed lines only).
+SPEAKER_KINDS: tuple[str, ...] = ("auto", "speechd", "tts", "text")
+
 RATE_RANGE = (0.5, 2.5)
 VOLUME_RANGE = (0.1, 1.0)
 # One step of each adjustment: the setting it changes, by how much, and its bounds.

@@ -2,20 +2,21 @@
 
 Each kind differs in melody direction and timbre, not only in pitch: understood rises quickly, not
 understood falls slowly, refused is a low buzz, your turn is a three-note call. They are made with numpy and
-played with sounddevice; without PortAudio or an output device they switch themselves off after one notice.
+played in turn with the program's speech (companion.speech.playback), never over it; without PortAudio or an
+output device they switch themselves off after one notice.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 
 from companion.language.messages import catalog
-from companion.speech import activity
 from companion.speech.audio import open_output
 from companion.speech.base import Unavailable
+from companion.speech.playback import OUTPUT_RATE, SoundQueue
 
 KINDS: tuple[str, ...] = ("understood", "not_understood", "refused", "your_turn")
 PEAK = 0.35
@@ -50,53 +51,53 @@ def earcon(kind: str, rate: int = 22050, volume: float = 1.0) -> np.ndarray:
     return (PEAK * volume * sound / np.max(np.abs(sound))).astype(np.float32)
 
 
+class EarconPlayer(Protocol):
+    """Something that plays earcons in turn with its speech (the program's voice: companion.speech.tts)."""
+
+    def earcon(self, kind: str, volume: float) -> None: ...
+
+
 class Earcons:
-    """Plays earcons without blocking; `enabled` switches them off and on."""
+    """Plays earcons without blocking, after what is being said: through `voice` when it can (the program's
+    own voice plays them in its speech process), else on a sound queue of their own. `enabled` switches them
+    off and on."""
 
     def __init__(self, enabled: bool = True, *, lang: str = "fr", volume: float = 1.0,
-                 say: Callable[[str], None] | None = None):
+                 say: Callable[[str], None] | None = None, voice: EarconPlayer | None = None):
         self.enabled = enabled
         self.lang = lang
         self.volume = volume
         self.say = say or print
-        self._output = None
-        self._rate = 22050
-        self._busy_until = 0.0
-        activity.register(self.is_playing)
-
-    def _open(self):
-        if self._output is None:
-            self._output = open_output()
-            self._rate = int(self._output.query_devices(kind="output")["default_samplerate"])
-        return self._output
+        self.voice = voice
+        self.queue: SoundQueue | None = None
 
     def play(self, kind: str) -> None:
-        """Start playing earcon `kind` (one of KINDS) and return at once."""
+        """Queue earcon `kind` (one of KINDS) and return at once."""
         if kind not in _SHAPES:
             raise ValueError(f"unknown earcon '{kind}': use one of {', '.join(KINDS)}")
         if not self.enabled:
             return
+        if self.voice is not None:
+            self.voice.earcon(kind, self.volume)
+            return
         try:
-            output = self._open()
-            sound = earcon(kind, self._rate, self.volume)
-            output.play(sound, self._rate)
+            if self.queue is None:
+                open_output()  # Unavailable when there is no device: said once, then no more earcons
+                self.queue = SoundQueue()
+            if self.queue.failure is not None:
+                raise self.queue.failure
+            self.queue.play(earcon(kind, OUTPUT_RATE, self.volume), OUTPUT_RATE)
         except Unavailable as problem:
             self._give_up(problem)
-            return
-        except Exception as error:  # noqa: BLE001 - a sound that fails must never stop the game
-            self._give_up(Unavailable("speech_failed", str(error)))
-            return
-        self._busy_until = time.monotonic() + len(sound) / self._rate
 
     def _give_up(self, problem: Unavailable) -> None:
         self.enabled = False
         self.say(catalog(self.lang).say("speech.earcons_off", reason=problem.explain(self.lang)))
 
     def is_playing(self) -> bool:
-        return time.monotonic() < self._busy_until
+        return self.queue is not None and self.queue.busy()
 
     def wait(self) -> None:
-        """Block until the current earcon has finished (so the microphone does not hear it)."""
-        remaining = self._busy_until - time.monotonic()
-        if remaining > 0:
-            time.sleep(remaining)
+        """Block until the earcons queued here have been heard (those played through the voice: see its wait)."""
+        if self.queue is not None:
+            self.queue.wait()

@@ -15,42 +15,49 @@ from typing import IO
 
 from companion.errors import BadInput
 from companion.language.messages import catalog, check_language
+from companion.speech import speechd
 from companion.speech.audio import AudioSource, MicrophoneSource, WavFileSource
 from companion.speech.base import Listener, Speaker, TextListener, TextSpeaker, Unavailable, is_terminal
-from companion.speech.config import LISTENING_ENGINES, SpeechConfig, load_config
+from companion.speech.config import LISTENING_ENGINES, SPEAKER_KINDS, SpeechConfig, load_config
 from companion.speech.earcons import Earcons
 from companion.speech.listener import SpeechListener
 from companion.speech.models import RemoteModel, download_vosk_model, find_vosk_model
 from companion.speech.recogniser import Recogniser
 from companion.speech.tts import TtsSpeaker
 
-SPEAKER_KINDS = ("auto", "tts", "text")
-
 
 def open_speaker(kind: str = "auto", lang: str = "fr", *, config: SpeechConfig | None = None,
                  out: IO[str] | None = None) -> Speaker:
-    """A speaker: "tts" (the system voice; an error if it cannot speak), "text" (printed lines), or
-    "auto" (the voice, else printed lines after saying once why)."""
+    """A speaker: "speechd" (speech-dispatcher, with the player's own voice settings), "tts" (the program's
+    voice), "text" (printed lines), or "auto" (speech-dispatcher when it runs, else the program's voice, else
+    printed lines after saying once why). A voice asked for by name that cannot speak is an error."""
     if kind not in SPEAKER_KINDS:
         raise BadInput(f"unknown speaker '{kind}': choose one of {', '.join(SPEAKER_KINDS)}")
     check_language(lang)
     out = out if out is not None else sys.stdout
     if kind == "text":
         return TextSpeaker(out)
-    try:
-        return TtsSpeaker(lang, config if config is not None else load_config(), out=out)
-    except Unavailable as problem:
-        if kind == "tts":
-            raise BadInput(problem.explain(lang)) from None
-        print(catalog(lang).say("speech.tts_unavailable", reason=problem.explain(lang)), file=out, flush=True)
-        return TextSpeaker(out)
+    tried = [kind] if kind != "auto" else ["speechd", "tts"] if speechd.running() else ["tts"]
+    for voice in tried:
+        try:
+            if voice == "speechd":
+                return speechd.SpeechdSpeaker(lang, out=out)
+            return TtsSpeaker(lang, config if config is not None else load_config(), out=out)
+        except Unavailable as problem:
+            if kind != "auto":
+                raise BadInput(problem.explain(lang)) from None
+            reason = problem
+    print(catalog(lang).say("speech.tts_unavailable", reason=reason.explain(lang)), file=out, flush=True)
+    return TextSpeaker(out)
 
 
 def open_earcons(enabled: bool = True, *, lang: str = "fr", config: SpeechConfig | None = None,
-                 say: Callable[[str], None] = print) -> Earcons:
-    """The earcons, on unless switched off here or in the settings."""
+                 say: Callable[[str], None] = print, speaker: Speaker | None = None) -> Earcons:
+    """The earcons, on unless switched off here or in the settings; played in turn with the speech of
+    `speaker` when it is the program's own voice, else on a sound queue of their own."""
     config = config if config is not None else load_config()
-    return Earcons(enabled and config.earcons, lang=lang, volume=config.volume, say=say)
+    return Earcons(enabled and config.earcons, lang=lang, volume=config.volume, say=say,
+                   voice=speaker if isinstance(speaker, TtsSpeaker) else None)
 
 
 def terminal_confirm(lang: str, keys: IO[str] | None = None,
@@ -154,7 +161,7 @@ def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosau
     if audio_files is not None:
         raise BadInput(messages.say("speech.no_engine_for_files"))
     say(messages.say("speech.listening_with.text"))
-    return TextListener(keys)
+    return TextListener(keys, speaker)
 
 
 def _candidates(engine: str, order: Sequence[str], audio_files: Sequence[Path] | None) -> list[str]:

@@ -1,9 +1,11 @@
 """Listening with a speech recogniser: audio source → endpointer → recogniser → Heard.
 
-The microphone and WAV files go through exactly the same steps. Before listening, the listener waits until
-the program has stopped speaking (Enter on the terminal cuts it off) and playing earcons, then a guard time,
-and drops what the microphone caught meanwhile: it never hears the program itself. With push-to-talk, it
-listens after each Enter. If the microphone fails, it says so once and goes on with typed lines.
+The microphone and WAV files go through exactly the same steps. The microphone is muted while the program
+speaks or plays an earcon and for a guard time after (what it catches then is dropped as it comes in), so the
+program never hears itself, and a player who answers at once is heard even if the program is still busy. Before
+listening, the listener lets the program finish what it is saying (Enter, or a line typed, on the terminal cuts
+it off). With push-to-talk, it listens after each Enter. If the microphone fails, it says so once and goes on
+with typed lines.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ class SpeechListener(Listener):
         self.last_final_ms = 0.0  # time taken once the end of the last utterance was found
         self.hinted = False
         self.reported_words: set[str] = set()
+        self._sound_at = float("-inf")  # when the program was last heard making a sound
 
     def listen(self, state: str | None = None) -> Heard | None:
         if self.fallback is not None:
@@ -63,6 +66,8 @@ class SpeechListener(Listener):
         if source is None:
             return None
         self.current = source
+        if source.live:
+            source.muted = self._muted  # type: ignore[attr-defined]
         self.recogniser.use_grammar(state or ANY_STATE, self.player_names)
         self._report_unknown_words()
         if self.push_to_talk and not self._wait_for_key():
@@ -108,8 +113,17 @@ class SpeechListener(Listener):
     def _busy(self) -> bool:
         return activity.playing() or (self.speaker is not None and self.speaker.is_speaking())
 
+    def _muted(self) -> bool:
+        """Whether the microphone is muted now (asked as each piece of sound comes in): the program is making a
+        sound, or made one less than the guard time ago."""
+        now = time.monotonic()
+        if self._busy():
+            self._sound_at = now
+            return True
+        return now - self._sound_at < self.guard_s
+
     def _wait_until_quiet(self, source: AudioSource) -> None:
-        """Let the program finish speaking (Enter on the terminal cuts it off), then the guard time."""
+        """Let the program finish speaking (Enter, or a line typed, on the terminal cuts it off)."""
         while self.speaker is not None and self.speaker.is_speaking():
             line = typed_line(self.keys)
             if line is None:
@@ -119,26 +133,16 @@ class SpeechListener(Listener):
             if line.strip():
                 raise _Typed(line.strip())
         activity.wait_until_quiet()
-        if source.live:
-            time.sleep(self.guard_s)
-            source.flush()
 
     def _unmuted(self, source: AudioSource) -> Iterator[bytes]:
-        """The source's frames, without those heard while the program plays a sound or just after."""
-        quiet_since = float("-inf")  # the guard time after the last sound has already passed
+        """The source's frames (a live source drops what it hears while muted); a line typed meanwhile on
+        the terminal stands for what the player would have said."""
         for frame in source.frames():
-            if not source.live:
-                yield frame
-                continue
-            line = typed_line(self.keys)
-            if line is not None and line.strip():
-                raise _Typed(line.strip())
-            if self._busy():
-                quiet_since = float("inf")
-            elif quiet_since == float("inf"):
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since >= self.guard_s:
-                yield frame
+            if source.live:
+                line = typed_line(self.keys)
+                if line is not None and line.strip():
+                    raise _Typed(line.strip())
+            yield frame
 
     def _wait_for_key(self) -> bool:
         """Push-to-talk: wait for Enter, which also cuts off what the program is saying; False when the
@@ -158,7 +162,7 @@ class SpeechListener(Listener):
         self.say(catalog(self.lang).say("speech.engine_skipped", engine=self.name,
                                         reason=problem.explain(self.lang)))
         self.say(catalog(self.lang).say("speech.listening_with.text"))
-        self.fallback = TextListener(self.keys)
+        self.fallback = TextListener(self.keys, self.speaker)
         return self.fallback.listen(state)
 
     def set_player_names(self, names: Sequence[str]) -> None:

@@ -1,0 +1,630 @@
+"""`companion bench voice`: what a player hears, measured through a real sound server.
+
+A private PulseAudio server (companion.speech.soundserver) stands in for the sound card; the program runs as a
+player starts it, and the speaker's monitor is recorded:
+- heard: a short scripted game, typed on standard input; the seconds of speech recorded against the seconds
+  of speech of every printed line rendered alone by the same voice at the same speed;
+- order: each printed line is found in the recording (its loudness contour, matched against its sentences
+  rendered alone by the same voice), each just after the one before it; English ones are then recognised by
+  PocketSphinx among all the lines printed: a line lost, cut or out of order is counted;
+- first audio and barge-in: the game on a terminal (a pseudo-terminal, as a player types): a command typed
+  when all is quiet, from its answer printed to its first sound; Enter, or "stop", typed while the program
+  speaks, to silence;
+- own voice: a spoken English game heard by PocketSphinx through the microphone, in a room where the speaker
+  leaks into the microphone 20 dB down: each command played into the microphone must change the game as said,
+  and the program must never take its own voice for a command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.benchmarks import percentile
+from companion.errors import BadInput
+from companion.speech.audio import SAMPLE_RATE, Resampler, read_wav
+from companion.speech.soundserver import PrivateSoundServer, Recording, SoundServerUnavailable, speech_seconds
+
+NAME = "voice"
+HELP = ("The voice loop through a private PulseAudio server: speech heard against speech printed, lines lost "
+        "or out of order, first sound, barge-in silence, own voice taken for a command.")
+
+TARGETS = {"heard": 0.95, "first_audio_p95_ms": 200.0, "barge_in_p95_ms": 150.0}
+PLAYERS = ("Alice", "Bruno")
+# A few turns typed at the table: a die face, a move, a move the die refuses, the scores, quit.
+SCRIPTS: dict[str, tuple[str, ...]] = {
+    "fr": ("dé : forêt", "Alice : tricératops dans la forêt des similaires", "Bruno : stégosaure dans la prairie",
+           "les scores", "quitter"),
+    "en": ("the die says forest", "Alice: triceratops in the forest of sameness", "Bruno: stegosaurus in the meadow",
+           "scores", "quit"),
+    "es": ("dado: bosque", "Alice: triceratops en el bosque de la semejanza", "Bruno: estegosaurio en la pradera",
+           "puntuaciones", "salir"),
+}
+HELP_WORD = {"fr": "aide", "en": "help", "es": "ayuda"}
+STOP_WORD = {"fr": "tais-toi", "en": "stop", "es": "cállate"}
+LOUD_DB = -45.0   # a 10 ms frame louder than this is sound (espeak-ng speaks at about -23 dBFS)
+QUIET_S = 0.3     # silence this long after a cut: the speaker has fallen silent
+# A line is found where its loudness contour, rendered alone, matches the recording this well (correlation): the
+# same sentence played through the server matched at 0.78 to 1.0 (median 0.95), another one below 0.5; a line
+# (its sentences rendered one after another, as they are played) is longer, and so surer.
+FOUND_SCORE = 0.7
+SEARCH_S = 3.0  # how far after the end of a line the next one is looked for
+
+
+# ------------------------------------------------------------------------------------------- the game
+
+@dataclass
+class GameRun:
+    """A game played through the server: what it printed and what the speaker's monitor recorded."""
+
+    printed: list[str]
+    recording: Recording
+    returncode: int
+    seconds: float
+
+
+def game_command(lang: str, save: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "companion", "play", "draftosaurus", "--lang", lang, "--players", ",".join(PLAYERS),
+            "--save", str(save), "--new", *extra]
+
+
+def home_env(folder: Path, rate: float | None = None) -> dict[str, str]:
+    """Saves and settings of their own, and the speed of the voice (`rate`, 1 = normal) if given."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "config.json"
+    if rate is not None:
+        config.write_text(json.dumps({"speech": {"rate": rate}}), encoding="utf-8")
+    return {"COMPANION_HOME": str(folder), "COMPANION_CONFIG": str(config)}
+
+
+def play_scripted(server: PrivateSoundServer, lang: str, folder: Path, lines: Sequence[str] | None = None,
+                  rate: float | None = None, timeout: float = 300) -> GameRun:
+    """A game typed on standard input (every line at once, as a script), the program speaking with its own
+    voice; the speaker's monitor is recorded from before it starts to after it ends."""
+    lines = SCRIPTS[lang] if lines is None else lines
+    env = {**os.environ, **server.environment(), **home_env(folder, rate)}
+    recorder = server.record()
+    started = time.monotonic()
+    done = subprocess.run(game_command(lang, folder / "game.json", "--engine", "text", "--voice", "tts", "--no-earcons"),
+                          input="\n".join(lines) + "\n", capture_output=True, text=True, encoding="utf-8", env=env,
+                          timeout=timeout, check=False)
+    seconds = time.monotonic() - started
+    time.sleep(0.3)  # what the server still held
+    return GameRun([line for line in done.stdout.splitlines() if line.strip()], recorder.stop(), done.returncode,
+                   seconds)
+
+
+# ------------------------------------------------------------------------------------------- measuring
+
+def rendered(sentences: Sequence[str], lang: str, rate: float | None, folder: Path) -> list[np.ndarray]:
+    """Each sentence rendered alone by the program's voice at `rate`, at 16 kHz."""
+    from companion.speech.config import SpeechConfig
+    from companion.speech.tts import TtsSpeaker
+
+    speaker = TtsSpeaker(lang, SpeechConfig(rate=rate or 1.0), out=io.StringIO(), remember=False, save_only=True)
+    try:
+        out = []
+        for number, sentence in enumerate(sentences):
+            path = speaker.save(sentence, folder / f"sentence-{number}.wav")
+            samples, source_rate = read_wav(path)
+            out.append(Resampler(source_rate, SAMPLE_RATE).process(samples))
+        return out
+    finally:
+        speaker.close()
+
+
+def spoken_parts(line: str) -> list[str]:
+    """The sentences of a line, as the program's speaker cuts them."""
+    from companion.speech.tts import spoken_parts as parts
+
+    return parts(line)
+
+
+def contour(samples: np.ndarray, hop: int = SAMPLE_RATE // 100, floor_db: float = -60.0) -> np.ndarray:
+    """Loudness in dB of each 10 ms, no quieter than `floor_db` (how deep a silence is depends on the way the
+    sound took: digital zeros rendered, the server's resampling recorded)."""
+    frames = len(samples) // hop
+    blocks = np.asarray(samples[:frames * hop], dtype=np.float64).reshape(frames, hop)
+    return np.maximum(10 * np.log10(np.mean(blocks * blocks, axis=1) + 1e-12), floor_db)
+
+
+def _matches(recorded: np.ndarray, sentence: np.ndarray) -> np.ndarray:
+    """How well `sentence`'s contour fits the recording's at each offset (correlation, -1 to 1)."""
+    size = len(sentence)
+    if size < 2 or len(recorded) < size:
+        return np.zeros(0)
+    template = (sentence - sentence.mean()) / (sentence.std() + 1e-9)
+    sums = np.cumsum(np.r_[0.0, recorded])
+    squares = np.cumsum(np.r_[0.0, recorded * recorded])
+    mean = (sums[size:] - sums[:-size]) / size
+    variance = np.maximum((squares[size:] - squares[:-size]) / size - mean * mean, 1e-9)
+    return np.correlate(recorded, template, mode="valid") / size / np.sqrt(variance)
+
+
+def locate(recording: np.ndarray, lines: Sequence[np.ndarray]) -> list[tuple[float | None, float]]:
+    """Where each line (its audio as played) starts in the recording (seconds), looked for just after the end
+    of the one before it (within SEARCH_S: lines queued together are played back to back), and how well it
+    matched there; None where it did not match (lost, cut, or another line in its place)."""
+    recorded = contour(recording)
+    found: list[tuple[float | None, float]] = []
+    start = 0
+    for line in lines:
+        template = _sounding(contour(line))
+        scores = _matches(recorded, template)[start:start + int(SEARCH_S * 100)]
+        if not len(scores):
+            found.append((None, 0.0))
+            continue
+        at = int(np.argmax(scores))
+        if scores[at] < FOUND_SCORE:
+            found.append((None, float(scores[at])))
+            continue
+        found.append(((start + at) / 100, float(scores[at])))
+        start += at + len(template)
+    return found
+
+
+def _sounding(levels: np.ndarray) -> np.ndarray:
+    """A contour without its quiet start and end (a render's closing pause varies by a few tens of ms)."""
+    loud = np.flatnonzero(levels > LOUD_DB)
+    return levels[loud[0]:loud[-1] + 1] if len(loud) else levels
+
+
+def recognised(recording: np.ndarray, lines: Sequence[str], places: Sequence[tuple[float | None, float]],
+               lengths: Sequence[float], folder: Path) -> list[str | None]:
+    """Each found line's stretch of the recording, recognised by PocketSphinx (US English) among all the lines
+    printed; the words heard, or None where the line was not found."""
+    from pocketsphinx import Decoder
+
+    texts = sorted({" ".join(_words(line)) for line in lines if _words(line)})
+    model = _sphinx_model()
+    dictionary = _dictionary({word for text in texts for word in text.split()}, model)
+    (folder / "said.dict").write_text("".join(f"{w} {p}\n" for w, p in sorted(dictionary.items())), encoding="utf-8")
+    (folder / "said.gram").write_text(
+        "#JSGF V1.0;\ngrammar said;\npublic <said> = " + " | ".join(f"( {text} )" for text in texts) + ";\n",
+        encoding="utf-8")
+    decoder = Decoder(hmm=str(model / "en-us"), dict=str(folder / "said.dict"), jsgf=str(folder / "said.gram"),
+                      logfn=os.devnull)
+    hiss = np.random.default_rng(0).normal(0, 1e-3, len(recording)).astype(np.float32)  # see speech.sphinx
+    audio = np.clip(recording + hiss, -1, 1)
+    heard: list[str | None] = []
+    for (start, _score), seconds in zip(places, lengths):
+        if start is None:
+            heard.append(None)
+            continue
+        piece = audio[max(0, int((start - 0.1) * SAMPLE_RATE)):int((start + seconds + 0.1) * SAMPLE_RATE)]
+        decoder.start_utt()
+        decoder.process_raw((piece * 32767).astype("<i2").tobytes(), full_utt=True)
+        decoder.end_utt()
+        heard.append(decoder.hyp().hypstr if decoder.hyp() is not None else "")
+    return heard
+
+
+def _sphinx_model() -> Path:
+    import pocketsphinx
+
+    return Path(pocketsphinx.get_model_path()) / "en-us"
+
+
+def _dictionary(words: set[str], model: Path) -> dict[str, str]:
+    from companion.speech.pronounce import guess_pronunciations
+
+    known: dict[str, str] = {}
+    with (model / "cmudict-en-us.dict").open(encoding="utf-8") as handle:
+        for line in handle:
+            word, _, phones = line.strip().partition(" ")
+            if word in words and word not in known:
+                known[word] = phones
+    known.update(guess_pronunciations(sorted(words - set(known))))
+    return known
+
+
+def _words(sentence: str) -> list[str]:
+    """A printed English sentence as the words said (numbers spelled out, paths and signs dropped)."""
+    from companion.language.numbers import to_words
+
+    text = re.sub(r"\d+", lambda found: f" {to_words(int(found.group()), 'en')} ", sentence.lower())
+    text = re.sub(r"(?<=\w)\.(?=\w)", " dot ", text.replace("/", " slash "))  # as espeak-ng reads a path
+    return re.findall(r"[a-z]+(?:'[a-z]+)?", text.replace("-", " "))
+
+
+@dataclass
+class Heard:
+    """What a scripted game let the player hear."""
+
+    lang: str
+    printed_s: float
+    heard_s: float
+    lines: int
+    lost: list[str] = field(default_factory=list)  # lines not found whole, in their place
+    misrecognised: list[str] = field(default_factory=list)  # found, but recognised as another line
+
+    @property
+    def ratio(self) -> float:
+        return self.heard_s / self.printed_s if self.printed_s else 0.0
+
+
+def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: float | None = None,
+                  recognise: bool | None = None) -> Heard:
+    """Play the language's script and measure it (recognition: English only, by default)."""
+    run = play_scripted(server, lang, folder, rate=rate)
+    if run.returncode != 0:
+        raise RuntimeError(f"the game ended with code {run.returncode}: {run.printed[-3:]}")
+    audio = run.recording.audio()
+    lines = run.printed
+    sentences = [spoken_parts(line) for line in lines]
+    alone = iter(rendered([part for parts in sentences for part in parts], lang, rate, folder))
+    said = [np.concatenate([next(alone) for _ in parts]) for parts in sentences]  # each line as it is played
+    result = Heard(lang, sum(speech_seconds(a) for a in said), speech_seconds(audio), len(lines))
+    places = locate(audio, said)
+    result.lost = [line for line, (start, _) in zip(lines, places) if start is None]
+    if recognise if recognise is not None else lang == "en":
+        heard = recognised(audio, lines, places, [len(a) / SAMPLE_RATE for a in said], folder)
+        result.misrecognised = [line for line, words in zip(lines, heard)
+                                if words is not None and words != " ".join(_words(line)) and _words(line)]
+    return result
+
+
+# ------------------------------------------------------------------------------------------- a terminal
+
+class Terminal:
+    """The game on a pseudo-terminal, as a player at a keyboard runs it; every line it prints is dated."""
+
+    def __init__(self, command: list[str], env: dict[str, str]):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the program itself
+            os.execve(command[0], command, env)
+        self.lines: list[tuple[float, str]] = []
+        self._pending = b""
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                ready, _, _ = select.select([self.fd], [], [], 0.5)
+                if not ready:
+                    continue
+                data = os.read(self.fd, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            self._pending += data
+            *whole, self._pending = self._pending.split(b"\n")
+            now = time.monotonic()
+            self.lines.extend((now, line.decode("utf-8", "replace").strip()) for line in whole)
+
+    def type(self, text: str) -> float:
+        """Type a line and Enter; the moment Enter was pressed."""
+        os.write(self.fd, text.encode("utf-8"))
+        moment = time.monotonic()
+        os.write(self.fd, b"\r")
+        return moment
+
+    def wait_until(self, condition: Any, timeout: float = 30) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if condition():
+                return True
+            time.sleep(0.02)
+        return False
+
+    def close(self) -> None:
+        try:
+            os.kill(self.pid, 9)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(self.fd)
+
+
+def _loud(recording: Recording, since: float, window_s: float = 0.2) -> bool:
+    """Whether the speaker sounded in the last `window_s` (and after `since`)."""
+    audio = recording.audio()
+    start = max(recording.index_at(max(since, time.monotonic() - window_s)), 0)
+    piece = audio[start:]
+    return len(piece) > 0 and bool(np.any(contour(piece) > LOUD_DB))
+
+
+def _wait_sound(recording: Recording, since: float, timeout: float = 20) -> float | None:
+    """When the speaker first sounded after `since` (monotonic seconds), waiting at most `timeout`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        onset = first_sound(recording, since)
+        if onset is not None:
+            return onset
+        time.sleep(0.02)
+    return None
+
+
+def first_sound(recording: Recording, since: float) -> float | None:
+    audio = recording.audio()
+    start = recording.index_at(since)
+    loud = np.flatnonzero(contour(audio[start:]) > LOUD_DB)
+    return None if not len(loud) else recording.time_of(start + int(loud[0]) * SAMPLE_RATE // 100)
+
+
+def silence_after(recording: Recording, moment: float, quiet_s: float = QUIET_S) -> float | None:
+    """How long after `moment` the speaker fell silent for at least `quiet_s` (None if it did not)."""
+    audio = recording.audio()
+    start = recording.index_at(moment)
+    loud = contour(audio[start:]) > LOUD_DB
+    need = int(quiet_s * 100)
+    for frame in range(len(loud) - need + 1):
+        if not loud[frame:frame + need].any():
+            return max(0.0, recording.time_of(start + frame * SAMPLE_RATE // 100) - moment)
+    return None
+
+
+def _wait_quiet(recording: Recording, seconds: float, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and _loud(recording, 0.0, seconds):
+        time.sleep(0.05)
+
+
+@dataclass
+class Timings:
+    lang: str
+    first_audio_ms: list[float] = field(default_factory=list)
+    barge_in_ms: list[float] = field(default_factory=list)
+    missed: int = 0  # a cut after which the speaker did not fall silent
+
+
+def measure_terminal(server: PrivateSoundServer, lang: str, folder: Path, trials: int = 5) -> Timings:
+    """First sound after a typed command, and silence after Enter or the stop word typed over the speech."""
+    env = {**os.environ, **server.environment(), **home_env(folder), "TERM": "dumb"}
+    recorder = server.record()
+    terminal = Terminal(game_command(lang, folder / "game.json", "--engine", "text", "--voice", "tts"), env)
+    timings = Timings(lang)
+    try:
+        _wait_sound(recorder.recording, 0.0)
+        for trial in range(trials):
+            _wait_quiet(recorder.recording, 0.6)
+            printed_before = len(terminal.lines)
+            terminal.type(HELP_WORD[lang])
+            if not terminal.wait_until(lambda count=printed_before: len(terminal.lines) > count, 20):
+                break
+            printed_at = terminal.lines[printed_before][0]
+            onset = _wait_sound(recorder.recording, printed_at - 0.05)
+            if onset is None:
+                timings.missed += 1
+                continue
+            timings.first_audio_ms.append(max(0.0, onset - printed_at) * 1000)
+            time.sleep(0.8)  # well into the help
+            pressed = terminal.type("" if trial % 2 == 0 else STOP_WORD[lang])
+            time.sleep(QUIET_S + 0.5)
+            silent = silence_after(recorder.recording, pressed)
+            if silent is None:
+                timings.missed += 1
+            else:
+                timings.barge_in_ms.append(silent * 1000)
+    finally:
+        terminal.close()
+        recorder.stop()
+    return timings
+
+
+# ------------------------------------------------------------------------------------------- the microphone
+
+# Commands said into the microphone, one per question, with the words a read-back of each must hold for the
+# player to agree; the die says forest, so Bruno's stegosaurus goes to the river.
+SPOKEN: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("the die says forest", ("forest",)),
+    ("alice triceratops in the forest of sameness", ("triceratops", "forest of sameness")),
+    ("bruno stegosaurus in the river", ("stegosaurus", "river")),
+)
+SPOKEN_MOVES = [{"type": "roll", "face": "forest"},
+                {"type": "place", "player": 0, "species": "triceratops", "pen": "forest_of_sameness"},
+                {"type": "place", "player": 1, "species": "stegosaurus", "pen": "river"}]
+LISTENING_WINDOW_S = 1.5  # quiet kept before each command: the program must not answer in it
+
+
+@dataclass
+class Spoken:
+    """A game spoken into the microphone: what it printed, the moves saved, and what it answered to nobody."""
+
+    said: int = 0  # utterances played into the microphone (commands, yes and no)
+    read_backs: int = 0
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    printed: list[str] = field(default_factory=list)
+    unprompted: list[str] = field(default_factory=list)  # printed while nobody spoke: its own voice heard
+
+    @property
+    def as_said(self) -> bool:
+        """The die and the placements saved are those said (the 2-player variant's discards aside)."""
+        return [move for move in self.moves if move.get("type") in ("roll", "place")] == SPOKEN_MOVES
+
+
+class _Microphone:
+    """A player speaking into the microphone sink, waiting each time for the program's question."""
+
+    def __init__(self, server: PrivateSoundServer, folder: Path, printed: list[str], recording: Recording,
+                 result: Spoken):
+        from companion.language.messages import catalog
+        from companion.speech.synthetic import speak_to_wav
+
+        self.server, self.folder, self.printed, self.recording, self.result = server, folder, printed, recording, result
+        self.speak = speak_to_wav
+        template = str(catalog("en").messages["session.confirm_meaning"])
+        self.read_back = template.split("{", 1)[0]
+
+    def wait_question(self, since: float, timeout: float = 60) -> None:
+        """Until the program has asked its next question and said everything it printed since `since`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not (self.printed and self.printed[-1].rstrip().endswith("?")):
+            time.sleep(0.05)
+        _wait_sound(self.recording, since, 10)  # a printed line is heard a moment later
+        _wait_quiet(self.recording, 1.0, timeout)
+
+    def say(self, text: str) -> list[str]:
+        """Keep quiet a moment (the program must not answer then), say `text`, and return what it answered."""
+        before = len(self.printed)
+        time.sleep(LISTENING_WINDOW_S)
+        self.result.unprompted += self.printed[before:]
+        before = len(self.printed)
+        wav = self.speak(text, self.folder / f"said-{self.result.said}.wav", voice="en-us", speed=150)
+        self.server.play_into_mic(wav)
+        said_at = time.monotonic()
+        self.result.said += 1
+        deadline = said_at + 30
+        while len(self.printed) == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.wait_question(said_at)
+        return self.printed[before:]
+
+    def command(self, text: str, expected: tuple[str, ...], attempts: int = 3) -> None:
+        """Say a command, answering each read-back as a player would: yes when it holds what was said."""
+        for _ in range(attempts):
+            answer = self.say(text)
+            while any(line.startswith(self.read_back) for line in answer):
+                self.result.read_backs += 1
+                line = next(line for line in answer if line.startswith(self.read_back)).lower()
+                if all(words in line for words in expected):
+                    self.say("yes")
+                    return
+                answer = self.say("no")
+            if not any("?" in line for line in answer[:-1]):  # taken at once: only the next question asked
+                return
+
+
+def measure_microphone(server: PrivateSoundServer, folder: Path, leak_gain: float | None = None,
+                       rate: float | None = None) -> Spoken:
+    """An English game heard by PocketSphinx from the microphone; `leak_gain`: the speaker heard by the
+    microphone that much quieter (0.1: -20 dB); `rate`: the speed of the program's voice."""
+    folder.mkdir(parents=True, exist_ok=True)
+    module = server.leak(leak_gain) if leak_gain is not None else None
+    env = {**os.environ, **server.environment(), **home_env(folder, rate), "PYTHONUNBUFFERED": "1"}
+    save = folder / "game.json"
+    process = subprocess.Popen(game_command("en", save, "--engine", "sphinx", "--voice", "tts", "--no-earcons"),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               encoding="utf-8", env=env)
+    result = Spoken()
+    reader = threading.Thread(target=lambda: result.printed.extend(line.rstrip("\n") for line in process.stdout or ()),
+                              daemon=True)
+    reader.start()
+    recorder = server.record()
+    try:
+        player = _Microphone(server, folder, result.printed, recorder.recording, result)
+        player.wait_question(0.0)
+        for text, expected in SPOKEN:
+            player.command(text, expected)
+        time.sleep(LISTENING_WINDOW_S)
+    finally:
+        recorder.stop()
+        process.terminate()
+        process.wait(20)
+        reader.join(5)
+        if module is not None:
+            server.unload(module)
+    result.moves = _saved_moves(save)
+    return result
+
+
+def _saved_moves(save: Path) -> list[dict[str, Any]]:
+    try:
+        content = json.loads(save.read_text(encoding="utf-8"))["content"]["state"]
+    except (OSError, ValueError, KeyError):
+        return []
+    return list(content.get("actions", []))
+
+
+# ------------------------------------------------------------------------------------------- the bench
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--langs", default="fr,en,es", help="languages, comma separated (default all)")
+    parser.add_argument("--trials", type=int, default=10, help="typed commands and cuts per language (default 10)")
+    parser.add_argument("--runs", type=int, default=1, help="scripted games per language (default 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
+    if any(lang not in SCRIPTS for lang in langs):
+        raise BadInput(f"--langs: choose among {', '.join(SCRIPTS)}")
+    with tempfile.TemporaryDirectory(prefix="companion-voice-") as folder:
+        try:
+            server = PrivateSoundServer(Path(folder) / "server").start()
+        except SoundServerUnavailable as problem:
+            raise BadInput(f"bench voice needs PulseAudio and its tools (install.sh installs them): {problem}") from None
+        try:
+            report = _measure(server, Path(folder), langs, args.trials, args.runs)
+        finally:
+            server.stop()
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        _print(report)
+    return 0
+
+
+def _measure(server: PrivateSoundServer, folder: Path, langs: list[str], trials: int, runs: int) -> dict[str, Any]:
+    report: dict[str, Any] = {"targets": TARGETS, "languages": {}}
+    first: list[float] = []
+    cuts: list[float] = []
+    for lang in langs:
+        heard = [measure_heard(server, lang, folder / f"{lang}-heard-{run}") for run in range(runs)]
+        timings = measure_terminal(server, lang, folder / f"{lang}-terminal", trials)
+        first += timings.first_audio_ms
+        cuts += timings.barge_in_ms
+        report["languages"][lang] = {
+            "heard": [round(h.ratio, 3) for h in heard], "printed_s": [round(h.printed_s, 1) for h in heard],
+            "lines": [h.lines for h in heard], "lost": sum(len(h.lost) for h in heard),
+            "lost_lines": [line for h in heard for line in h.lost],
+            "misrecognised": sum(len(h.misrecognised) for h in heard),
+            "first_audio_ms": _summary(timings.first_audio_ms), "barge_in_ms": _summary(timings.barge_in_ms),
+            "cuts_missed": timings.missed}
+    plain = measure_microphone(server, folder / "microphone")
+    leaking = measure_microphone(server, folder / "leaking", leak_gain=0.1)
+    report["microphone"] = {"moves_as_said": plain.as_said, "said": plain.said, "read_backs": plain.read_backs,
+                            "own_voice_taken": len(plain.unprompted)}
+    report["leaking_room"] = {"moves_as_said": leaking.as_said, "said": leaking.said,
+                              "read_backs": leaking.read_backs, "own_voice_taken": len(leaking.unprompted),
+                              "lines": leaking.unprompted}
+    report["first_audio_ms"] = _summary(first)
+    report["barge_in_ms"] = _summary(cuts)
+    report["load"] = round(os.getloadavg()[0], 2)
+    return report
+
+
+def _summary(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"n": 0}
+    return {"n": len(values), "p50": round(percentile(values, 0.5), 1), "p95": round(percentile(values, 0.95), 1),
+            "max": round(max(values), 1)}
+
+
+def _print(report: dict[str, Any]) -> None:
+    targets = report["targets"]
+    for lang, item in report["languages"].items():
+        print(f"{lang}: heard {', '.join(f'{100 * r:.1f}%' for r in item['heard'])} of "
+              f"{', '.join(str(s) for s in item['printed_s'])} s printed (target >= {100 * targets['heard']:.0f}%); "
+              f"lines {item['lines']}, lost or out of order {item['lost']}, misrecognised "
+              f"{item['misrecognised']}; first audio {_said(item['first_audio_ms'])}; barge-in "
+              f"{_said(item['barge_in_ms'])}, cuts missed {item['cuts_missed']}")
+    print(f"all: first audio {_said(report['first_audio_ms'])} (target p95 <= {targets['first_audio_p95_ms']:.0f} ms); "
+          f"barge-in silence {_said(report['barge_in_ms'])} (target p95 <= {targets['barge_in_p95_ms']:.0f} ms)")
+    for name, label in (("microphone", "microphone"), ("leaking_room", "leaking room (-20 dB)")):
+        item = report[name]
+        print(f"{label}: moves as said {item['moves_as_said']} ({item['said']} utterances, {item['read_backs']} "
+              f"read back), own voice taken for a command {item['own_voice_taken']} (target 0)")
+    print(f"load average at the end: {report['load']}")
+
+
+def _said(summary: dict[str, Any]) -> str:
+    return "none" if not summary.get("n") else f"p50 {summary['p50']} ms, p95 {summary['p95']} ms, n {summary['n']}"
