@@ -127,6 +127,66 @@ def _wait(process: subprocess.Popen, deadline: float):
     return (None if killed else process.returncode), usage
 
 
+class Live:
+    """A `companion` process that keeps running, fed one line at a time (a player at the table), its output
+    kept in a file that can be read while it runs."""
+
+    def __init__(self, args: list[str], home: Path, env: dict[str, str] | None = None):
+        self.folder = Path(tempfile.mkdtemp(prefix="live-", dir=home.parent))  # beside the home: removed with it
+        with open(self.folder / "out", "wb") as out, open(self.folder / "err", "wb") as err:
+            self.process = subprocess.Popen([sys.executable, "-m", "companion", *args], stdin=subprocess.PIPE,
+                                            stdout=out, stderr=err, env=env or environment(home))
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def output(self) -> str:
+        return (self.folder / "out").read_bytes().decode("utf-8", "replace")
+
+    def errors(self) -> str:
+        return (self.folder / "err").read_bytes().decode("utf-8", "replace")
+
+    def send(self, *lines: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("".join(f"{line}\n" for line in lines).encode("utf-8"))
+        self.process.stdin.flush()
+
+    def wait_for(self, done: Callable[[], bool], bound: float = HANG_BOUND_S) -> None:
+        """Wait until `done()` holds (AssertionError with the output so far past `bound` seconds)."""
+        deadline = time.monotonic() + bound
+        while not done():
+            assert self.process.poll() is None, (self.process.returncode, self.output()[-500:], self.errors())
+            assert time.monotonic() < deadline, self.output()[-500:]
+            time.sleep(0.02)
+
+    def finish(self, bound: float = HANG_BOUND_S) -> int:
+        """Close its standard input (the input ends) and wait for its exit code."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            return self.process.wait(timeout=bound)
+        finally:
+            self.close()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        self.close()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            self.process.stdin.close()
+
+
+def saved_actions(path: Path) -> list[dict]:
+    """The action log of the save at `path`, as written (no check)."""
+    return json.loads(path.read_text(encoding="utf-8"))["content"]["state"]["actions"]
+
+
 def file_state(path: Path) -> tuple:
     """What must not change: the bytes of a file, or where a link points (or that nothing is there)."""
     if path.is_symlink():

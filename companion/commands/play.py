@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from companion import registry
-from companion.dialogue.runner import add_speech_options, open_session, refuse_save, run_table
-from companion.dialogue.savefile import SaveFileError, default_save_path, read_save
+from companion.dialogue.runner import add_speech_options, held_save, open_session, refuse_save, run_table
+from companion.dialogue.savefile import SaveFileError, default_save_path, read_save, save_state
 from companion.dialogue.session import Session
 from companion.dialogue.setup import listed_names
 from companion.dialogue.turn import Table
@@ -70,10 +70,18 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None and not getattr(args, "solo", False):  # in solo it names the player alone
         listed_names(args.players, args.lang)  # BadInput, said in the player's language, before anything else
     save_path = args.save or default_save_path(spec.id)
+    checked = save_state(save_path)
+    _check(args, save_path)
+    with held_save(args, save_path) as held:
+        if held.found != checked:  # written by another game before this one held it
+            _check(args, save_path)
+        session = open_session(args, spec.id)
+        table_class = spec.table_class()
+        return run_table(session, lambda: table_class.new(session, args, save_path), resumed=False)
+
+
+def _check(args: argparse.Namespace, save_path: Path) -> None:
     try:
         check_save_target(save_path, args.new, args.game, args.lang)
     except SaveFileError as error:
         raise refuse_save(args, error) from None
-    session = open_session(args, spec.id)
-    table_class = spec.table_class()
-    return run_table(session, lambda: table_class.new(session, args, save_path), resumed=False)

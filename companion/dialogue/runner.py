@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.dialogue.recent import remember
-from companion.dialogue.savefile import SaveFileError, SaveWriteError, default_save_path
+from companion.dialogue.savefile import HeldSave, SaveFileError, SaveWriteError, default_save_path, hold_save
 from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.dialogue.turn import Table
 from companion.errors import EXIT_BAD_INPUT, EXIT_CANNOT_WRITE, EXIT_INTERRUPTED, EXIT_OK, BadInput, Stopped
@@ -73,6 +73,15 @@ def refuse_save(args: argparse.Namespace, error: SaveFileError) -> BadInput:
         speaker.wait()
         speaker.close()
     return BadInput(message)
+
+
+def held_save(args: argparse.Namespace, path: Path) -> HeldSave:
+    """The save at `path` held for this game (savefile.hold_save), or the refusal to raise, said aloud, when
+    another game holds it."""
+    try:
+        return hold_save(path)
+    except SaveFileError as error:
+        raise refuse_save(args, error) from None
 
 
 def open_session(args: argparse.Namespace, game: str) -> Session:

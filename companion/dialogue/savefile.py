@@ -15,14 +15,16 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from companion import paths
 from companion.errors import BadInput
-from companion.files import FileRefused, check_shape, load_json
+from companion.files import FileRefused, check_shape, check_values, load_json, read_bytes
+from companion.locks import Holder, Lock, LockUnusable, lock_file_for, try_lock
 from companion.text import clean, cleaned
 
 try:
@@ -117,53 +119,204 @@ def _checksum(content: dict[str, Any]) -> str:
 
 # ---- writing
 
+Fingerprint = tuple[int, int, int, int, int, str | None]  # device, inode, mode, size, time (ns), content digest
 _swept: set[Path] = set()  # folders cleaned of leftover temporary files
 _HEAD = ('{\n "kind": ' + json.dumps(KIND)).encode("utf-8")  # how every save written here begins
 _LEFTOVER = re.compile(r"\..+\.json\.[a-z0-9_]{8}\.tmp")  # tempfile's names for .NAME.json.XXXXXXXX.tmp
 _OLD_LEFTOVER_S = 3600  # without locks, a temporary file this old is no live write's
 
 
-def write_save(path: Path, game: str, content: dict[str, Any]) -> None:
+def write_save(path: Path, game: str, content: dict[str, Any]) -> Path:
     """Write `content` as the save of `game` at `path` (through a symbolic link, its target): a new file is
-    swapped in whole, or nothing changes and SaveWriteError says why."""
+    swapped in whole, or nothing changes and SaveWriteError says why. Returns where the game is saved: when
+    this process holds `path` (hold_save) and the file there changed since this game last wrote it, that
+    file is left as it is and the game goes on in a new file beside it."""
     document = {"kind": KIND, "version": FORMAT_VERSION, "game": game,
                 "checksum": _checksum(content), "content": content}
+    check_values(document, path)  # never write what the reader would refuse
+    held = _held.get(path)
+    if held is not None:
+        return held.write(document)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    _write_save_document(path, target, document)
+    return path
+
+
+def _write_save_document(path: Path, target: Path, document: dict[str, Any]) -> Fingerprint:
+    """Write a save document at `target` (`path` as the player named it); SaveWriteError if it cannot be."""
     try:
         if target.parent not in _swept and target.parent.is_dir():
             _swept.add(target.parent)
             remove_leftovers(target.parent)
-        write_json_atomically(target, document)
+        return write_json_atomically(target, document)
     except OSError as error:
         raise SaveWriteError(path, error, saved_before=is_save_file(target)) from None
 
 
-def write_json_atomically(path: Path, document: Any) -> None:
-    """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes (OSError)."""
+def write_json_atomically(path: Path, document: Any) -> Fingerprint:
+    """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes (OSError).
+    Returns the fingerprint of the file written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write_whole(path, document)
+    written = _write_whole(path, document)
     _sync_directory(path.parent)
+    return written
 
 
-def _write_whole(path: Path, document: Any) -> None:
+def _write_whole(path: Path, document: Any) -> Fingerprint:
     """Write `document` beside `path` and rename it over `path`, holding a lock on it until renamed (so that
-    remove_leftovers never takes a live write for a leftover)."""
+    remove_leftovers never takes a live write for a leftover); the fingerprint of the new file."""
+    data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
     while True:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            with os.fdopen(handle, "wb") as stream:
                 if fcntl is not None:
                     fcntl.flock(stream.fileno(), fcntl.LOCK_EX)
                     if os.fstat(stream.fileno()).st_nlink == 0:
                         continue  # taken for a leftover before it was locked: start again
-                json.dump(document, stream, ensure_ascii=False, indent=1)
+                stream.write(data)
                 stream.flush()
                 os.fsync(stream.fileno())
+                written = _file_fingerprint(os.fstat(stream.fileno()), hashlib.sha256(data).hexdigest())
                 os.replace(temporary, path)
-                return
+                return written
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+
+
+# ---- one game per save file
+
+_held: dict[Path, HeldSave] = {}  # the saves this process holds, by the path a table writes to
+
+
+class SaveInUse(SaveFileError):
+    """Another process holds the save: a game is being played with it right now."""
+
+    def __init__(self, path: Path, holder: Holder):
+        super().__init__("in_use" if holder.pid is not None else "in_use_unnamed", path)
+        self.holder = holder
+
+    def explain(self, lang: str) -> str:
+        from companion.language.messages import catalog
+
+        since = time.strftime("%H:%M", time.localtime(self.holder.since)) if self.holder.since else "?"
+        return catalog(lang).say(f"save.{self.code}", path=str(self.path), pid=self.holder.pid, since=since)
+
+
+class HeldSave:
+    """The save file of the game this process plays, from the game's start to its end.
+
+    A lock beside the file (companion.locks) keeps any other process from playing the same save at the same
+    time: it is refused at once, saying who holds the file. Every write goes to the file found when the game
+    started (a link re-pointed since changes nothing), and only over the file this game last wrote or found
+    there: a file changed by anyone else since is left as it is, and the game goes on in a new file beside it.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.target = Path(os.path.realpath(path))
+        self.lock: Lock | None = None
+        self.found: Fingerprint | None = None  # the file as it was once held
+        self._expected: Fingerprint | None = None
+
+    def write(self, document: dict[str, Any]) -> Path:
+        """Write the save document where the game is saved; the path it is saved at (see the class)."""
+        if _fingerprint(self.target) not in (self._expected, None):
+            self._move_beside()
+        self._expected = _write_save_document(self.path, self.target, document)
+        return self.path
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.release()
+
+    def release(self) -> None:
+        """Let other processes play this save again."""
+        if _held.get(self.path) is self:
+            del _held[self.path]
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def _move_beside(self) -> None:
+        """Go on in the first free name beside the file (game-2.json, game-3.json...), locked first."""
+        stem, suffix = self.target.stem, self.target.suffix or ".json"
+        for number in range(2, 1000):
+            candidate = self.target.with_name(f"{stem}-{number}{suffix}")
+            if os.path.lexists(candidate):
+                continue
+            try:
+                taken = _take_lock(candidate)
+            except LockUnusable:
+                continue
+            if isinstance(taken, Holder) or os.path.lexists(candidate):
+                if isinstance(taken, Lock):
+                    taken.release()
+                continue
+            if self.lock is not None:
+                self.lock.release()
+            _held.pop(self.path, None)
+            same_folder = Path(os.path.realpath(self.path.parent)) == self.target.parent
+            self.path = self.path.with_name(candidate.name) if same_folder else candidate
+            self.target, self.lock, self._expected = candidate, taken, None
+            _held[self.path] = self
+            return
+        raise SaveWriteError(self.path, OSError(errno.EEXIST, os.strerror(errno.EEXIST)), saved_before=False)
+
+
+def hold_save(path: Path) -> HeldSave:
+    """Hold the save at `path` for this game (see HeldSave): SaveInUse when another process holds it."""
+    held = HeldSave(path)
+    try:
+        taken = _take_lock(held.target)
+    except LockUnusable:
+        raise SaveFileError("lock_unusable", path, str(lock_file_for(held.target))) from None
+    if isinstance(taken, Holder):
+        raise SaveInUse(path, taken)
+    held.lock = taken
+    held.found = held._expected = _fingerprint(held.target)  # as it is now that no other game writes it
+    _held[path] = held
+    return held
+
+
+def save_state(path: Path) -> Fingerprint | None:
+    """The state of the file at `path` (None: nothing there): equal states, equal files (see HeldSave)."""
+    return _fingerprint(Path(os.path.realpath(path)))
+
+
+def _take_lock(target: Path) -> Lock | Holder | None:
+    """The lock of a save file, who holds it, or None when no lock file can be made there (a read-only or
+    full folder: no game can write there either, and its first save says so)."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return try_lock(lock_file_for(target))
+    except LockUnusable:
+        raise
+    except OSError:
+        return None
+
+
+def _fingerprint(path: Path) -> Fingerprint | None:
+    """What tells one state of a file from another: its identity, size, time and content (None: nothing)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return _file_fingerprint(info, _checksum_bytes(path) if stat.S_ISREG(info.st_mode) else None)
+
+
+def _file_fingerprint(info: os.stat_result, digest: str | None) -> Fingerprint:
+    return (info.st_dev, info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns, digest)
+
+
+def _checksum_bytes(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(read_bytes(path, SAVE_LIMIT)).hexdigest()
+    except FileRefused:
+        return None
 
 
 def remove_leftovers(folder: Path) -> list[Path]:
