@@ -18,6 +18,24 @@ class BadInput(Exception):
     """Input the user can fix: the message says what is wrong and where, in one line."""
 
 
+class Said(BadInput):
+    """Bad input told in the user's language: the sentence `key` of voices/<lang>/messages/, filled with
+    `params` (str() gives it in English, for logs and tests)."""
+
+    def __init__(self, key: str, **params: object):
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def explain(self, lang: str) -> str:
+        from companion.language.messages import catalog
+
+        return catalog(lang).say(self.key, **self.params)
+
+    def __str__(self) -> str:
+        return self.explain("en")
+
+
 class RuleViolation(BadInput):
     """A move or a zoo that breaks a rule of the game; `reason` is data the narration can speak."""
 

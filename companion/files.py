@@ -30,6 +30,7 @@ MAX_DEPTH = 32
 MAX_NODES = 200_000
 # Digits of a whole number: seeds and counts need at most 20.
 MAX_DIGITS = 40
+_TOO_MANY_DIGITS = 10 ** MAX_DIGITS
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -262,7 +263,7 @@ def check_values(data: Any, path: Path | str) -> None:
             if not math.isfinite(value):
                 raise FileRefused("bad_number", path, value=str(value))
         elif isinstance(value, int) and not isinstance(value, bool):
-            if value.bit_length() > 4 * MAX_DIGITS:
+            if value.bit_length() > 4 * MAX_DIGITS or abs(value) >= _TOO_MANY_DIGITS:  # as the parser counts
                 raise FileRefused("bad_number", path, value=str(value)[:12] + "…")
         elif not isinstance(value, _PLAIN):
             raise _at("shape", path, where, {"expected": "kinds.plain"})

@@ -15,7 +15,8 @@ from companion.dialogue.savefile import SaveFileError, default_save_path, read_s
 from companion.dialogue.session import Session
 from companion.dialogue.setup import listed_names
 from companion.dialogue.turn import Table
-from companion.games.common import OVER
+from companion.errors import Said
+from companion.games.common import MAX_SEED, OVER, SEED_DIGITS
 from companion.language.messages import DEFAULT_LANGUAGE
 from companion.speech.base import TextListener, TextSpeaker
 
@@ -67,6 +68,10 @@ def _rebuilt_table(path: Path, game: str, content: dict[str, Any], lang: str) ->
 
 def run(args: argparse.Namespace) -> int:
     spec = registry.game(args.game)
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:  # its save could never be read back
+        shown = str(args.seed)
+        raise Said("cli.bad_seed", option="--seed", value=shown if len(shown) <= 24 else shown[:24] + "…",
+                   digits=SEED_DIGITS)
     if args.players is not None and not getattr(args, "solo", False):  # in solo it names the player alone
         listed_names(args.players, args.lang)  # BadInput, said in the player's language, before anything else
     save_path = args.save or default_save_path(spec.id)

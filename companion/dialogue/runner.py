@@ -18,7 +18,6 @@ from companion.dialogue.savefile import HeldSave, SaveFileError, SaveWriteError,
 from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.dialogue.turn import Table
 from companion.errors import EXIT_BAD_INPUT, EXIT_CANNOT_WRITE, EXIT_INTERRUPTED, EXIT_OK, BadInput, Stopped
-from companion.files import FileRefused
 from companion.games.common import OVER
 from companion.speech.base import TextListener, TextSpeaker
 from companion.text import clean
@@ -117,7 +116,8 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
         _say_where(session, table, "session.saved_and_stopped", "session.stopped_before_save")
         return EXIT_OK
     except BadInput as error:  # a file refused (a save, a table's own board file...), a save not written
-        message = error.explain(session.lang) if isinstance(error, (FileRefused, SaveWriteError)) else str(error)
+        explain = getattr(error, "explain", None)  # FileRefused, SaveWriteError, Said
+        message = explain(session.lang) if explain is not None else str(error)
         session.say_text(message)
         print(f"companion: {clean(message)}", file=sys.stderr)
         return EXIT_CANNOT_WRITE if isinstance(error, SaveWriteError) else EXIT_BAD_INPUT

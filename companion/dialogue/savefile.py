@@ -133,7 +133,10 @@ def write_save(path: Path, game: str, content: dict[str, Any]) -> Path:
     file is left as it is and the game goes on in a new file beside it."""
     document = {"kind": KIND, "version": FORMAT_VERSION, "game": game,
                 "checksum": _checksum(content), "content": content}
-    check_values(document, path)  # never write what the reader would refuse
+    try:  # never write what the reader would refuse
+        check_values(document, path)
+    except FileRefused as refusal:
+        raise ValueError(f"a save that could not be read back: {refusal}") from None
     held = _held.get(path)
     if held is not None:
         return held.write(document)

@@ -67,12 +67,17 @@ def json_field(data: dict[str, Any], name: str, kind: type) -> Any:
 
 # ---- new games ---------------------------------------------------------------------------------------------
 
+# The largest seed a game takes: its save keeps it, and save files refuse numbers of more than 40 digits.
+SEED_DIGITS = 20
+MAX_SEED = 10 ** SEED_DIGITS - 1
+
+
 def game_seed(seed: Any) -> int:
     """The seed given to a new game, or one drawn now when none is (the game keeps it)."""
     if seed is None:
         return random.SystemRandom().randrange(2 ** 31)
-    if type(seed) is not int or seed < 0:
-        raise BadInput(f"the seed must be a whole number of 0 or more, not {seed!r}")
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise BadInput(f"the seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
     return seed
 
 
