@@ -326,6 +326,18 @@ def board_text() -> str:
     return (BOARDS_DIR / "default.yaml").read_text(encoding="utf-8")
 
 
+def wide_board(columns: int, rows: int = 1) -> str:
+    """A Dino board file of `columns` columns (each a different letter, Latin then Greek and Cyrillic...) and
+    `rows` rows: 306 columns make about 5.5 KB."""
+    letters = [chr(code) for code in range(0x41, 0x2000) if chr(code).isalpha() and len(chr(code)) == 1][:columns]
+    colours = ["red", "yellow", "green", "blue", "orange", "purple"]
+    starts = [{"square": f"{letters[index % len(letters)]}{1 + index // len(letters)}", "colour": colours[index % 6]}
+              for index in range(12)]
+    board = {"columns": letters, "rows": list(range(1, rows + 1)), "pawn_colours": colours, "egg_colours": colours,
+             "start_positions": starts, "meteor_stones": {str(n): 10 for n in range(2, 7)}}
+    return json.dumps(board, ensure_ascii=False)  # JSON is YAML
+
+
 def layout_text() -> str:
     return json.dumps({"boards": Layout.default().to_json()})
 
