@@ -11,11 +11,13 @@ player's language (voices/<lang>/messages/files.yaml).
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import math
 import os
 import re
 import stat
+import tempfile
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,6 +34,11 @@ MAX_NODES = 200_000
 MAX_DIGITS = 40
 _TOO_MANY_DIGITS = 10 ** MAX_DIGITS
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks
+    fcntl = None  # type: ignore[assignment]
 
 
 class FileRefused(BadInput):
@@ -142,6 +149,61 @@ def decode(data: bytes, path: Path | str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise FileRefused("not_text", path) from None
+
+
+# ---- writing our own files whole
+
+Fingerprint = tuple[int, int, int, int, int, str | None]  # device, inode, mode, size, time (ns), content digest
+
+
+def write_json_atomically(path: Path, document: Any) -> Fingerprint:
+    """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes (OSError).
+    Returns the fingerprint of the file written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = _write_whole(path, document)
+    _sync_directory(path.parent)
+    return written
+
+
+def _write_whole(path: Path, document: Any) -> Fingerprint:
+    """Write `document` beside `path` and rename it over `path`, holding a lock on it until renamed (so that
+    savefile.remove_leftovers never takes a live write for a leftover); the fingerprint of the new file."""
+    data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
+    while True:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                if fcntl is not None:
+                    fcntl.flock(stream.fileno(), fcntl.LOCK_EX)
+                    if os.fstat(stream.fileno()).st_nlink == 0:
+                        continue  # taken for a leftover before it was locked: start again
+                stream.write(data)
+                stream.flush()
+                os.fsync(stream.fileno())
+                written = file_fingerprint(os.fstat(stream.fileno()), hashlib.sha256(data).hexdigest())
+                os.replace(temporary, path)
+                return written
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def file_fingerprint(info: os.stat_result, digest: str | None) -> Fingerprint:
+    """The fingerprint of a file from its state and the digest of its content (None: not read)."""
+    return (info.st_dev, info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns, digest)
+
+
+def _sync_directory(folder: Path) -> None:
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 # ---- parsing

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.dialogue.savefile import SaveFileError, data_home, is_save_file, newest_save, write_json_atomically
-from companion.files import FileRefused, load_json
+from companion.dialogue.savefile import SaveFileError, data_home, is_save_file, newest_save
+from companion.files import FileRefused, load_json, write_json_atomically
 
 RECENT_FILE = "recent.json"
 KEPT = 20

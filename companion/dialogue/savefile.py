@@ -16,14 +16,22 @@ import json
 import os
 import re
 import stat
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Self
 
 from companion import paths
 from companion.errors import BadInput
-from companion.files import FileRefused, check_shape, check_values, load_json, read_bytes
+from companion.files import (
+    FileRefused,
+    Fingerprint,
+    check_shape,
+    check_values,
+    file_fingerprint,
+    load_json,
+    read_bytes,
+    write_json_atomically,
+)
 from companion.locks import Holder, Lock, LockUnusable, lock_file_for, try_lock
 from companion.text import clean, cleaned
 
@@ -119,7 +127,6 @@ def _checksum(content: dict[str, Any]) -> str:
 
 # ---- writing
 
-Fingerprint = tuple[int, int, int, int, int, str | None]  # device, inode, mode, size, time (ns), content digest
 _swept: set[Path] = set()  # folders cleaned of leftover temporary files
 _HEAD = ('{\n "kind": ' + json.dumps(KIND)).encode("utf-8")  # how every save written here begins
 _LEFTOVER = re.compile(r"\..+\.json\.[a-z0-9_]{8}\.tmp")  # tempfile's names for .NAME.json.XXXXXXXX.tmp
@@ -154,38 +161,6 @@ def _write_save_document(path: Path, target: Path, document: dict[str, Any]) -> 
         return write_json_atomically(target, document)
     except OSError as error:
         raise SaveWriteError(path, error, saved_before=is_save_file(target)) from None
-
-
-def write_json_atomically(path: Path, document: Any) -> Fingerprint:
-    """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes (OSError).
-    Returns the fingerprint of the file written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    written = _write_whole(path, document)
-    _sync_directory(path.parent)
-    return written
-
-
-def _write_whole(path: Path, document: Any) -> Fingerprint:
-    """Write `document` beside `path` and rename it over `path`, holding a lock on it until renamed (so that
-    remove_leftovers never takes a live write for a leftover); the fingerprint of the new file."""
-    data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
-    while True:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                if fcntl is not None:
-                    fcntl.flock(stream.fileno(), fcntl.LOCK_EX)
-                    if os.fstat(stream.fileno()).st_nlink == 0:
-                        continue  # taken for a leftover before it was locked: start again
-                stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
-                written = _file_fingerprint(os.fstat(stream.fileno()), hashlib.sha256(data).hexdigest())
-                os.replace(temporary, path)
-                return written
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
 
 
 # ---- one game per save file
@@ -308,11 +283,7 @@ def _fingerprint(path: Path) -> Fingerprint | None:
         info = os.stat(path)
     except OSError:
         return None
-    return _file_fingerprint(info, _checksum_bytes(path) if stat.S_ISREG(info.st_mode) else None)
-
-
-def _file_fingerprint(info: os.stat_result, digest: str | None) -> Fingerprint:
-    return (info.st_dev, info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns, digest)
+    return file_fingerprint(info, _checksum_bytes(path) if stat.S_ISREG(info.st_mode) else None)
 
 
 def _checksum_bytes(path: Path) -> str | None:
@@ -358,19 +329,6 @@ def _is_leftover(name: str) -> bool:
         return True
     except OSError:
         return False
-    finally:
-        os.close(descriptor)
-
-
-def _sync_directory(folder: Path) -> None:
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
     finally:
         os.close(descriptor)
 
