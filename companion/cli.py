@@ -35,8 +35,9 @@ def command_modules() -> list[ModuleType]:
 
 # argparse's usual complaints, said in the user's language (cli.<key> in voices/<lang>/messages/).
 _USAGE_ERRORS = ((re.compile(r"unrecognized arguments: (?P<value>.+)"), "unknown_option"),
-                 (re.compile(r"argument (?P<option>\S+): invalid choice: '(?P<value>[^']*)' \(choose from "
+                 (re.compile(r"argument (?P<option>\S+): invalid choice: '?(?P<value>.*?)'? \(choose from "
                              r"(?P<choices>.+)\)"), "bad_choice"),
+                 (re.compile(r"argument (?P<option>\S+): invalid (?:int|float) value: '(?P<value>.*)'"), "bad_number"),
                  (re.compile(r"argument (?P<option>\S+): expected one argument"), "needs_value"),
                  (re.compile(r"the following arguments are required: (?P<value>.+)"), "missing"))
 

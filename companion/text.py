@@ -30,6 +30,15 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", _ESCAPE.sub("", text))
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def shown(text: str) -> str:
+    """`text` that can be printed and spoken in any encoding: a byte of a file name that is not UTF-8 (Python
+    keeps it as a lone surrogate) becomes U+FFFD, the replacement character."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def cleaned(value: Any) -> Any:
     """A document read from a file (JSON values) with every text in it cleaned."""
     if isinstance(value, str):
