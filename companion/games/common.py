@@ -8,6 +8,7 @@ state, and an undo is a replay without the last actions.
 from __future__ import annotations
 
 import random
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +64,20 @@ def json_field(data: dict[str, Any], name: str, kind: type) -> Any:
     if not isinstance(value, kind) or isinstance(value, bool):
         raise BadInput(f"a {data.get('type')} action needs '{name}' as {kind.__name__}, not {value!r}")
     return value
+
+
+# ---- names -------------------------------------------------------------------------------------------------
+
+def same_name(first: str, second: str) -> bool:
+    """Whether two players' names would sound and read the same (see name_key)."""
+    return name_key(first) == name_key(second)
+
+
+def name_key(name: str) -> str:
+    """A name as it is compared: its compatible form (NFKC), without invisible format characters (zero-width
+    space and joiners, soft hyphen, direction marks), in one case, with single spaces."""
+    visible = "".join(char for char in unicodedata.normalize("NFKC", name) if unicodedata.category(char) != "Cf")
+    return " ".join(visible.casefold().split())
 
 
 # ---- new games ---------------------------------------------------------------------------------------------
