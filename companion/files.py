@@ -100,6 +100,25 @@ def read_bytes(path: Path, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def read_head(path: Path, size: int) -> bytes:
+    """The first `size` bytes (fewer when the file is shorter) of the regular file at `path`, however big."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        raise _open_error(path, error) from None
+    except ValueError:
+        raise FileRefused("missing", path) from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileRefused("not_a_file", path, words={"kind": kind_key(mode)})
+        return os.read(descriptor, size)
+    except OSError as error:
+        raise _unreadable(path, error) from None
+    finally:
+        os.close(descriptor)
+
+
 def read_stream(stream: IO[str] | None, label: str, limit: int) -> str:
     """At most `limit` characters of an open text stream (standard input), or FileRefused."""
     if stream is None or getattr(stream, "closed", False):
@@ -116,14 +135,32 @@ def read_stream(stream: IO[str] | None, label: str, limit: int) -> str:
 
 
 def _check_regular(path: Path, info: os.stat_result, limit: int) -> None:
-    if stat.S_ISDIR(info.st_mode):
-        raise FileRefused("not_a_file", path, words={"kind": "kinds.folder"})
     if not stat.S_ISREG(info.st_mode):
-        kind = ("kinds.pipe" if stat.S_ISFIFO(info.st_mode) else
-                "kinds.device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "kinds.special")
-        raise FileRefused("not_a_file", path, words={"kind": kind})
+        raise FileRefused("not_a_file", path, words={"kind": kind_key(info.st_mode)})
     if info.st_size > limit:
         raise FileRefused("too_big", path, kib=limit // 1024)
+
+
+def kind_key(mode: int) -> str:
+    """The catalog key (under files.) of the kind of file that is not a regular one: a folder, a pipe..."""
+    if stat.S_ISDIR(mode):
+        return "kinds.folder"
+    if stat.S_ISFIFO(mode):
+        return "kinds.pipe"
+    return "kinds.device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "kinds.special"
+
+
+def check_regular_file(path: Path) -> None:
+    """FileRefused unless `path` names a regular file (links followed) that exists: said before a file that is
+    read by another library (a WAV file) is opened."""
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        raise _open_error(path, error) from None
+    except ValueError:  # a name holding a NUL byte
+        raise FileRefused("missing", path) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise FileRefused("not_a_file", path, words={"kind": kind_key(info.st_mode)})
 
 
 def _open_error(path: Path, error: OSError) -> FileRefused:
@@ -154,6 +191,15 @@ def decode(data: bytes, path: Path | str) -> str:
 # ---- writing our own files whole
 
 Fingerprint = tuple[int, int, int, int, int, str | None]  # device, inode, mode, size, time (ns), content digest
+_WRITE_REASONS: dict[int | None, str] = {errno.ENOSPC: "no_space", errno.EDQUOT: "no_space", errno.EROFS: "read_only",
+                                         errno.EACCES: "denied", errno.EPERM: "denied", errno.EFBIG: "too_large",
+                                         errno.ENOENT: "no_folder", errno.ENOTDIR: "no_folder",
+                                         errno.EEXIST: "no_folder"}
+
+
+def write_reason(error: OSError) -> tuple[str, str]:
+    """Why a write failed: the catalog key of the reason (files.write_reasons.*) and the system's words."""
+    return f"files.write_reasons.{_WRITE_REASONS.get(error.errno, 'other')}", error.strerror or type(error).__name__
 
 
 def write_json_atomically(path: Path, document: Any) -> Fingerprint:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from companion.dialogue.savefile import SaveFileError, data_home, is_save_file, newest_save
+from companion.dialogue.savefile import SaveFileError, data_home, newest_save
 from companion.files import FileRefused, load_json, write_json_atomically
 
 RECENT_FILE = "recent.json"
@@ -65,18 +65,10 @@ def _path(entry: object) -> Path | None:
 
 
 def latest_save() -> Path:
-    """The save that changed last among the listed ones and the data folder's saves; SaveFileError if none."""
+    """The save that changed last among the listed ones and the data folder's saves (savefile.newest_save);
+    SaveFileError if none."""
     folder = data_home() / "saves"
-    candidates = [path for path in recent_saves() if is_save_file(path)]
-    newest = newest_save(folder) if folder.is_dir() else None
-    if newest is not None:
-        candidates.append(newest)
-    found = []
-    for path in candidates:
-        try:
-            found.append((path.stat().st_mtime, path))
-        except OSError:
-            continue
-    if not found:
+    found = newest_save(folder, recent_saves())
+    if found is None:
         raise SaveFileError("missing", folder)
-    return max(found)[1]
+    return found

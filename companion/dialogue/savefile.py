@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Self
 
@@ -30,7 +31,9 @@ from companion.files import (
     file_fingerprint,
     load_json,
     read_bytes,
+    read_head,
     write_json_atomically,
+    write_reason,
 )
 from companion.locks import Holder, Lock, LockUnusable, lock_file_for, try_lock
 from companion.text import clean, cleaned
@@ -92,23 +95,17 @@ class SaveWriteError(BadInput):
     def __init__(self, path: Path, error: OSError, saved_before: bool):
         super().__init__(f"{path}: cannot write: {error.strerror or error}")
         self.path = path
-        self.reason = _WRITE_REASONS.get(error.errno, "other")
-        self.detail = error.strerror or type(error).__name__
+        self.reason, self.detail = write_reason(error)
         self.saved_before = saved_before
 
     def explain(self, lang: str) -> str:
         from companion.language.messages import catalog
 
         words = catalog(lang)
-        reason = words.say(f"files.write_reasons.{self.reason}", detail=self.detail)
+        reason = words.say(self.reason, detail=self.detail)
         then = "files.saved_before" if self.saved_before else "files.nothing_saved"
         return " ".join((words.say("files.cannot_write", path=str(self.path), reason=reason),
                          words.say(then, path=str(self.path))))
-
-
-_WRITE_REASONS: dict[int | None, str] = {errno.ENOSPC: "no_space", errno.EDQUOT: "no_space", errno.EROFS: "read_only",
-                  errno.EACCES: "denied", errno.EPERM: "denied", errno.EFBIG: "too_large",
-                  errno.ENOENT: "no_folder", errno.ENOTDIR: "no_folder", errno.EEXIST: "no_folder"}
 
 
 def data_home() -> Path:
@@ -388,13 +385,38 @@ def is_save_file(path: Path) -> bool:
     return True
 
 
-def newest_save(folder: Path) -> Path | None:
-    """The save of `folder` (its *.json files that are saves) written last, or None."""
-    saves = []
-    for candidate in sorted(folder.glob("*.json")):
+# A plain `resume` reads whole at most this many files of the data folder that are not listed as played lately
+# and begin like a save, newest first: 600 save-shaped files of 0.9 MB took 35.7 s to read whole.
+UNLISTED_READS = 4
+
+
+def newest_save(folder: Path | None, listed: Sequence[Path] = ()) -> Path | None:
+    """The save that changed last among the `listed` files and the *.json files of `folder`, or None.
+
+    Files are looked at newest first, and the first that read_save takes wins: every listed one may be read,
+    but of the folder's others only the UNLISTED_READS newest that begin as this program writes a save."""
+    known = {os.path.realpath(path) for path in listed}
+    unlisted = [path for path in (sorted(folder.glob("*.json")) if folder is not None and folder.is_dir() else ())
+                if os.path.realpath(path) not in known]
+    dated = []
+    for path in [*listed, *unlisted]:
         try:
-            if is_save_file(candidate):
-                saves.append((candidate.stat().st_mtime, candidate))
-        except OSError:
+            dated.append((os.stat(path).st_mtime, path))
+        except (OSError, ValueError):
             continue
-    return max(saves)[1] if saves else None
+    reads = UNLISTED_READS
+    for _, path in sorted(dated, key=lambda entry: entry[0], reverse=True):
+        if os.path.realpath(path) not in known:
+            if reads == 0 or not _begins_as_a_save(path):
+                continue
+            reads -= 1
+        if is_save_file(path):
+            return path
+    return None
+
+
+def _begins_as_a_save(path: Path) -> bool:
+    try:
+        return read_head(path, len(_HEAD)) == _HEAD
+    except FileRefused:
+        return False
