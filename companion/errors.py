@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
-EXIT_CANNOT_WRITE = 3  # a save could not be written (disk full, read-only folder): the last save stays good
+EXIT_CANNOT_WRITE = 3  # a save, a setting or the standard output could not be written: the last save stays good
 EXIT_INTERRUPTED = 130  # Ctrl-C; SIGTERM and SIGHUP give 128 + their number (Stopped.exit_code)
 
 
@@ -34,6 +34,23 @@ class Said(BadInput):
 
     def __str__(self) -> str:
         return self.explain("en")
+
+
+class OutputLost(Exception):
+    """The standard output takes nothing more (a full disk, a device error): the program stops, saying so on
+    standard error; exit code EXIT_CANNOT_WRITE."""
+
+    def __init__(self, error: OSError):
+        super().__init__(f"standard output: {error.strerror or error}")
+        self.error = error
+
+    def explain(self, lang: str) -> str:
+        from companion.files import write_reason
+        from companion.language.messages import catalog
+
+        words = catalog(lang)
+        key, detail = write_reason(self.error)
+        return words.say("files.output_lost", reason=words.say(key, detail=detail))
 
 
 class RuleViolation(BadInput):

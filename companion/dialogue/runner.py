@@ -18,7 +18,15 @@ from companion.dialogue.recent import remember
 from companion.dialogue.savefile import HeldSave, SaveFileError, SaveWriteError, default_save_path, hold_save
 from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.dialogue.turn import Table
-from companion.errors import EXIT_BAD_INPUT, EXIT_CANNOT_WRITE, EXIT_INTERRUPTED, EXIT_OK, BadInput, Stopped
+from companion.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CANNOT_WRITE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    BadInput,
+    OutputLost,
+    Stopped,
+)
 from companion.games.common import OVER
 from companion.speech.base import TextListener, TextSpeaker
 from companion.text import clean
@@ -137,6 +145,10 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
     except (EndOfInput, QuitRequested):
         _say_where(session, table, "session.saved_and_stopped", "session.stopped_before_save")
         return EXIT_OK
+    except OutputLost as lost:  # nothing more can be printed: one line on standard error, where the game is
+        _complain(" ".join((lost.explain(session.lang), _where(session, table, "session.saved_and_stopped",
+                                                                "session.stopped_before_save"))))
+        return EXIT_CANNOT_WRITE
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM and SIGHUP (errors.Stopped)
         _say_where(session, table, "session.interrupted", "session.interrupted_before_save")
         return stop.exit_code if isinstance(stop, Stopped) else EXIT_INTERRUPTED
@@ -150,9 +162,20 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
 
 
 def _say_where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_key: str) -> None:
+    session.say_text(_where(session, table, saved_key, unsaved_key))
+
+
+def _where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_key: str) -> str:
+    """Where the game is saved and how to go on (`saved_key`), or that nothing is (`unsaved_key`)."""
     if table is None:
-        session.say(unsaved_key)
-    elif table.game.phase == OVER:
-        session.say("session.finished_saved", path=str(table.save_path))
-    else:
-        session.say(saved_key, path=str(table.save_path), command=resume_command(session.game, table.save_path))
+        return session.text(unsaved_key)
+    if table.game.phase == OVER:
+        return session.text("session.finished_saved", path=str(table.save_path))
+    return session.text(saved_key, path=str(table.save_path), command=resume_command(session.game, table.save_path))
+
+
+def _complain(message: str) -> None:
+    try:
+        print(f"companion: {clean(message)}", file=sys.stderr, flush=True)
+    except OSError:
+        pass

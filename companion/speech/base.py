@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from companion.errors import OutputLost
 from companion.text import clean
 
 
@@ -149,7 +150,12 @@ class TextSpeaker(Speaker):
         self.stream = stream or sys.stdout
 
     def say(self, text: str) -> None:
-        print(clean(text), file=self.stream, flush=True)
+        try:
+            print(clean(text), file=self.stream, flush=True)
+        except BrokenPipeError:  # the reader went away (companion ... | head): stop without a word
+            raise
+        except OSError as error:
+            raise OutputLost(error) from None
 
 
 # A typed line is a command of a few words (grammar.MAX_LINE); what lies past this is not read into memory,
