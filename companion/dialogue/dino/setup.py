@@ -40,6 +40,9 @@ SETUP_AGAIN = "dino.setup.expected_answer"
 def start_game(session: Session, args: Any) -> Game:
     """A new game: set-up questions (players too, unless --players gave them)."""
     names = listed_names(args.players, session.lang) if args.players else None
+    if names is not None and not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:  # before colours are offered to them
+        raise BadInput(session.catalog.say("reasons.dino_player_count", count=len(names), least=MIN_PLAYERS,
+                                           most=MAX_PLAYERS))
     try:
         board = load_board(args.board) if args.board else load_board()
     except RuleViolation as refused:
