@@ -69,10 +69,10 @@ def environment(home: Path, **extra: str) -> dict[str, str]:
 
 def run_companion(args: list[str], home: Path, stdin: str | bytes | None = "", *, bound: float = HANG_BOUND_S,
                   env: dict[str, str] | None = None, limits: Callable[[], None] | None = None,
-                  encoding: str = "utf-8") -> Run:
+                  encoding: str = "utf-8", cwd: Path | None = None) -> Run:
     """`companion ARGS` with `stdin` (None: closed), killed past `bound` seconds of wall clock. The output is
     decoded strictly from `encoding`."""
-    return _run_once(args, home, stdin, bound, env or environment(home), limits, encoding)
+    return _run_once(args, home, stdin, bound, env or environment(home), limits, encoding, cwd)
 
 
 # The peak memory of a child forked from pytest would count pytest's own pages (Linux keeps the largest
@@ -80,7 +80,7 @@ def run_companion(args: list[str], home: Path, stdin: str | bytes | None = "", *
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
-def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
+def _run_once(args, home, stdin, bound, env, limits, encoding, cwd=None) -> Run:
     with tempfile.TemporaryDirectory() as scratch, contextlib.ExitStack() as files:
         out_path, err_path, peak_path = Path(scratch) / "out", Path(scratch) / "err", Path(scratch) / "peak"
         in_file = None
@@ -104,7 +104,7 @@ def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             start = time.monotonic()
             process = subprocess.Popen(command, stdin=in_file, stdout=out, stderr=err, env=env, close_fds=True,
-                                       preexec_fn=prepare)  # noqa: PLW1509 - only the child can cap its own memory
+                                       cwd=cwd, preexec_fn=prepare)  # noqa: PLW1509 - only the child can cap its own memory
             returncode, usage = _wait(process, start + bound)
             seconds = time.monotonic() - start
         peak = int(peak_path.read_text().split()[-1]) if timed and returncode is not None else None

@@ -33,10 +33,9 @@ def save_to_resume(given: str | None) -> Path:
     """The file named, the usual save of the game named, or the save that changed last."""
     if given is None:
         return latest_save()
-    path = Path(given)
-    if not path.exists() and given in registry.ids():
+    if given in registry.ids():  # a game's name, even where a file or a folder is called so
         return default_save_path(given)
-    return path
+    return Path(given)
 
 
 def run(args: argparse.Namespace) -> int:
