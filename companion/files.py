@@ -71,13 +71,7 @@ class FileRefused(BadInput):
 
 def read_bytes(path: Path, limit: int) -> bytes:
     """The content of the regular file at `path` (symbolic links followed), at most `limit` bytes."""
-    try:
-        info = os.stat(path)
-    except OSError as error:
-        raise _open_error(path, error) from None
-    except ValueError:  # a name holding a NUL byte
-        raise FileRefused("missing", path) from None
-    _check_regular(path, info, limit)
+    _check_regular(path, _stat(path), limit)
     try:  # O_NONBLOCK: should a pipe take the file's place now, opening it does not wait for a writer
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as error:
@@ -153,14 +147,18 @@ def kind_key(mode: int) -> str:
 def check_regular_file(path: Path) -> None:
     """FileRefused unless `path` names a regular file (links followed) that exists: said before a file that is
     read by another library (a WAV file) is opened."""
+    info = _stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise FileRefused("not_a_file", path, words={"kind": kind_key(info.st_mode)})
+
+
+def _stat(path: Path) -> os.stat_result:
     try:
-        info = os.stat(path)
+        return os.stat(path)
     except OSError as error:
         raise _open_error(path, error) from None
     except ValueError:  # a name holding a NUL byte
         raise FileRefused("missing", path) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise FileRefused("not_a_file", path, words={"kind": kind_key(info.st_mode)})
 
 
 def _open_error(path: Path, error: OSError) -> FileRefused:
