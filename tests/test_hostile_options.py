@@ -7,7 +7,7 @@ import pytest
 
 from companion.dialogue.savefile import read_save, write_save
 from companion.games.common import MAX_SEED
-from tests.hostile_cases import file_state, run_companion, saved_content
+from tests.hostile_cases import ENGLISH, REFUSALS, file_state, run_companion, saved_content
 
 PLAY = ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben", "--die", "virtual"]
 
@@ -44,42 +44,6 @@ def test_no_save_is_written_that_the_reader_would_refuse(tmp_path):
 
 
 # ---- item 9: refusals in the language asked for
-
-PLAY_ARGS = ["--engine", "text", "--players", "Ana,Ben"]
-# (command, {language: words of the refusal}); every command gets --lang LANG.
-REFUSALS = [
-    (["say", "--rate", "9", "x"], {"fr": "--rate va de 0.5 à 2.5", "es": "--rate va de 0.5 a 2.5"}),
-    (["say", "--volume", "0", "x"], {"fr": "--volume va de 0.1 à 1.0", "es": "--volume va de 0.1 a 1.0"}),
-    (["say", " "], {"fr": "le texte est vide", "es": "el texto está vacío"}),
-    (["tactile"], {"fr": "Donne soit un nombre", "es": "Da o bien un número"}),
-    (["parse", "--game", "nogame", "x"], {"fr": "Je ne connais pas le jeu « nogame »",
-                                          "es": "No conozco el juego «nogame»"}),
-    (["parse"], {"fr": "Donne la phrase à comprendre", "es": "Da la frase que hay que entender"}),
-    (["parse", "--state", "nope", "x"], {"fr": "n'a pas d'état de dialogue « nope »",
-                                         "es": "no tiene el estado de diálogo «nope»"}),
-    (["listen", "--engine", "text"], {"fr": "L'entrée s'est terminée", "es": "La entrada se ha terminado"}),
-    (["listen", "--file", "/dev/zero"], {"fr": "mais un périphérique", "es": "sino un dispositivo"}),
-    (["listen", "--file", "/nowhere.wav"], {"fr": "est introuvable", "es": "no existe"}),
-    (["models", "download"], {"fr": "Dis quelle langue télécharger", "es": "Di qué idioma descargar"}),
-    (["play", "draftosaurus", *PLAY_ARGS, "--only-mine", "Zed"], {"fr": "Zed n'est pas l'un des joueurs",
-                                                                  "es": "Zed no es ninguno de los jugadores"}),
-    (["play", "draftosaurus", *PLAY_ARGS, "--seed", "-3"], {"fr": "--seed attend un nombre entier",
-                                                            "es": "--seed necesita un número entero"}),
-    (["play", "jurassic-snack", "--engine", "text", "--players", "Ana,Ben,Cléo"],
-     {"fr": "Jurassic Snack se joue à deux", "es": "Jurassic Snack se juega a dos"}),
-    (["play", "draftosaurus", *PLAY_ARGS, "--solo", "--bots", "0"], {"fr": "--bots ne prend pas « 0 »",
-                                                                     "es": "--bots no acepta «0»"}),
-    (["play", "draftosaurus", *PLAY_ARGS, "--seed", "abc"], {"fr": "--seed attend un nombre, pas « abc »",
-                                                             "es": "--seed necesita un número, no «abc»"}),
-    (["play", "draftosaurus", *PLAY_ARGS, "--trio-points", "8"], {"fr": "--trio-points ne prend pas « 8 »",
-                                                                  "es": "--trio-points no acepta «8»"}),
-    (["play", "jurassic-snack", *PLAY_ARGS, "--quiet-turns", "0"], {"fr": "--quiet-turns ne prend pas « 0 »",
-                                                                    "es": "--quiet-turns no acepta «0»"}),
-]
-ENGLISH = ("must be", "is empty", "give either", "unknown game", "give the sentence", "unknown dialogue",
-           "input ended", "no such audio", "say which language", "is not one of", "the seed", "needs exactly",
-           "invalid", "choose from")
-
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
 @pytest.mark.parametrize("args, said", REFUSALS, ids=[" ".join(args[:3]) for args, _ in REFUSALS])
