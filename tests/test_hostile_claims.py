@@ -102,7 +102,7 @@ def test_a_plain_resume_does_not_read_every_file_of_the_data_folder(tmp_path):
     assert played.returncode == 0, played.stderr
     saves = home / "saves"
     bulky = saved_content("draftosaurus")
-    bulky["padding"] = ["x"] * 140_000  # about 0.8 MB, each value to be checked
+    bulky["padding"] = ["x"] * 110_000  # about 0.9 MB (under the 1 MiB a save may hold), each value checked
     damaged = document("draftosaurus", bulky)
     damaged["checksum"] = "0" * 64
     text = json.dumps(damaged, indent=1)
@@ -121,7 +121,7 @@ def test_a_plain_resume_does_not_read_every_file_of_the_data_folder(tmp_path):
 @pytest.mark.parametrize("first, second", [(signal.SIGTERM, signal.SIGTERM), (signal.SIGTERM, signal.SIGINT),
                                            (signal.SIGINT, signal.SIGINT), (signal.SIGHUP, signal.SIGTERM)],
                          ids=["TERM TERM", "TERM INT", "INT INT", "HUP TERM"])
-@pytest.mark.parametrize("delay", [0.0, 0.002, 0.005, 0.01, 0.02])
+@pytest.mark.parametrize("delay", [0.0, 0.005, 0.02])
 def test_a_second_stop_signal_soon_after_the_first_changes_nothing(first, second, delay, tmp_path):
     save = tmp_path / "g.json"
     live = Live([*PLAY, "--save", str(save)], tmp_path / "home")
