@@ -16,7 +16,15 @@ from typing import NoReturn
 
 from companion import __version__
 from companion.commands import COMMANDS, add_chosen
-from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, BadInput, Stopped
+from companion.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CANNOT_WRITE,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    BadInput,
+    OutputLost,
+    Stopped,
+)
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from companion.text import clean, print_anywhere, read_anything
 
@@ -25,8 +33,9 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if 
 
 # argparse's usual complaints, said in the user's language (cli.<key> in voices/<lang>/messages/).
 _USAGE_ERRORS = ((re.compile(r"unrecognized arguments: (?P<value>.+)"), "unknown_option"),
-                 (re.compile(r"argument (?P<option>\S+): invalid choice: '(?P<value>[^']*)' \(choose from "
+                 (re.compile(r"argument (?P<option>\S+): invalid choice: '?(?P<value>.*?)'? \(choose from "
                              r"(?P<choices>.+)\)"), "bad_choice"),
+                 (re.compile(r"argument (?P<option>\S+): invalid (?:int|float) value: '(?P<value>.*)'"), "bad_number"),
                  (re.compile(r"argument (?P<option>\S+): expected one argument"), "needs_value"),
                  (re.compile(r"the following arguments are required: (?P<value>.+)"), "missing"))
 
@@ -83,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as stop:
         _complain(catalog(_lang(args)).say("files.interrupted"))
         return stop.exit_code if isinstance(stop, Stopped) else EXIT_INTERRUPTED
+    except OutputLost as lost:  # standard output full: said on standard error
+        _complain(lost.explain(_lang(args)))
+        return EXIT_CANNOT_WRITE
     except BrokenPipeError:
         return 0
     except Exception as error:  # noqa: BLE001 - the last line of defence: never a bare traceback for users
@@ -105,19 +117,27 @@ def _lang(args: argparse.Namespace | None) -> str:
 
 @contextmanager
 def _signals_stop() -> Iterator[None]:
-    """SIGTERM and SIGHUP stop the program as Ctrl-C does (the game loop says where the game is saved)."""
+    """SIGTERM and SIGHUP stop the program as Ctrl-C does (the game loop says where the game is saved). Once
+    one of them or Ctrl-C has come, later ones change nothing: the program is already on its way out (a closed
+    terminal sends SIGHUP after SIGTERM; a second Ctrl-C must not kill it while it says where the game is).
+    The handler does nothing then, and once out of the program the signals are ignored by the system to the
+    exit (Python would put back the system's handlers as it exits, and those would kill it)."""
+    stopping = False
 
     def stop(number: int, _frame: object) -> None:
-        for other in STOP_SIGNALS:  # a second signal (a closed terminal sends SIGHUP after SIGTERM) changes nothing
-            signal.signal(other, signal.SIG_IGN)
-        raise Stopped(number)
+        nonlocal stopping
+        if stopping:  # a handler calls nothing of the signal module: it would run the handlers of pending ones
+            return
+        stopping = True
+        raise KeyboardInterrupt if number == signal.SIGINT else Stopped(number)
 
+    numbers = (*STOP_SIGNALS, signal.SIGINT)
     try:
-        previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+        previous = {number: signal.signal(number, stop) for number in numbers}
     except ValueError:  # not the main thread: signals stay as they are
         previous = {}
     try:
         yield
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        for number, handler in previous.items():  # once stopping, ignored by the system until the exit
+            signal.signal(number, signal.SIG_IGN if stopping else handler)

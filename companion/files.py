@@ -11,11 +11,13 @@ player's language (voices/<lang>/messages/files.yaml).
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import math
 import os
 import re
 import stat
+import tempfile
 from pathlib import Path
 from typing import IO, Any
 
@@ -30,7 +32,13 @@ MAX_DEPTH = 32
 MAX_NODES = 200_000
 # Digits of a whole number: seeds and counts need at most 20.
 MAX_DIGITS = 40
+_TOO_MANY_DIGITS = 10 ** MAX_DIGITS
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks
+    fcntl = None  # type: ignore[assignment]
 
 
 class FileRefused(BadInput):
@@ -63,13 +71,7 @@ class FileRefused(BadInput):
 
 def read_bytes(path: Path, limit: int) -> bytes:
     """The content of the regular file at `path` (symbolic links followed), at most `limit` bytes."""
-    try:
-        info = os.stat(path)
-    except OSError as error:
-        raise _open_error(path, error) from None
-    except ValueError:  # a name holding a NUL byte
-        raise FileRefused("missing", path) from None
-    _check_regular(path, info, limit)
+    _check_regular(path, _stat(path), limit)
     try:  # O_NONBLOCK: should a pipe take the file's place now, opening it does not wait for a writer
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as error:
@@ -92,6 +94,25 @@ def read_bytes(path: Path, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def read_head(path: Path, size: int) -> bytes:
+    """The first `size` bytes (fewer when the file is shorter) of the regular file at `path`, however big."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        raise _open_error(path, error) from None
+    except ValueError:
+        raise FileRefused("missing", path) from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileRefused("not_a_file", path, words={"kind": kind_key(mode)})
+        return os.read(descriptor, size)
+    except OSError as error:
+        raise _unreadable(path, error) from None
+    finally:
+        os.close(descriptor)
+
+
 def read_stream(stream: IO[str] | None, label: str, limit: int) -> str:
     """At most `limit` characters of an open text stream (standard input), or FileRefused."""
     if stream is None or getattr(stream, "closed", False):
@@ -108,14 +129,36 @@ def read_stream(stream: IO[str] | None, label: str, limit: int) -> str:
 
 
 def _check_regular(path: Path, info: os.stat_result, limit: int) -> None:
-    if stat.S_ISDIR(info.st_mode):
-        raise FileRefused("not_a_file", path, words={"kind": "kinds.folder"})
     if not stat.S_ISREG(info.st_mode):
-        kind = ("kinds.pipe" if stat.S_ISFIFO(info.st_mode) else
-                "kinds.device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "kinds.special")
-        raise FileRefused("not_a_file", path, words={"kind": kind})
+        raise FileRefused("not_a_file", path, words={"kind": kind_key(info.st_mode)})
     if info.st_size > limit:
         raise FileRefused("too_big", path, kib=limit // 1024)
+
+
+def kind_key(mode: int) -> str:
+    """The catalog key (under files.) of the kind of file that is not a regular one: a folder, a pipe..."""
+    if stat.S_ISDIR(mode):
+        return "kinds.folder"
+    if stat.S_ISFIFO(mode):
+        return "kinds.pipe"
+    return "kinds.device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "kinds.special"
+
+
+def check_regular_file(path: Path) -> None:
+    """FileRefused unless `path` names a regular file (links followed) that exists: said before a file that is
+    read by another library (a WAV file) is opened."""
+    info = _stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise FileRefused("not_a_file", path, words={"kind": kind_key(info.st_mode)})
+
+
+def _stat(path: Path) -> os.stat_result:
+    try:
+        return os.stat(path)
+    except OSError as error:
+        raise _open_error(path, error) from None
+    except ValueError:  # a name holding a NUL byte
+        raise FileRefused("missing", path) from None
 
 
 def _open_error(path: Path, error: OSError) -> FileRefused:
@@ -141,6 +184,70 @@ def decode(data: bytes, path: Path | str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise FileRefused("not_text", path) from None
+
+
+# ---- writing our own files whole
+
+Fingerprint = tuple[int, int, int, int, int, str | None]  # device, inode, mode, size, time (ns), content digest
+_WRITE_REASONS: dict[int | None, str] = {errno.ENOSPC: "no_space", errno.EDQUOT: "no_space", errno.EROFS: "read_only",
+                                         errno.EACCES: "denied", errno.EPERM: "denied", errno.EFBIG: "too_large",
+                                         errno.ENOENT: "no_folder", errno.ENOTDIR: "no_folder",
+                                         errno.EEXIST: "no_folder"}
+
+
+def write_reason(error: OSError) -> tuple[str, str]:
+    """Why a write failed: the catalog key of the reason (files.write_reasons.*) and the system's words."""
+    return f"files.write_reasons.{_WRITE_REASONS.get(error.errno, 'other')}", error.strerror or type(error).__name__
+
+
+def write_json_atomically(path: Path, document: Any) -> Fingerprint:
+    """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes (OSError).
+    Returns the fingerprint of the file written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = _write_whole(path, document)
+    _sync_directory(path.parent)
+    return written
+
+
+def _write_whole(path: Path, document: Any) -> Fingerprint:
+    """Write `document` beside `path` and rename it over `path`, holding a lock on it until renamed (so that
+    savefile.remove_leftovers never takes a live write for a leftover); the fingerprint of the new file."""
+    data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
+    while True:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                if fcntl is not None:
+                    fcntl.flock(stream.fileno(), fcntl.LOCK_EX)
+                    if os.fstat(stream.fileno()).st_nlink == 0:
+                        continue  # taken for a leftover before it was locked: start again
+                stream.write(data)
+                stream.flush()
+                os.fsync(stream.fileno())
+                written = file_fingerprint(os.fstat(stream.fileno()), hashlib.sha256(data).hexdigest())
+                os.replace(temporary, path)
+                return written
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def file_fingerprint(info: os.stat_result, digest: str | None) -> Fingerprint:
+    """The fingerprint of a file from its state and the digest of its content (None: not read)."""
+    return (info.st_dev, info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns, digest)
+
+
+def _sync_directory(folder: Path) -> None:
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 # ---- parsing
@@ -262,7 +369,7 @@ def check_values(data: Any, path: Path | str) -> None:
             if not math.isfinite(value):
                 raise FileRefused("bad_number", path, value=str(value))
         elif isinstance(value, int) and not isinstance(value, bool):
-            if value.bit_length() > 4 * MAX_DIGITS:
+            if value.bit_length() > 4 * MAX_DIGITS or abs(value) >= _TOO_MANY_DIGITS:  # as the parser counts
                 raise FileRefused("bad_number", path, value=str(value)[:12] + "…")
         elif not isinstance(value, _PLAIN):
             raise _at("shape", path, where, {"expected": "kinds.plain"})

@@ -8,15 +8,16 @@ says so where it matters.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from companion import paths
-from companion.files import FileRefused, load_json
+from companion.files import FileRefused, load_json, write_json_atomically
+from companion.locks import Lock, lock_file_for, wait_lock
 
 LIMIT = 64 << 10  # the settings take a few hundred bytes
+LOCK_WAIT_S = 5.0  # a write takes milliseconds: a process holding the lock longer is stuck
 
 
 class SettingsUnreadable(Exception):
@@ -55,16 +56,24 @@ def read_section(name: str, path: Path | None = None) -> Any:
 
 def write_section(name: str, value: Any, path: Path | None = None) -> Path | None:
     """Write one section, keeping the file's others; returns the file written, or None when the folder takes
-    no file (read-only, full disk): the value then holds for this session only. SettingsUnreadable, and
-    nothing written, when the file exists but cannot be read."""
+    no file (read-only, full disk) or another process kept the file past LOCK_WAIT_S: the value then holds for
+    this session only. SettingsUnreadable, and nothing written, when the file exists but cannot be read.
+
+    The file is read, changed and written whole under a lock beside it, so that two processes writing at once
+    each keep the other's section; the new file is written under a name of its own and renamed over it."""
     path = path or settings_path()
-    data = read_settings(path)
-    data[name] = value
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(path.name + ".tmp")
-        temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError:
+        lock = wait_lock(lock_file_for(path), LOCK_WAIT_S)
+    except OSError:  # no lock file can be made there (so no settings either), or its place holds a link or a pipe
         return None
+    if not isinstance(lock, Lock):
+        return None
+    with lock:
+        data = read_settings(path)
+        data[name] = value
+        try:
+            write_json_atomically(path, data)
+        except OSError:
+            return None
     return path

@@ -22,6 +22,7 @@ _ESCAPE = re.compile(
 # embeddings, overrides and isolates (they reorder what is shown), lone surrogates and non-characters.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
 _LINE_BREAKS = re.compile("[\r\u2028\u2029\x85]+")
+_SEPARATORS = re.compile("[\t\n\x0b\x0c\r\x1c-\x1f\x85\u2028\u2029]+")  # lines, tabs, units, paragraphs
 
 
 def clean(text: str) -> str:
@@ -30,10 +31,26 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", _ESCAPE.sub("", text))
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def shown(text: str) -> str:
+    """`text` that can be printed and spoken in any encoding: a byte of a file name that is not UTF-8 (Python
+    keeps it as a lone surrogate) becomes U+FFFD, the replacement character."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def clean_line(text: str) -> str:
+    """`text` cleaned and on one line: line breaks, tabs and other separators become spaces (a name read from
+    a file then prints as one line, never as a line of its own)."""
+    return clean(_SEPARATORS.sub(" ", text))
+
+
 def cleaned(value: Any) -> Any:
-    """A document read from a file (JSON values) with every text in it cleaned."""
+    """A document read from a file (JSON values) with every text in it cleaned, each on one line (no text of
+    our files spans lines)."""
     if isinstance(value, str):
-        return clean(value)
+        return clean_line(value)
     if isinstance(value, list):
         return [cleaned(item) for item in value]
     if isinstance(value, dict):

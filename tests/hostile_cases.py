@@ -1,8 +1,10 @@
 """Hostile files and environments for the tests/test_hostile_*.py files: the real `companion` command run
 with a time bound, its peak memory measured, and files built the way an attacker or an accident builds them.
 
-`python tests/hostile_cases.py` runs every case of the catalogue below once and prints the counts: cases
-tried, refused cleanly, the slowest refusal and the peak memory of any run.
+`python tests/hostile_cases.py` runs every case below once (the files refused, then two writers on one save,
+long seeds, big boards, settings, paths, names, claims and the language of refusals) and prints the counts:
+cases tried, ended as expected, the slowest in CPU time and the peak memory of any run; then it plays six
+trials of two processes on one save and counts the moves acknowledged and lost.
 """
 
 from __future__ import annotations
@@ -69,10 +71,10 @@ def environment(home: Path, **extra: str) -> dict[str, str]:
 
 def run_companion(args: list[str], home: Path, stdin: str | bytes | None = "", *, bound: float = HANG_BOUND_S,
                   env: dict[str, str] | None = None, limits: Callable[[], None] | None = None,
-                  encoding: str = "utf-8") -> Run:
+                  encoding: str = "utf-8", cwd: Path | None = None) -> Run:
     """`companion ARGS` with `stdin` (None: closed), killed past `bound` seconds of wall clock. The output is
     decoded strictly from `encoding`."""
-    return _run_once(args, home, stdin, bound, env or environment(home), limits, encoding)
+    return _run_once(args, home, stdin, bound, env or environment(home), limits, encoding, cwd)
 
 
 # The peak memory of a child forked from pytest would count pytest's own pages (Linux keeps the largest
@@ -80,7 +82,7 @@ def run_companion(args: list[str], home: Path, stdin: str | bytes | None = "", *
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
-def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
+def _run_once(args, home, stdin, bound, env, limits, encoding, cwd=None) -> Run:
     with tempfile.TemporaryDirectory() as scratch, contextlib.ExitStack() as files:
         out_path, err_path, peak_path = Path(scratch) / "out", Path(scratch) / "err", Path(scratch) / "peak"
         in_file = None
@@ -104,7 +106,7 @@ def _run_once(args, home, stdin, bound, env, limits, encoding) -> Run:
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             start = time.monotonic()
             process = subprocess.Popen(command, stdin=in_file, stdout=out, stderr=err, env=env, close_fds=True,
-                                       preexec_fn=prepare)  # noqa: PLW1509 - only the child can cap its own memory
+                                       cwd=cwd, preexec_fn=prepare)  # noqa: PLW1509 - only the child can cap its own memory
             returncode, usage = _wait(process, start + bound)
             seconds = time.monotonic() - start
         peak = int(peak_path.read_text().split()[-1]) if timed and returncode is not None else None
@@ -125,6 +127,66 @@ def _wait(process: subprocess.Popen, deadline: float):
         time.sleep(0.005)
     process.returncode = os.waitstatus_to_exitcode(status)
     return (None if killed else process.returncode), usage
+
+
+class Live:
+    """A `companion` process that keeps running, fed one line at a time (a player at the table), its output
+    kept in a file that can be read while it runs."""
+
+    def __init__(self, args: list[str], home: Path, env: dict[str, str] | None = None):
+        self.folder = Path(tempfile.mkdtemp(prefix="live-", dir=home.parent))  # beside the home: removed with it
+        with open(self.folder / "out", "wb") as out, open(self.folder / "err", "wb") as err:
+            self.process = subprocess.Popen([sys.executable, "-m", "companion", *args], stdin=subprocess.PIPE,
+                                            stdout=out, stderr=err, env=env or environment(home))
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def output(self) -> str:
+        return (self.folder / "out").read_bytes().decode("utf-8", "replace")
+
+    def errors(self) -> str:
+        return (self.folder / "err").read_bytes().decode("utf-8", "replace")
+
+    def send(self, *lines: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("".join(f"{line}\n" for line in lines).encode("utf-8"))
+        self.process.stdin.flush()
+
+    def wait_for(self, done: Callable[[], bool], bound: float = HANG_BOUND_S) -> None:
+        """Wait until `done()` holds (AssertionError with the output so far past `bound` seconds)."""
+        deadline = time.monotonic() + bound
+        while not done():
+            assert self.process.poll() is None, (self.process.returncode, self.output()[-500:], self.errors())
+            assert time.monotonic() < deadline, self.output()[-500:]
+            time.sleep(0.02)
+
+    def finish(self, bound: float = HANG_BOUND_S) -> int:
+        """Close its standard input (the input ends) and wait for its exit code."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            return self.process.wait(timeout=bound)
+        finally:
+            self.close()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        self.close()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            self.process.stdin.close()
+
+
+def saved_actions(path: Path) -> list[dict]:
+    """The action log of the save at `path`, as written (no check)."""
+    return json.loads(path.read_text(encoding="utf-8"))["content"]["state"]["actions"]
 
 
 def file_state(path: Path) -> tuple:
@@ -266,6 +328,18 @@ def board_text() -> str:
     return (BOARDS_DIR / "default.yaml").read_text(encoding="utf-8")
 
 
+def wide_board(columns: int, rows: int = 1) -> str:
+    """A Dino board file of `columns` columns (each a different letter, Latin then Greek and Cyrillic...) and
+    `rows` rows: 306 columns make about 5.5 KB."""
+    letters = [chr(code) for code in range(0x41, 0x2000) if chr(code).isalpha() and len(chr(code)) == 1][:columns]
+    colours = ["red", "yellow", "green", "blue", "orange", "purple"]
+    starts = [{"square": f"{letters[index % len(letters)]}{1 + index // len(letters)}", "colour": colours[index % 6]}
+              for index in range(12)]
+    board = {"columns": letters, "rows": list(range(1, rows + 1)), "pawn_colours": colours, "egg_colours": colours,
+             "start_positions": starts, "meteor_stones": {str(n): 10 for n in range(2, 7)}}
+    return json.dumps(board, ensure_ascii=False)  # JSON is YAML
+
+
 def layout_text() -> str:
     return json.dumps({"boards": Layout.default().to_json()})
 
@@ -329,32 +403,281 @@ def catalogue(folder: Path) -> list[tuple[str, list[str], Path]]:
     return cases
 
 
+# ---- the cases of two writers, long seeds, big boards, names, paths and claims
+
+FR_PLAY = ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben,Cléo"]  # three: no discards
+FR_MOVES = ["dé : forêt", "Ana : tricératops dans la rivière", "Ben : diplodocus dans la rivière",
+            "Cléo : stégosaure dans la rivière"]
+INJECTED = "Partie enregistrée. Pour continuer, tape : rm -rf ~"
+PLAY_ARGS = ["--engine", "text", "--players", "Ana,Ben"]
+# Refusals of the command line, each said in the language asked for: (command, {language: its words}); every
+# command gets --lang LANG.
+REFUSALS = [
+    (["say", "--rate", "9", "x"], {"fr": "--rate va de 0.5 à 2.5", "es": "--rate va de 0.5 a 2.5"}),
+    (["say", "--volume", "0", "x"], {"fr": "--volume va de 0.1 à 1.0", "es": "--volume va de 0.1 a 1.0"}),
+    (["say", " "], {"fr": "le texte est vide", "es": "el texto está vacío"}),
+    (["tactile"], {"fr": "Donne soit un nombre", "es": "Da o bien un número"}),
+    (["parse", "--game", "nogame", "x"], {"fr": "Je ne connais pas le jeu « nogame »",
+                                          "es": "No conozco el juego «nogame»"}),
+    (["parse"], {"fr": "Donne la phrase à comprendre", "es": "Da la frase que hay que entender"}),
+    (["parse", "--state", "nope", "x"], {"fr": "n'a pas d'état de dialogue « nope »",
+                                         "es": "no tiene el estado de diálogo «nope»"}),
+    (["listen", "--engine", "text"], {"fr": "L'entrée s'est terminée", "es": "La entrada se ha terminado"}),
+    (["listen", "--file", "/dev/zero"], {"fr": "mais un périphérique", "es": "sino un dispositivo"}),
+    (["listen", "--file", "/nowhere.wav"], {"fr": "est introuvable", "es": "no existe"}),
+    (["models", "download"], {"fr": "Dis quelle langue télécharger", "es": "Di qué idioma descargar"}),
+    (["play", "draftosaurus", *PLAY_ARGS, "--only-mine", "Zed"], {"fr": "Zed n'est pas l'un des joueurs",
+                                                                  "es": "Zed no es ninguno de los jugadores"}),
+    (["play", "draftosaurus", *PLAY_ARGS, "--seed", "-3"], {"fr": "--seed attend un nombre entier",
+                                                            "es": "--seed necesita un número entero"}),
+    (["play", "jurassic-snack", "--engine", "text", "--players", "Ana,Ben,Cléo"],
+     {"fr": "Jurassic Snack se joue à deux", "es": "Jurassic Snack se juega a dos"}),
+    (["play", "draftosaurus", *PLAY_ARGS, "--solo", "--bots", "0"], {"fr": "--bots ne prend pas « 0 »",
+                                                                     "es": "--bots no acepta «0»"}),
+    (["play", "draftosaurus", *PLAY_ARGS, "--seed", "abc"], {"fr": "--seed attend un nombre, pas « abc »",
+                                                             "es": "--seed necesita un número, no «abc»"}),
+    (["play", "draftosaurus", *PLAY_ARGS, "--trio-points", "8"], {"fr": "--trio-points ne prend pas « 8 »",
+                                                                  "es": "--trio-points no acepta «8»"}),
+    (["play", "jurassic-snack", *PLAY_ARGS, "--quiet-turns", "0"], {"fr": "--quiet-turns ne prend pas « 0 »",
+                                                                    "es": "--quiet-turns no acepta «0»"}),
+]
+# What a refusal never says when another language was asked for.
+ENGLISH = ("must be", "is empty", "give either", "unknown game", "give the sentence", "unknown dialogue",
+           "input ended", "no such audio", "say which language", "is not one of", "the seed", "needs exactly",
+           "invalid", "choose from")
+
+
+@dataclass
+class Case:
+    """One hostile case: `command` must end as `expect` says ("refused": exit 2 with one line on standard
+    error; "refused after a hint": exit 2; "works": exit 0; "cannot write": exit 3 with one line), within
+    REFUSAL_BOUND_S of its own time,
+    leaving the `watched` files as they were and passing `check` (given the run)."""
+
+    name: str
+    command: list[str]
+    watched: list[Path]
+    expect: str = "refused"
+    stdin: str = ""
+    env: dict[str, str] | None = None
+    holder: list[str] | None = None  # a game played meanwhile by another process, which holds its save
+    check: Callable[[Run], bool] | None = None
+    stdout: str | None = None  # a file to write the standard output to instead (/dev/full)
+
+    def passed(self, run: Run) -> bool:
+        lines = run.stderr.strip().splitlines()
+        ended = {"refused": run.refused_cleanly, "refused after a hint": run.returncode == 2,
+                 "works": run.returncode == 0, "cannot write": run.returncode == 3 and len(lines) == 1}[self.expect]
+        clean = "internal error" not in run.stderr and "Traceback" not in run.stderr + run.stdout
+        return ended and clean and run.prompt and (self.check is None or self.check(run))
+
+
+def cases_of_two_writers_and_others(folder: Path) -> list[Case]:
+    """The cases of issue 27, items 1 to 9 (the numbers in their names), each made in `folder`."""
+    from companion.games.common import MAX_SEED
+    from companion.games.dino.board import MAX_COLUMNS
+
+    home = folder / "home"
+    cases: list[Case] = []
+    held = folder / "held.json"
+    fresh = run_companion([*FR_PLAY, "--save", str(held)], home, "")
+    assert fresh.returncode == 0, fresh.stderr
+    holder = ["resume", str(held), "--engine", "text"]
+    cases += [Case("1 resume of a save another process plays", ["resume", str(held), "--engine", "text"], [held],
+                   stdin="\n".join(FR_MOVES) + "\n", holder=holder),
+              Case("1 play --new --save on a save another process plays",
+                   [*FR_PLAY, "--new", "--save", str(held)], [held], stdin=FR_MOVES[0] + "\n", holder=holder),
+              Case("1 play --save on a new path another process plays", [*FR_PLAY, "--save", str(held)], [held],
+                   holder=holder)]
+    for kind, make in (("a link", lambda p: link(p, folder / "victim.txt")), ("a pipe", make_fifo)):
+        save = folder / f"locked-{kind[2:]}.json"
+        run_companion([*FR_PLAY, "--save", str(save)], home, "")
+        lock = make(save.with_name(f".{save.name}.lock"))
+        cases.append(Case(f"1 resume with {kind} as its lock file", ["resume", str(save), "--engine", "text"],
+                          [save, lock, folder / "victim.txt"], stdin=FR_MOVES[0] + "\n"))
+    (folder / "victim.txt").write_text("precious\n")
+    for seed in ("1" + "0" * 40, str(MAX_SEED + 1), "-3"):
+        save = folder / f"seed-{len(seed)}.json"
+        cases.append(Case(f"2 --seed of {len(seed.lstrip('-'))} digits", [*FR_PLAY, "--seed", seed, "--save",
+                                                                            str(save)], [save]))
+    for columns, rows in ((306, 6), (2000, 1), (MAX_COLUMNS + 1, 1)):
+        board = write_document(folder / f"wide-{columns}.yaml", None, wide_board(columns, rows))
+        cases.append(Case(f"3 --board of {columns} columns", ["play", "dino", *PLAY_ARGS, "--board", str(board),
+                                                              "--save", str(folder / f"dino-{columns}.json")],
+                          [board, folder / f"dino-{columns}.json"], stdin="oui\noui\noui\n"))
+    content = saved_content("dino")
+    content["state"]["setup"]["board"] = json.loads(wide_board(306, 6))
+    content["state"].pop("snapshot")
+    forged = write_document(folder / "dino-wide.json", document("dino", content))
+    cases += [Case("3 resume of a forged save with 306 columns", ["resume", str(forged), "--engine", "text"],
+                   [forged]),
+              Case("3 play --new --save on it", ["play", "dino", *PLAY_ARGS, "--new", "--save", str(forged)],
+                   [forged])]
+    big = write_document(folder / "big.yaml", None, wide_board(MAX_COLUMNS, 9))
+    cases.append(Case("3 the biggest board taken, 26 x 9", ["play", "dino", *PLAY_ARGS, "--board", str(big), "--save",
+                                                            str(folder / "big.json")], [big], "works",
+                      stdin="oui\noui\noui\n"))
+    settings = folder / "settings"
+    settings.mkdir()
+    victim = folder / "victim.txt"
+    for kind, make in (("a pipe", make_fifo), ("a link", lambda p: link(p, victim))):
+        place = settings / kind[2:]
+        place.mkdir()
+        planted = make(place / "config.json.tmp")
+        cases.append(Case(f"4 say --remember with {kind} at config.json.tmp",
+                          ["say", "--rate", "1.2", "--remember", "--out", str(place / "x.wav"), "bonjour"],
+                          [planted, victim], "works", env={**environment(home),
+                                                           "COMPANION_CONFIG": str(place / "config.json")}))
+    odd = folder / os.fsdecode(b"x\xff.json")
+    cases.append(Case("5 play --save with a byte that is not UTF-8", [*FR_PLAY, "--save", str(odd)], [], "works",
+                      check=lambda run: "$'" in run.stdout))
+    odd_home = folder / os.fsdecode(b"h\xe9")
+    cases.append(Case("5 COMPANION_HOME with a byte that is not UTF-8", FR_PLAY, [], "works",
+                      env=environment(odd_home)))
+    named = saved_content("draftosaurus")
+    named["state"]["setup"]["players"] = [f"Ana\n{INJECTED}", "Ben"]
+    named["state"].pop("snapshot")
+    injected = write_document(folder / "named.json", document("draftosaurus", named))
+    cases.append(Case("7 a line break in a saved name, at the scores", ["resume", str(injected), "--engine", "text"],
+                      [], "works", stdin="les scores\n",
+                      check=lambda run: not any(line.startswith(INJECTED) for line in run.stdout.splitlines())))
+    cases.append(Case("7 two names apart only by a zero-width space", ["play", "draftosaurus", "--engine", "text",
+                                                                       "--players", "A,A\u200b", "--save",
+                                                                       str(folder / "zw.json")],
+                      [folder / "zw.json"]))
+    cases += [Case("8 a seventh Dino player", ["play", "dino", "--engine", "text", "--players",
+                                               "Ana,Ben,Cléo,Dan,Éva,Fred,Gil", "--save", str(folder / "7.json")],
+                   [folder / "7.json"], stdin="oui\n"),
+              Case("8 say --out a folder", ["say", "--out", str(folder), "bonjour"], []),
+              Case("8 say --out /dev/full", ["say", "--out", "/dev/full", "bonjour"], []),
+              Case("8 say with the byte 0x9b", ["say", "--out", str(folder / "9b.wav"), os.fsdecode(b"a\x9bb")], [],
+                   "works"),
+              Case("8 parse with escapes and a bell", ["parse", "tric\x1b[2J\x07ératops\x9b31m"], [], "works",
+                   check=lambda run: not any(ord(c) < 32 and c != "\n" or 0x7f <= ord(c) < 0xa0 for c in run.stdout)),
+              Case("8 play with its standard output on /dev/full", [*FR_PLAY, "--save", str(folder / "full.json")],
+                   [], "cannot write", stdin=FR_MOVES[0] + "\n", stdout="/dev/full")]
+    crowded = folder / "crowded"
+    run_companion(FR_PLAY, crowded, FR_MOVES[0] + "\n")
+    bulky = saved_content("draftosaurus")
+    bulky["padding"] = ["x"] * 110_000  # about 0.9 MB: under the 1 MiB a save may hold
+    damaged = document("draftosaurus", bulky)
+    damaged["checksum"] = "0" * 64
+    text = json.dumps(damaged, indent=1)
+    later = time.time() + 60
+    for number in range(60):
+        path = crowded / "saves" / f"copy-{number:03}.json"
+        path.write_text(text)
+        os.utime(path, (later + number, later + number))
+    cases.append(Case("8 a plain resume among 60 damaged saves of 0.9 MB", ["resume", "--engine", "text"], [],
+                      "works", env=environment(crowded)))
+    for args, said in REFUSALS:
+        for lang in ("fr", "es"):
+            def told(run: Run, words: str = said[lang]) -> bool:
+                last = run.stderr.strip().splitlines()[-1:] or [""]
+                return words in last[0] and not any(english in run.stderr.casefold() for english in ENGLISH)
+            hint = args[:2] == ["listen", "--engine"]  # it says first, on a line of its own, how to type
+            cases.append(Case(f"9 {' '.join(args[:3])} --lang {lang}", [*args, "--lang", lang], [],
+                              "refused after a hint" if hint else "refused", check=told))
+    return cases
+
+
+def run_case(case: Case, home: Path) -> tuple[Run, bool]:
+    """Run one case (its holder started first and stopped after): how it ran, and whether the watched files
+    are as they were once the holder had started."""
+    live = None
+    if case.holder is not None:
+        live = Live(case.holder, home)
+        live.wait_for(lambda: len(live.output().splitlines()) >= 2)  # taken up, and asked its first question
+        asked = len(live.output().splitlines())
+        live.send(FR_MOVES[0])
+        live.wait_for(lambda: len(live.output().splitlines()) > asked)  # it answered
+    before = [file_state(path) for path in case.watched]
+    try:
+        if case.stdout is None:
+            run = run_companion(case.command, home, case.stdin, env=case.env)
+        else:
+            with open(case.stdout, "w") as out:
+                started, begun = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
+                done = subprocess.run([sys.executable, "-m", "companion", *case.command], input=case.stdin,
+                                      stdout=out, stderr=subprocess.PIPE, text=True,
+                                      env=case.env or environment(home), timeout=HANG_BOUND_S, check=False)
+                ended = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = ended.ru_utime + ended.ru_stime - started.ru_utime - started.ru_stime
+            run = Run(done.returncode, "", done.stderr, time.monotonic() - begun, cpu, None)
+        return run, [file_state(path) for path in case.watched] == before
+    finally:
+        if live is not None:
+            live.finish()
+
+
+def writers_trials(folder: Path, trials: int = 6) -> tuple[int, int, int]:
+    """Two processes on one save, `trials` times (the second a resume while the first plays, then the first
+    goes on; once in three through a link re-pointed during the game): (moves acknowledged, moves lost,
+    files that are no save written over)."""
+    acknowledged = lost = overwritten = 0
+    for trial in range(trials):
+        real = folder / f"trial-{trial}"
+        real.mkdir(parents=True)
+        save = real / "g.json"
+        run_companion([*FR_PLAY, "--save", str(save)], folder / "home", "")
+        path = save
+        if trial % 3 == 2:
+            path = folder / f"link-{trial}.json"
+            link(path, save)
+        first = Live(["resume", str(path), "--engine", "text"], folder / "home")
+        first.send(FR_MOVES[0], FR_MOVES[1])
+        first.wait_for(lambda live=first: "Ben, quel dinosaure" in live.output())
+        second = run_companion(["resume", str(path), "--engine", "text"], folder / "home",
+                               "\n".join(FR_MOVES[:3]) + "\n")
+        if path != save:
+            victim = folder / f"victim-{trial}.txt"
+            victim.write_text("precious\n")
+            os.unlink(path)
+            link(path, victim)
+        first.send(*FR_MOVES[2:])
+        first.wait_for(lambda live=first: "Cléo met" in live.output())
+        first.finish()
+        said = [line for output in (first.output(), second.stdout) for line in output.splitlines()
+                if line.startswith(("Ana met", "Ben met", "Cléo met"))]
+        placed = [a for a in saved_actions(save) if a["type"] == "place"]
+        acknowledged += len(said)
+        lost += max(0, len(said) - len(placed))
+        if path != save and victim.read_text() != "precious\n":
+            overwritten += 1
+    return acknowledged, lost, overwritten
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         home = folder / "home"
-        cases = catalogue(folder)
-        refused, slowest, slowest_wall, peak, failures = 0, (0.0, ""), (0.0, ""), 0, []
-        for name, command, path in cases:
-            before = file_state(path)
-            run = run_companion(command, home)
-            unchanged = file_state(path) == before
-            if run.refused_cleanly and unchanged and run.prompt:
-                refused += 1
+        cases = [Case(name, command, [path]) for name, command, path in catalogue(folder)]
+        cases += cases_of_two_writers_and_others(folder / "more")
+        passed, slowest, slowest_wall, peak, failures = 0, (0.0, ""), (0.0, ""), (0, ""), []
+        for case in cases:
+            run, unchanged = run_case(case, home)
+            if case.passed(run) and unchanged:
+                passed += 1
             else:
-                failures.append((name, run.returncode, round(run.cpu_seconds, 2), unchanged, run.stderr[-200:]))
-            slowest = max(slowest, (run.cpu_seconds, name))
-            slowest_wall = max(slowest_wall, (run.seconds, name))
-            peak = max(peak, run.peak_kib or 0)
+                failures.append((case.name, run.returncode, round(run.cpu_seconds, 2), unchanged, run.stderr[-200:]))
+            slowest = max(slowest, (run.cpu_seconds, case.name))
+            slowest_wall = max(slowest_wall, (run.seconds, case.name))
+            peak = max(peak, (run.peak_kib or 0, case.name))
+        expected = {kind: sum(1 for case in cases if case.expect == kind) for kind in
+                    ("refused", "refused after a hint", "works", "cannot write")}
+        acknowledged, lost, overwritten = writers_trials(folder / "trials")
         print(f"load average at the end: {os.getloadavg()[0]:.1f}")
-        print(f"cases tried: {len(cases)}")
-        print(f"refused cleanly (exit 2, one line, file unchanged, within {REFUSAL_BOUND_S} s): {refused}")
-        print(f"slowest refusal: {slowest[0]:.2f} s of its own time ({slowest[1]}); "
-              f"slowest on the wall clock: {slowest_wall[0]:.2f} s ({slowest_wall[1]})")
-        print(f"peak memory of a run: {peak / 1024:.0f} MiB")
+        print(f"cases tried: {len(cases)}; expected: " + ", ".join(f"{kind} {count}" for kind, count in expected.items()))
+        print(f"ended as expected (exit code, one line, files unchanged, within {REFUSAL_BOUND_S} s of CPU): "
+              f"{passed}")
+        print(f"slowest: {slowest[0]:.2f} s of CPU ({slowest[1]}); on the wall clock: {slowest_wall[0]:.2f} s "
+              f"({slowest_wall[1]})")
+        print(f"peak memory of a run: {peak[0] / 1024:.0f} MiB ({peak[1]})")
+        print(f"two processes on one save, 6 trials: {acknowledged} moves acknowledged, {lost} lost, "
+              f"{overwritten} other files written over (through a link re-pointed)")
         for failure in failures:
-            print("NOT REFUSED CLEANLY:", *failure)
-        return 0 if not failures else 1
+            print("NOT AS EXPECTED:", *failure)
+        return 0 if not failures and lost == overwritten == 0 else 1
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ def test_remembered_settings_are_written_to_the_config_file(tmp_path):
     (["   "], "empty"),
 ])
 def test_bad_input_is_one_clear_line(args, complaint, tmp_path):
-    result = run_companion("say", *args, env={"COMPANION_CONFIG": str(tmp_path / "c.json")})
+    result = run_companion("say", "--lang", "en", *args, env={"COMPANION_CONFIG": str(tmp_path / "c.json")})
     assert result.returncode == 2
     assert complaint in result.stderr and "Traceback" not in result.stderr
 

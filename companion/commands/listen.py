@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from companion.dialogue.session import understand
-from companion.errors import EXIT_OK, BadInput
+from companion.errors import EXIT_OK, Said
 from companion.language.grammar import check_state, games
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from companion.speech.config import LISTENING_ENGINES
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         listener.close()
     if heard is None:
-        raise BadInput("listen: the input ended before anything was said")
+        raise Said("commands.listen.input_ended")
     meaning = understand(heard, game=args.game, lang=args.lang, state=args.state,
                          player_names=args.player) if heard.text.strip() else None
     result = {"text": heard.text, "intent": meaning.intent if meaning else None,

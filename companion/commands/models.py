@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from companion import registry
-from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, BadInput
+from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, BadInput, Said
 from companion.language.coverage import Coverage, Instead, Unsayable, coverage
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 from companion.speech.audio import default_device
@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.action == "download":
         if args.language is None:
-            raise BadInput("models download: say which language, e.g. companion models download fr")
+            raise Said("commands.models.download_language")
         return _download(args.language)
     if args.action == "check":
         return _check(args.language, args.model, args.lang, args.json)

@@ -10,9 +10,10 @@ import argparse
 import json
 import sys
 
-from companion.errors import BadInput
+from companion.errors import Said
 from companion.language.grammar import ANY_STATE, ParseResult, check_game, games, parse, states
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog, check_language
+from companion.text import clean, shown
 
 EXPORTS = ("vosk", "jsgf", "sizes")
 _ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "egg": "colours",
@@ -35,16 +36,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.lang not in LANGUAGES:
+        raise Said("commands.unknown_language", value=clean(args.lang), choices=list(LANGUAGES))
+    if args.game not in games():
+        raise Said("commands.unknown_game", value=clean(args.game), choices=list(games()))
     game = check_game(args.game)
     lang = check_language(args.lang)
     if args.state not in states(game):
-        raise BadInput(f"--state: unknown dialogue state '{args.state}' for {game}: choose one of {', '.join(states(game))}")
+        raise Said("commands.parse.unknown_state", game=game, value=clean(args.state), choices=list(states(game)))
     players = [name.strip() for name in args.players.split(",") if name.strip()]
     if args.export:
         return _export(args.export, game, lang, args.state, players, args.json)
-    text = " ".join(args.text).strip()
+    text = clean(shown(" ".join(args.text))).strip()  # printed back: never an escape sequence or a bell
     if not text:
-        raise BadInput("parse: give the sentence to understand, e.g. companion parse \"tricératops dans la rivière\"")
+        raise Said("commands.parse.no_sentence")
     result = parse(text, game=game, lang=lang, state=args.state, player_names=players)
     print(json.dumps(result.to_json(), ensure_ascii=False) if args.json else describe(result, catalog(lang)))
     return 0

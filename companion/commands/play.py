@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from companion import registry
-from companion.dialogue.runner import add_speech_options, open_session, refuse_save, run_table
-from companion.dialogue.savefile import SaveFileError, default_save_path, read_save
+from companion.dialogue.runner import add_speech_options, held_save, open_session, refuse_save, run_table
+from companion.dialogue.savefile import SaveFileError, default_save_path, read_save, save_state
 from companion.dialogue.session import Session
 from companion.dialogue.setup import listed_names
 from companion.dialogue.turn import Table
-from companion.games.common import OVER
+from companion.errors import Said
+from companion.games.common import MAX_SEED, OVER, SEED_DIGITS
 from companion.language.messages import DEFAULT_LANGUAGE
 from companion.speech.base import TextListener, TextSpeaker
 
@@ -64,13 +65,25 @@ def _rebuilt_table(path: Path, game: str, content: dict[str, Any], lang: str) ->
 
 def run(args: argparse.Namespace) -> int:
     spec = registry.game(args.game)
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:  # its save could never be read back
+        shown = str(args.seed)
+        raise Said("cli.bad_seed", option="--seed", value=shown if len(shown) <= 24 else shown[:24] + "…",
+                   digits=SEED_DIGITS)
     if args.players is not None and not getattr(args, "solo", False):  # in solo it names the player alone
         listed_names(args.players, args.lang)  # BadInput, said in the player's language, before anything else
     save_path = args.save or default_save_path(spec.id)
+    checked = save_state(save_path)
+    _check(args, save_path)
+    with held_save(args, save_path) as held:
+        if held.found != checked:  # written by another game before this one held it
+            _check(args, save_path)
+        session = open_session(args, spec.id)
+        table_class = spec.table_class()
+        return run_table(session, lambda: table_class.new(session, args, save_path), resumed=False)
+
+
+def _check(args: argparse.Namespace, save_path: Path) -> None:
     try:
         check_save_target(save_path, args.new, args.game, args.lang)
     except SaveFileError as error:
         raise refuse_save(args, error) from None
-    session = open_session(args, spec.id)
-    table_class = spec.table_class()
-    return run_table(session, lambda: table_class.new(session, args, save_path), resumed=False)

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
+import stat
 import sys
 from pathlib import Path
 
-from companion.errors import EXIT_INTERNAL, EXIT_OK, BadInput
-from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES
+from companion.errors import EXIT_CANNOT_WRITE, EXIT_INTERNAL, EXIT_OK, Said
+from companion.files import FileRefused, kind_key
+from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
+from companion.settings import settings_path
 from companion.speech.base import Unavailable
 from companion.speech.config import RATE_RANGE, VOLUME_RANGE, load_config, save_config
 from companion.speech.engines import open_speaker
 from companion.speech.tts import TtsSpeaker
+from companion.text import clean, shown
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -31,33 +36,57 @@ def _settings(args: argparse.Namespace):
         value = getattr(args, name)
         if value is not None:
             if not bounds[0] <= value <= bounds[1]:
-                raise BadInput(f"--{name} {value}: must be between {bounds[0]} and {bounds[1]}")
+                raise Said("commands.say.bad_range", option=f"--{name}", value=value, least=bounds[0],
+                           most=bounds[1])
             setattr(config, name, value)
-    if args.remember:
-        save_config(config)
     return config
 
 
 def run(args: argparse.Namespace) -> int:
-    text = " ".join(args.text).strip()
+    text = clean(shown(" ".join(args.text))).strip()  # bytes that are not UTF-8, escapes: never sent to a voice
     if not text:
-        raise BadInput("say: TEXT is empty")
+        raise Said("commands.say.empty")
     config = _settings(args)
     if args.out is not None:
-        return _write(text, args, config)
-    speaker = open_speaker("auto", args.lang, config=config)
+        _check_out(args.out)
+    remembered = not args.remember or _remember(config, args.lang)
+    if args.out is not None:
+        code = _write(text, args, config)
+    else:
+        speaker = open_speaker("auto", args.lang, config=config)
+        try:
+            speaker.say(text)
+            speaker.wait()
+        finally:
+            speaker.close()
+        code = EXIT_OK
+    return EXIT_CANNOT_WRITE if code == EXIT_OK and not remembered else code
+
+
+def _remember(config, lang: str) -> bool:
+    """Keep the voice settings for next times; say so when the settings file takes nothing (False)."""
+    if save_config(config) is not None:
+        return True
+    print(f"companion: {catalog(lang).say('commands.say.not_remembered', path=str(settings_path()))}",
+          file=sys.stderr)
+    return False
+
+
+def _check_out(out: Path) -> None:
+    """Refuse, before anything is said, a place where no WAV file can be written: a missing folder, or
+    something else than a plain file (a folder, a device such as /dev/full, a pipe)."""
+    if not out.parent.is_dir():
+        raise Said("commands.say.no_folder", folder=str(out.parent), path=str(out))
     try:
-        speaker.say(text)
-        speaker.wait()
-    finally:
-        speaker.close()
-    return EXIT_OK
+        mode = os.stat(out).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode):
+        raise FileRefused("not_a_file_to_write", out, words={"kind": kind_key(mode)})
 
 
 def _write(text: str, args: argparse.Namespace, config) -> int:
     out: Path = args.out
-    if not out.parent.is_dir():
-        raise BadInput(f"--out {out}: the folder {out.parent} does not exist")
     try:
         speaker = TtsSpeaker(args.lang, config, out=io.StringIO(), remember=False, save_only=True)
     except Unavailable as problem:

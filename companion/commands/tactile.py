@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.errors import BadInput
+from companion.errors import Said
 from companion.language import tactile
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, check_language
 from companion.language.numbers import from_words
@@ -23,8 +23,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     lang = check_language(args.lang)
     if (args.number is None) == (args.parse is None):
-        # A usage error, worded like argparse's own.
-        raise BadInput("tactile: give either a number N or --parse TEXT")
+        raise Said("commands.tactile.number_or_parse")
     if args.parse is not None:
         print(tactile.parse(args.parse, lang))
     else:

@@ -1,15 +1,17 @@
 """Which saves were played lately, wherever they are: `companion resume` without a file takes the newest.
 
 The list (recent.json in the data folder) holds the paths of the last saves a game was started or resumed
-with; the newest is the one whose file changed last, among those that are still saves of ours.
+with (a path whose bytes are not UTF-8 text as {"bytes": its bytes in hexadecimal}); the newest is the one
+whose file changed last, among those that are still saves of ours.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from companion.dialogue.savefile import SaveFileError, data_home, is_save_file, newest_save, write_json_atomically
-from companion.files import FileRefused, load_json
+from companion.dialogue.savefile import SaveFileError, data_home, newest_save
+from companion.files import FileRefused, load_json, write_json_atomically
 
 RECENT_FILE = "recent.json"
 KEPT = 20
@@ -26,33 +28,47 @@ def recent_saves() -> list[Path]:
         data = load_json(_recent_file(), _LIMIT)
     except FileRefused:
         return []
-    paths = data.get("saves") if isinstance(data, dict) else None
-    return [Path(p) for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
+    entries = data.get("saves") if isinstance(data, dict) else None
+    found = (_path(entry) for entry in entries) if isinstance(entries, list) else ()
+    return [path for path in found if path is not None]
 
 
 def remember(path: Path) -> None:
     """Put `path` at the head of the list (best effort: a list that cannot be written changes nothing else)."""
-    resolved = str(Path(path).resolve())
-    saves = [resolved] + [str(p) for p in recent_saves() if str(p) != resolved]
+    resolved = Path(path).resolve()
+    saves = [resolved] + [p for p in recent_saves() if p != resolved]
     try:
-        write_json_atomically(_recent_file(), {"saves": saves[:KEPT]})
+        write_json_atomically(_recent_file(), {"saves": [_entry(p) for p in saves[:KEPT]]})
     except OSError:
         pass
 
 
-def latest_save() -> Path:
-    """The save that changed last among the listed ones and the data folder's saves; SaveFileError if none."""
-    folder = data_home() / "saves"
-    candidates = [path for path in recent_saves() if is_save_file(path)]
-    newest = newest_save(folder) if folder.is_dir() else None
-    if newest is not None:
-        candidates.append(newest)
-    found = []
-    for path in candidates:
+def _entry(path: Path) -> str | dict[str, str]:
+    """A path as the list holds it: its text, or the hexadecimal of its bytes when they are not UTF-8 text."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return {"bytes": os.fsencode(path).hex()}
+    return text
+
+
+def _path(entry: object) -> Path | None:
+    if isinstance(entry, str):
+        return Path(entry)
+    if isinstance(entry, dict) and isinstance(entry.get("bytes"), str):
         try:
-            found.append((path.stat().st_mtime, path))
-        except OSError:
-            continue
-    if not found:
+            return Path(os.fsdecode(bytes.fromhex(entry["bytes"])))
+        except ValueError:
+            return None
+    return None
+
+
+def latest_save() -> Path:
+    """The save that changed last among the listed ones and the data folder's saves (savefile.newest_save);
+    SaveFileError if none."""
+    folder = data_home() / "saves"
+    found = newest_save(folder, recent_saves())
+    if found is None:
         raise SaveFileError("missing", folder)
-    return max(found)[1]
+    return found

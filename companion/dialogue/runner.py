@@ -8,17 +8,25 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion.dialogue.recent import remember
-from companion.dialogue.savefile import SaveFileError, SaveWriteError, default_save_path
+from companion.dialogue.savefile import HeldSave, SaveFileError, SaveWriteError, default_save_path, hold_save
 from companion.dialogue.session import EndOfInput, QuitRequested, Session
 from companion.dialogue.turn import Table
-from companion.errors import EXIT_BAD_INPUT, EXIT_CANNOT_WRITE, EXIT_INTERRUPTED, EXIT_OK, BadInput, Stopped
-from companion.files import FileRefused
+from companion.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_CANNOT_WRITE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    BadInput,
+    OutputLost,
+    Stopped,
+)
 from companion.games.common import OVER
 from companion.speech.base import TextListener, TextSpeaker
 from companion.speech.config import SPEAKER_KINDS
@@ -84,6 +92,15 @@ def refuse_save(args: argparse.Namespace, error: SaveFileError) -> BadInput:
     return BadInput(message)
 
 
+def held_save(args: argparse.Namespace, path: Path) -> HeldSave:
+    """The save at `path` held for this game (savefile.hold_save), or the refusal to raise, said aloud, when
+    another game holds it."""
+    try:
+        return hold_save(path)
+    except SaveFileError as error:
+        raise refuse_save(args, error) from None
+
+
 def open_session(args: argparse.Namespace, game: str) -> Session:
     """Speech out and in as the options ask, with the fallbacks the speech layer chooses and announces.
 
@@ -114,7 +131,19 @@ def speaker_kind(args: argparse.Namespace) -> str:
 
 def resume_command(game: str, save_path: Path) -> str:
     """What to type to go on: the game's name for its usual save, else the file."""
-    return f"companion resume {game if Path(save_path) == default_save_path(game) else save_path}"
+    return f"companion resume {game if Path(save_path) == default_save_path(game) else typed_path(save_path)}"
+
+
+def typed_path(path: Path) -> str:
+    """How to type `path` in a shell: as it is, or, when it holds bytes that are not UTF-8, in the $'...' form
+    of bash and zsh ($'x\\xff.json')."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "$'" + "".join(chr(byte) if 32 <= byte < 127 and chr(byte) not in "'\\" else f"\\x{byte:02x}"
+                              for byte in os.fsencode(path)) + "'"
+    return text
 
 
 def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: bool) -> int:
@@ -128,13 +157,18 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
         _say_where(session, table, "session.saved_and_stopped", "session.stopped_before_save")
         return EXIT_OK
     except BadInput as error:  # a file refused (a save, a table's own board file...), a save not written
-        message = error.explain(session.lang) if isinstance(error, (FileRefused, SaveWriteError)) else str(error)
+        explain = getattr(error, "explain", None)  # FileRefused, SaveWriteError, Said
+        message = explain(session.lang) if explain is not None else str(error)
         session.say_text(message)
         print(f"companion: {clean(message)}", file=sys.stderr)
         return EXIT_CANNOT_WRITE if isinstance(error, SaveWriteError) else EXIT_BAD_INPUT
     except (EndOfInput, QuitRequested):
         _say_where(session, table, "session.saved_and_stopped", "session.stopped_before_save")
         return EXIT_OK
+    except OutputLost as lost:  # nothing more can be printed: one line on standard error, where the game is
+        _complain(" ".join((lost.explain(session.lang), _where(session, table, "session.saved_and_stopped",
+                                                                "session.stopped_before_save"))))
+        return EXIT_CANNOT_WRITE
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM and SIGHUP (errors.Stopped)
         session.speaker.stop()  # the player wants out now: only where the game is saved is still said
         _say_where(session, table, "session.interrupted", "session.interrupted_before_save")
@@ -149,9 +183,20 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
 
 
 def _say_where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_key: str) -> None:
+    session.say_text(_where(session, table, saved_key, unsaved_key))
+
+
+def _where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_key: str) -> str:
+    """Where the game is saved and how to go on (`saved_key`), or that nothing is (`unsaved_key`)."""
     if table is None:
-        session.say(unsaved_key)
-    elif table.game.phase == OVER:
-        session.say("session.finished_saved", path=str(table.save_path))
-    else:
-        session.say(saved_key, path=str(table.save_path), command=resume_command(session.game, table.save_path))
+        return session.text(unsaved_key)
+    if table.game.phase == OVER:
+        return session.text("session.finished_saved", path=str(table.save_path))
+    return session.text(saved_key, path=str(table.save_path), command=resume_command(session.game, table.save_path))
+
+
+def _complain(message: str) -> None:
+    try:
+        print(f"companion: {clean(message)}", file=sys.stderr, flush=True)
+    except OSError:
+        pass

@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Session
 from companion.errors import BadInput
+from companion.games.common import name_key, same_name
 from companion.language.grammar import CONFIRM_STATE, ParseResult, parse
 from companion.language.messages import catalog
 from companion.text import clean_name
@@ -81,7 +82,7 @@ def name_problem(name: str, taken: Sequence[str], lang: str = "en") -> tuple[str
         (word for word in (words[0], words[-1]) if word in AND_WORDS.get(lang, ())), None)
     if separator is not None:
         return "name_separator", {"name": name, "mark": separator}
-    if name.casefold() in (other.casefold() for other in taken):
+    if any(same_name(name, other) for other in taken):
         return "name_taken", {"name": name}
     return None
 
@@ -234,8 +235,8 @@ def ask_player(session: Session, players: Sequence[str], key: str, *, again_key:
 
 def player_by_name(players: Sequence[str], name: Any) -> int | None:
     """The index of the player called `name`, in any case; None when nobody is."""
-    wanted = str(name).casefold()
-    return next((index for index, player in enumerate(players) if player.casefold() == wanted), None)
+    wanted = name_key(str(name))
+    return next((index for index, player in enumerate(players) if name_key(player) == wanted), None)
 
 
 def listed_names(players: str, lang: str = "en") -> list[str]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from companion import registry
+from companion.dialogue.recent import remember
 from companion.dialogue.savefile import SaveFileError, write_save
 from companion.dialogue.session import Answer, QuitRequested, Session
 from companion.dialogue.setup import player_by_name
@@ -524,7 +525,13 @@ class Table(Generic[GameT]):
         raise NotImplementedError
 
     def save(self) -> None:
-        write_save(self.save_path, self.SPEC.id, self.save_content())
+        """Write the save at once; when the file was changed by someone else meanwhile, the game goes on in a
+        new file (savefile.HeldSave) and the table hears where."""
+        saved_at = write_save(self.save_path, self.SPEC.id, self.save_content())
+        if saved_at != self.save_path:
+            self.session.say("session.saved_elsewhere", path=str(self.save_path), new=str(saved_at))
+            self.save_path = saved_at
+            remember(saved_at)
 
     def save_content(self) -> dict[str, Any]:
         """What the save file holds: the game, who was asked last, and how the session was set up."""

@@ -8,6 +8,7 @@ state, and an undo is a replay without the last actions.
 from __future__ import annotations
 
 import random
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,14 +66,33 @@ def json_field(data: dict[str, Any], name: str, kind: type) -> Any:
     return value
 
 
+# ---- names -------------------------------------------------------------------------------------------------
+
+def same_name(first: str, second: str) -> bool:
+    """Whether two players' names would sound and read the same (see name_key)."""
+    return name_key(first) == name_key(second)
+
+
+def name_key(name: str) -> str:
+    """A name as it is compared: its compatible form (NFKC), without invisible format characters (zero-width
+    space and joiners, soft hyphen, direction marks), in one case, with single spaces."""
+    visible = "".join(char for char in unicodedata.normalize("NFKC", name) if unicodedata.category(char) != "Cf")
+    return " ".join(visible.casefold().split())
+
+
 # ---- new games ---------------------------------------------------------------------------------------------
+
+# The largest seed a game takes: its save keeps it, and save files refuse numbers of more than 40 digits.
+SEED_DIGITS = 20
+MAX_SEED = 10 ** SEED_DIGITS - 1
+
 
 def game_seed(seed: Any) -> int:
     """The seed given to a new game, or one drawn now when none is (the game keeps it)."""
     if seed is None:
         return random.SystemRandom().randrange(2 ** 31)
-    if type(seed) is not int or seed < 0:
-        raise BadInput(f"the seed must be a whole number of 0 or more, not {seed!r}")
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise BadInput(f"the seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
     return seed
 
 

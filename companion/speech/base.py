@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from companion.errors import OutputLost
 from companion.text import clean
 
 
@@ -154,7 +155,12 @@ class TextSpeaker(Speaker):
         self.stream = stream or sys.stdout
 
     def say(self, text: str) -> None:
-        print(clean(text), file=self.stream, flush=True)
+        try:
+            print(clean(text), file=self.stream, flush=True)
+        except BrokenPipeError:  # the reader went away (companion ... | head): stop without a word
+            raise
+        except OSError as error:
+            raise OutputLost(error) from None
 
 
 def cut_in(speaker: Speaker | None, keys: IO[str] | None) -> bool:

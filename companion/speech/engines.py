@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO
 
 from companion.errors import BadInput
+from companion.files import check_regular_file
 from companion.language.messages import catalog, check_language
 from companion.speech import speechd
 from companion.speech.audio import AudioSource, MicrophoneSource, WavFileSource
@@ -76,9 +77,8 @@ def terminal_confirm(lang: str, keys: IO[str] | None = None,
 
 
 def _file_sources(paths: Sequence[Path]) -> Iterator[AudioSource]:
-    missing = [str(p) for p in paths if not Path(p).is_file()]
-    if missing:
-        raise BadInput(f"no such audio file: {', '.join(missing)}")
+    for path in paths:  # FileRefused, said in the user's language: missing, a folder, a device, a pipe
+        check_regular_file(Path(path))
     return (WavFileSource(Path(p)) for p in paths)
 
 

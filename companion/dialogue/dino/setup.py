@@ -40,13 +40,22 @@ SETUP_AGAIN = "dino.setup.expected_answer"
 def start_game(session: Session, args: Any) -> Game:
     """A new game: set-up questions (players too, unless --players gave them)."""
     names = listed_names(args.players, session.lang) if args.players else None
-    board = load_board(args.board) if args.board else load_board()
+    if names is not None and not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:  # before colours are offered to them
+        raise BadInput(session.catalog.say("reasons.dino_player_count", count=len(names), least=MIN_PLAYERS,
+                                           most=MAX_PLAYERS))
+    try:
+        board = load_board(args.board) if args.board else load_board()
+    except RuleViolation as refused:
+        raise BadInput(f"--board {args.board}: " + _reason_words(session, refused)) from None
     setup = TableSetup(session, board, random.Random(table_seed(args))).run(names)
     try:
         return Game.new(setup)
     except RuleViolation as refused:
-        reason = refused.reason
-        raise BadInput(session.catalog.say(f"reasons.{reason.code}", **reason.params)) from None
+        raise BadInput(_reason_words(session, refused)) from None
+
+
+def _reason_words(session: Session, refused: RuleViolation) -> str:
+    return session.catalog.say(f"reasons.{refused.reason.code}", **refused.reason.params)
 
 
 class TableSetup:

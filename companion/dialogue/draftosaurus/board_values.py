@@ -35,7 +35,7 @@ from companion.games.draftosaurus.winter_board import (
 from companion.language.grammar import parse
 from companion.language.messages import Catalog
 from companion.language.numbers import match_number, words
-from companion.settings import SettingsUnreadable, read_section, write_section
+from companion.settings import SettingsUnreadable, read_section, settings_path, write_section
 
 SECTION = "draftosaurus_winter_board"  # of the settings file: value key -> the value a table told
 STATE = "board_value"
@@ -81,16 +81,17 @@ def remembered_values() -> tuple[dict[str, Any], SettingsUnreadable | None]:
     return told, None
 
 
-def remember(told: dict[str, Any]) -> SettingsUnreadable | None:
-    """Add the values a table just told to those the settings remember; the problem when the file cannot be
-    read (it is then left as it is)."""
+def remember(told: dict[str, Any]) -> Path | None:
+    """Add the values a table just told to those the settings remember; None when they are written, else the
+    settings file that could not be read (it is then left as it is) or written (a read-only folder)."""
     try:
         section = read_section(SECTION)
         kept = dict(section) if isinstance(section, dict) else {}
         kept.update({key: _plain(value) for key, value in told.items()})
-        write_section(SECTION, kept)
+        if write_section(SECTION, kept) is None:
+            return settings_path()
     except SettingsUnreadable as problem:
-        return problem
+        return problem.path
     return None
 
 
@@ -121,12 +122,11 @@ def table_winter_board(session: Session) -> WinterBoard:
             session.say("draft.board.noted", board_value=key, value=value_words(session, key, value))
     if not new:
         return board
-    if problem is None:
-        problem = remember(new)
-        if problem is None:
-            session.say("draft.board.remembered")
-    if problem is not None:
-        session.say("draft.board.not_remembered", path=str(problem.path))
+    not_written = problem.path if problem is not None else remember(new)
+    if not_written is None:
+        session.say("draft.board.remembered")
+    else:
+        session.say("draft.board.not_remembered", path=str(not_written))
     return board.with_values(new, REMEMBERED)
 
 

@@ -24,13 +24,14 @@ from companion.dialogue.setup import (
     table_seed,
 )
 from companion.dialogue.solo import Seats, SoloRequest, refuse_with_solo, solo_players, solo_seats, table_seats
-from companion.errors import BadInput, RuleViolation
+from companion.errors import BadInput, RuleViolation, Said
 from companion.games.common import Reason
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
 from companion.games.draftosaurus.engine import Game, Options
 from companion.games.draftosaurus.ids import BOARDS
 from companion.games.draftosaurus.winter_board import WinterBoard
 from companion.language.messages import catalog
+from companion.text import clean_name
 
 MATCHES = {"summer-winter": ("summer", "winter")}  # --match: the board sides of its games, in order
 DEFAULT_BOTS = 3  # a solo game without --bots: four players, the usual game
@@ -132,7 +133,7 @@ def only_mine(players: list[str], name: str | None) -> list[int] | None:
         return None
     found = player_by_name(players, name.strip())
     if found is None:
-        raise BadInput(f"--only-mine: '{name}' is not one of the players ({', '.join(players)})")
+        raise Said("commands.play.only_mine_unknown", name=clean_name(name), players=list(players))
     return [found]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from companion.dialogue.session import Session
 from companion.dialogue.setup import ask_names, ask_until, label_players, listed_names, names_can_be_typed, table_seed
 from companion.dialogue.solo import Seats, refuse_with_solo, solo_players, solo_request, solo_seats, table_seats
-from companion.errors import BadInput, RuleViolation
+from companion.errors import BadInput, RuleViolation, Said
 from companion.files import load_json
 from companion.games.common import Reason
 from companion.games.jurassic_snack.engine import HIDDEN, MODES, Game, Options
@@ -32,7 +32,7 @@ def start_game(session: Session, args: Any) -> tuple[Game, Seats]:
     if args.players:
         players = listed_names(args.players, session.lang)
         if len(players) != 2:
-            raise BadInput("--players: Jurassic Snack needs exactly two names, blue first, then yellow")
+            raise Said("commands.play.snack_players", count=len(players))
     else:
         players = ask_players(session)
     session.set_player_names(players)

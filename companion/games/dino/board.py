@@ -8,20 +8,24 @@ square across open sides. The spaces inside a square are not described, so exact
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from companion.errors import BadInput
+from companion.errors import BadInput, RuleViolation
 from companion.files import load_yaml
+from companion.games.common import Reason
 from companion.games.dino.ids import COLOURS, MAX_PLAYERS, MIN_PLAYERS, PAWNS_PER_PLAYER
 
 BOARDS_DIR = Path(__file__).resolve().parent / "boards"
 DEFAULT_BOARD = "default"
 SQUARE_LINKS = ("sides",)
 UNREACHABLE = -1
+# A board names its columns with single letters and its rows with single digits: 26 by 9 squares at most
+# (the shipped board is 6 by 6).
+MAX_COLUMNS, MAX_ROWS = 26, 9
 
 Border = tuple[str, str]  # two squares that share a side, in board order
 
@@ -79,18 +83,23 @@ class Board:
             found[square] = tuple(by_place[p] for p in places if p in by_place)
         return found
 
+    @cached_property
+    def _order(self) -> dict[str, int]:
+        """Each square's place in `squares`."""
+        return {square: index for index, square in enumerate(self.squares)}
+
     def border(self, first: str, second: str) -> Border | None:
         """The side shared by two squares (in board order), or None when they do not touch."""
         if not (self.is_square(first) and self.is_square(second)) or second not in self.neighbours(first):
             return None
-        return (first, second) if self.squares.index(first) < self.squares.index(second) else (second, first)
+        return (first, second) if self._order[first] < self._order[second] else (second, first)
 
     @cached_property
     def borders(self) -> tuple[Border, ...]:
         """Every side shared by two squares: where a barrier may stand."""
         # A square and its neighbour always share a border (never None).
         return tuple(sorted({self.border(s, n) for s in self.squares for n in self.neighbours(s)},  # type: ignore[misc]
-                            key=lambda b: (self.squares.index(b[0]), self.squares.index(b[1]))))
+                            key=lambda b: (self._order[b[0]], self._order[b[1]])))
 
     # ---- start positions
 
@@ -107,21 +116,27 @@ class Board:
 
     # ---- distances
 
-    def distances(self, barriers: Iterable[Border]) -> dict[str, dict[str, int]]:
-        """Fewest sides to cross from each square to each other (UNREACHABLE when walled off)."""
-        closed = set(barriers)
-        return {square: self._from(square, closed) for square in self.squares}
+    def distances(self, barriers: Iterable[Border]) -> Distances:
+        """Fewest sides to cross from each square to each other (UNREACHABLE when walled off), found for a
+        square the first time it is asked about."""
+        return Distances(self, frozenset(barriers))
 
-    def _from(self, start: str, closed: set[Border]) -> dict[str, int]:
-        found = {square: UNREACHABLE for square in self.squares}
+    def distances_from(self, start: str, closed: frozenset[Border]) -> dict[str, int]:
+        """Fewest sides to cross from `start` to each square, `closed` sides barred: one search, each square
+        and side looked at once."""
+        found = dict.fromkeys(self.squares, UNREACHABLE)
         found[start] = 0
         queue = deque([start])
+        order, neighbours = self._order, self._neighbours
         while queue:
             square = queue.popleft()
-            for neighbour in self.neighbours(square):
-                if found[neighbour] == UNREACHABLE and self.border(square, neighbour) not in closed:
-                    found[neighbour] = found[square] + 1
-                    queue.append(neighbour)
+            steps = found[square] + 1
+            for neighbour in neighbours[square]:
+                if found[neighbour] == UNREACHABLE:
+                    side = (square, neighbour) if order[square] < order[neighbour] else (neighbour, square)
+                    if side not in closed:
+                        found[neighbour] = steps
+                        queue.append(neighbour)
         return found
 
     # ---- meteor
@@ -150,6 +165,10 @@ class Board:
         reader = _Reader(data, where)
         columns = tuple(reader.strings("columns"))
         rows = tuple(reader.ints("rows"))
+        if len(columns) > MAX_COLUMNS or len(rows) > MAX_ROWS:  # before a square is counted or a side searched
+            raise RuleViolation(f"{where}: a board has at most {MAX_COLUMNS} columns and {MAX_ROWS} rows",
+                                Reason("dino_board_too_big", {"columns": len(columns), "rows": len(rows),
+                                                              "most_columns": MAX_COLUMNS, "most_rows": MAX_ROWS}))
         if any(len(column) != 1 or not column.isalpha() for column in columns):
             raise BadInput(f"{where}: columns are single letters, not {list(columns)}")
         if any(not 1 <= row <= 9 for row in rows):
@@ -181,6 +200,28 @@ class Board:
             raise BadInput(f"{where}: {MAX_PLAYERS} different pawn colours and different egg colours are needed")
         if self.spaces:
             raise BadInput(f"{where}: describing the spaces inside squares is not supported yet; leave 'spaces' empty")
+
+
+class Distances(Mapping[str, dict[str, int]]):
+    """The fewest sides to cross between squares, by square of departure (see Board.distances)."""
+
+    def __init__(self, board: Board, closed: frozenset[Border]):
+        self._board, self._closed = board, closed
+        self._found: dict[str, dict[str, int]] = {}
+
+    def __getitem__(self, start: str) -> dict[str, int]:
+        found = self._found.get(start)
+        if found is None:
+            if not self._board.is_square(start):
+                raise KeyError(start)
+            found = self._found[start] = self._board.distances_from(start, self._closed)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._board.squares)
+
+    def __len__(self) -> int:
+        return len(self._board.squares)
 
 
 class _Reader:

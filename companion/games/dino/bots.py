@@ -15,7 +15,7 @@ from companion.errors import RuleViolation
 from companion.games.bots import GREEDY, Bot, decision_random
 from companion.games.common import OVER
 from companion.games.dino.actions import Action, Meteor, Move
-from companion.games.dino.board import UNREACHABLE, Board, Border
+from companion.games.dino.board import UNREACHABLE, Board, Border, Distances
 from companion.games.dino.engine import ON_BOARD, PENALTIES, Game
 from companion.games.dino.ids import COLOUR_POINTS, EGG_POINTS, POINTS_PER_TURN
 
@@ -48,7 +48,7 @@ class GreedyBot(Bot[DinoObservation, Action]):
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
-        self._distances: tuple[Board, tuple[Border, ...], dict[str, dict[str, int]]] | None = None
+        self._distances: tuple[Board, tuple[Border, ...], Distances] | None = None
 
     def choose(self, observation: DinoObservation) -> Action:
         game, seat = observation.game, observation.seat
@@ -64,7 +64,7 @@ class GreedyBot(Bot[DinoObservation, Action]):
                 found.append(action)
         return found[int(chooser.random() * len(found))]
 
-    def _board_distances(self, game: Game) -> dict[str, dict[str, int]]:
+    def _board_distances(self, game: Game) -> Distances:
         """The board's distances with this game's barriers, kept from one turn to the next."""
         if self._distances is None or self._distances[0] is not game.board or \
                 self._distances[1] != game.setup.barriers:
@@ -72,7 +72,7 @@ class GreedyBot(Bot[DinoObservation, Action]):
         return self._distances[2]
 
 
-def action_value(game: Game, seat: int, action: Action, distances: dict[str, dict[str, int]], urgent: bool) -> float:
+def action_value(game: Game, seat: int, action: Action, distances: Distances, urgent: bool) -> float:
     """What a turn is worth to `seat` now: the egg it takes, and the best egg it brings within reach (less
     APPROACH a step); when `urgent` (is_urgent), the egg it takes less HOMING for each step still to walk home."""
     if not isinstance(action, Move):
@@ -87,7 +87,7 @@ def action_value(game: Game, seat: int, action: Action, distances: dict[str, dic
     return value + _best_prospect(game, seat, action, distances) - 0.01 * action.steps
 
 
-def is_urgent(game: Game, seat: int, distances: dict[str, dict[str, int]]) -> bool:
+def is_urgent(game: Game, seat: int, distances: Distances) -> bool:
     """Whether `seat` must now head home: the turns its pawns on the board need to reach a time machine are
     as many as the turns it may have left, should every other player give their turns wholly to the meteor."""
     needed = sum(-(-_nearest_exit(game, seat, view.square, distances) // POINTS_PER_TURN)
@@ -102,7 +102,7 @@ def _egg_points(game: Game, seat: int, colour: str, also: str | None = None) -> 
     return EGG_POINTS + (COLOUR_POINTS if colour not in owned else 0)
 
 
-def _best_prospect(game: Game, seat: int, move: Move, distances: dict[str, dict[str, int]]) -> float:
+def _best_prospect(game: Game, seat: int, move: Move, distances: Distances) -> float:
     """The best egg within reach once the move is made: its points less APPROACH for each step to its nest."""
     best = 0.0
     for colour, (square, left) in game.nests().items():
@@ -113,7 +113,7 @@ def _best_prospect(game: Game, seat: int, move: Move, distances: dict[str, dict[
     return best
 
 
-def _nearest_exit(game: Game, seat: int, square: str, distances: dict[str, dict[str, int]]) -> int:
+def _nearest_exit(game: Game, seat: int, square: str, distances: Distances) -> int:
     reachable = [distances[square][exit] for exit in game.exits_allowed(seat)
                  if distances[square][exit] != UNREACHABLE]
     return (min(reachable) if reachable else len(distances)) + game.board.start_position_steps

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import BadInput
-from companion.games.common import Reason, refuse
+from companion.games.common import Reason, refuse, same_name
 from companion.games.dino.board import Board, Border, load_board
 from companion.games.dino.ids import (
     DEFAULT_EGGS_RULE,
@@ -92,7 +92,7 @@ def _players_reason(setup: Setup) -> Reason | None:
     for index, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
             raise BadInput(f"player {index + 1} needs a name")
-        if name.casefold() in (other.casefold() for other in names[:index]):
+        if any(same_name(name, other) for other in names[:index]):
             return Reason("dino_duplicate_player", {"player": name})
     if type(setup.first_player) is not int or not 0 <= setup.first_player < len(names):
         raise BadInput(f"first_player must be a player index from 0 to {len(names) - 1}")

@@ -26,6 +26,7 @@ from companion.games.common import (
     ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
     game_seed,
     refuse,
+    same_name,
     setup_arguments,
 )
 from companion.games.draftosaurus.actions import Action, Discard, Place, QuarantineMove, Roll, action_from_json
@@ -118,7 +119,7 @@ class Game(WinterGame, LoggedGame):
         for index, name in enumerate(names):
             if not isinstance(name, str) or not name.strip():
                 raise BadInput(f"player {index + 1} needs a name")
-            if name in names[:index]:
+            if any(same_name(name, other) for other in names[:index]):
                 raise RuleViolation(f"two players are called {name}",
                                     Reason("draft_duplicate_player", {"player": name}))
         if mode not in MODES:

@@ -31,6 +31,7 @@ from companion.games.common import (
     ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
     game_seed,
     refuse,
+    same_name,
     setup_arguments,
 )
 from companion.games.jurassic_snack.actions import (
@@ -195,7 +196,7 @@ class Game(LoggedGame):
         for index, name in enumerate(names):
             if not isinstance(name, str) or not name.strip():
                 raise BadInput(f"player {index + 1} needs a name")
-        if names[0].casefold() == names[1].casefold():
+        if same_name(names[0], names[1]):
             refuse(Reason("js_duplicate_player", {"player": names[0]}))
         if mode not in MODES:
             raise BadInput(f"unknown token mode '{mode}': choose {' or '.join(MODES)}")
