@@ -16,7 +16,7 @@ NAME = "rules"
 HELP = ("Read the rules of a game, or one topic of them (draftosaurus, jurassic-snack, dino). "
         "Interactively: next, previous, repeat, a topic name, contents, stop.")
 
-ENGINES = ("auto", "text", "vosk", "sphinx")
+ENGINES = ("auto", "text", "vosk", "sphinx", "whisper")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

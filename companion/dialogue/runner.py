@@ -36,9 +36,10 @@ def add_speech_options(parser: argparse.ArgumentParser, *, saved: bool = False) 
     kept = " (default: as the game was played)" if saved else ""
     parser.add_argument("--lang", default=default("lang"), choices=("fr", "en", "es"),
                         help=f"language{kept or ' (default fr)'}")
-    parser.add_argument("--engine", default=default("engine"), choices=("auto", "vosk", "sphinx", "text"),
-                        help=f"how to listen: best available (default), vosk, sphinx or typed text{kept}")
-    parser.add_argument("--model", type=Path, help="folder of a Vosk model")
+    parser.add_argument("--engine", default=default("engine"), choices=("auto", "vosk", "sphinx", "whisper", "text"),
+                        help=f"how to listen: best available (default), vosk, sphinx, whisper or typed text{kept}")
+    parser.add_argument("--model", type=Path, help="folder of a Vosk model (or, with --engine whisper or sphinx, "
+                                                   "of that engine's model)")
     parser.add_argument("--audio", type=Path, nargs="+", metavar="WAV",
                         help="WAV files to hear instead of the microphone, one utterance each")
     parser.add_argument("--push-to-talk", action="store_true", help="listen only while a key is held")

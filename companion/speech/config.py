@@ -13,10 +13,10 @@ from typing import Any
 from companion.settings import SettingsUnreadable, read_section, settings_path, write_section
 
 SECTION = "speech"
-ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")  # the default order of "auto"
-# Every engine that can be named; "auto" tries whisper only when the settings' order names it (see
-# companion.speech.whisper for why).
-LISTENING_ENGINES: tuple[str, ...] = ("vosk", "sphinx", "whisper", "text")
+# The default order of "auto". PocketSphinx, which understands English better than Whisper (README), comes
+# first; it has no French or Spanish model, so in those languages Whisper listens when there is no Vosk model.
+ENGINES: tuple[str, ...] = ("vosk", "sphinx", "whisper", "text")
+LISTENING_ENGINES: tuple[str, ...] = ENGINES  # every engine that can be named
 
 RATE_RANGE = (0.5, 2.5)
 VOLUME_RANGE = (0.1, 1.0)
