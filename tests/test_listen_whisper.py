@@ -47,7 +47,7 @@ from companion.speech.whisper import (
     heard_as,
     is_whisper_model,
 )
-from tests.conftest import hidden_module, run_companion, saved_state
+from tests.conftest import run_companion, saved_state
 
 GAME, PLAYERS = "draftosaurus", ("Alice", "Bob")
 
@@ -255,20 +255,6 @@ def test_when_the_model_cannot_be_assembled_typed_text_listens_and_says_why(tmp_
     assert listener.listen("turn") == Heard("annule", None, "text")
 
 
-def test_french_audio_that_no_engine_can_hear_says_why_for_each_engine(tmp_path):
-    wav = speak_to_wav("le dé dit croix", tmp_path / "c.wav", voice="fr")
-    env = {**hidden_module(tmp_path, "ctranslate2", 'ImportError("No module named ctranslate2")'),
-           "VOSK_MODEL_PATH": "", "HOME": str(tmp_path)}
-    result = run_companion("listen", "--lang", "fr", "--state", "die", "--file", str(wav), env=env)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    messages = catalog("fr")
-    lines = result.stderr.splitlines()
-    assert messages.say("speech.engine_skipped", engine="whisper",
-                        reason=Unavailable("no_whisper").explain("fr")) in lines
-    assert not any("PocketSphinx" in line for line in lines)
-    assert lines[-1].endswith(messages.say("speech.no_engine_for_files"))
-
-
 def test_models_says_whether_the_whisper_model_is_ready(tmp_path):
     env = {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "VOSK_MODEL_PATH": ""}
     listed = run_companion("models", "--json", env=env)
@@ -457,3 +443,24 @@ def test_the_listen_benchmark_measures_whisper_in_french_on_mbrola_voices(tmp_pa
     assert 0 <= report["misheard_and_applied"] <= 1 and report["decode_ms_p50"] > 0
     assert all(g["decode_ms_p50"] <= g["decode_ms_p95"] for g in report["groups"])
     assert report["whisper_tradeoff"] and {t["held_out"] for t in report["whisper_tradeoff"]} == {False, True}
+
+
+def test_the_end_of_speech_is_told_before_a_slow_recogniser_decodes(tmp_path):
+    from companion.speech.listener import SpeechListener
+    from companion.speech.whisper import WhisperRecogniser
+    from tests.conftest import EmptyRecogniser
+
+    events: list[str] = []
+
+    class Slow(EmptyRecogniser):
+        decodes_after_speech = True
+
+        def finish(self):
+            events.append("decoded")
+            return Recognition("", 0.0)
+
+    wav = speak_to_wav("le dé dit croix", tmp_path / "c.wav", voice="fr")
+    listener = SpeechListener(Slow(), iter([WavFileSource(wav)]), lang="fr", say=lambda _: None)
+    listener.speech_ended = lambda: events.append("heard")
+    listener.listen("die")
+    assert events == ["heard", "decoded"] and WhisperRecogniser.decodes_after_speech

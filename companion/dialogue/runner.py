@@ -84,11 +84,14 @@ def open_session(args: argparse.Namespace, game: str) -> Session:
         return Session(game=game, lang=args.lang, speaker=TextSpeaker(), listener=TextListener(),
                        verbosity=args.verbosity, engine=args.engine)
     from companion.speech.engines import open_earcons, open_listener, open_speaker
+    from companion.speech.listener import SpeechListener
 
     speaker = open_speaker("text" if args.quiet or args.engine == "text" else "auto", args.lang)
     listener = open_listener(args.engine, args.lang, game, model=args.model, audio_files=args.audio,
                              speaker=speaker, push_to_talk=args.push_to_talk, say=speaker.say)
     earcons = open_earcons(not args.no_earcons, lang=args.lang, say=speaker.say)
+    if isinstance(listener, SpeechListener) and listener.recogniser.decodes_after_speech:
+        listener.speech_ended = lambda: earcons.play("heard")  # the wait for Whisper is not silence
     return Session(game=game, lang=args.lang, speaker=speaker, listener=listener, earcons=earcons,
                    verbosity=args.verbosity, engine=args.engine)
 

@@ -17,6 +17,9 @@ SECTION = "speech"
 # first; it has no French or Spanish model, so in those languages Whisper listens when there is no Vosk model.
 ENGINES: tuple[str, ...] = ("vosk", "sphinx", "whisper", "text")
 LISTENING_ENGINES: tuple[str, ...] = ENGINES  # every engine that can be named
+# The default order before Whisper joined it: a settings file saved then (any setting changed writes the order
+# too) gets today's default, not an order that leaves Whisper out without the user having chosen so.
+FORMER_DEFAULT_ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")
 
 RATE_RANGE = (0.5, 2.5)
 VOLUME_RANGE = (0.1, 1.0)
@@ -67,6 +70,8 @@ class SpeechConfig:
         config.rate = _clamp(config.rate, RATE_RANGE)
         config.volume = _clamp(config.volume, VOLUME_RANGE)
         config.engines = [e for e in config.engines if e in LISTENING_ENGINES] or list(ENGINES)
+        if tuple(config.engines) == FORMER_DEFAULT_ENGINES:
+            config.engines = list(ENGINES)
         config.vosk_models = {k: v for k, v in config.vosk_models.items() if isinstance(v, str)}
         return config
 

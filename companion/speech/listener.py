@@ -55,6 +55,7 @@ class SpeechListener(Listener):
         self.last_final_ms = 0.0  # time taken once the end of the last utterance was found
         self.hinted = False
         self.reported_words: set[str] = set()
+        self.speech_ended: Callable[[], None] | None = None  # called when the end of speech is found
 
     def listen(self, state: str | None = None) -> Heard | None:
         if self.fallback is not None:
@@ -91,6 +92,8 @@ class SpeechListener(Listener):
             decode_s += time.perf_counter() - begin
         if not started:
             return Heard("", 0.0, self.name, 0.0)
+        if self.speech_ended is not None:
+            self.speech_ended()
         begin = time.perf_counter()
         result = self.recogniser.finish()
         self.last_final_ms = (time.perf_counter() - begin) * 1000

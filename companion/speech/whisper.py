@@ -219,11 +219,17 @@ class WhisperRecogniser(Recogniser):
     that match is unsure, weighed again by Whisper itself (companion.speech.second_opinion)."""
 
     name = "whisper"
+    decodes_after_speech = True  # it hears the utterance whole, once it has ended
 
     def __init__(self, lang: str, game: str, model: Path | None = None, *, weigh: str = "unsure",
                  say: Callable[[str], None] | None = None):
         from companion.speech.second_opinion import SecondOpinion
 
+        try:  # before the model is joined: without them it could not run
+            import ctranslate2  # noqa: F401
+            import tokenizers  # noqa: F401
+        except ImportError as error:
+            raise Unavailable("no_whisper", str(error)) from error
         folder = find_whisper_model(model)
         if folder is None:
             folder = _assemble_now(lang, say)
