@@ -63,6 +63,12 @@ PROMPT_TOKENS = 60   # at most this much of the state's vocabulary as the previo
 # more commands taken at once.
 DISTANCE_MIDPOINT = 0.18  # distance at which the confidence is 0.5
 DISTANCE_SPREAD = 0.05    # how quickly the confidence falls around it
+# A sound match at least this sure is taken as it is; below, Whisper's second opinion decides. Chosen on the tuned
+# French voice (mbrola fr1, 430 utterances in five rooms, `bench listen --lang fr --engine whisper --tradeoff`):
+# from 0.65 (the floor of a move) to 0.9, misheard and applied fell from 1.6% to 1.4% at the same margin and gap,
+# and to 0.5% with a margin of 8 nats and a gap of 6 (companion.speech.second_opinion); weighing every utterance
+# (no floor) reached 0.5% too, but read back 37% of the moves heard right instead of 13%, and understood fewer.
+SOUND_SURE = 0.9
 _FIRST_MERGE = "Ġ t"      # GPT-2's first byte-pair merge (see _tokenizer)
 
 
@@ -294,9 +300,7 @@ class _Clock:
 
 def sure_by_sound(sound: Recognition) -> bool:
     """Whether the sound match alone is sure enough to change the game (no second opinion asked)."""
-    from companion.speech.base import ACTION_CONFIDENCE
-
-    return sound.confidence >= ACTION_CONFIDENCE
+    return sound.confidence >= SOUND_SURE
 
 
 def _assemble_now(lang: str, say: Callable[[str], None] | None) -> Path:
