@@ -28,7 +28,6 @@ from companion.speech.base import (
     ACTION_CONFIDENCE,
     LOW_CONFIDENCE,
     Heard,
-    Listener,
     TextListener,
     TextSpeaker,
     Unavailable,
@@ -48,6 +47,7 @@ from companion.speech.whisper import (
     is_whisper_model,
 )
 from tests.conftest import run_companion, saved_state
+from tests.test_listen_rivals import Script
 
 GAME, PLAYERS = "draftosaurus", ("Alice", "Bob")
 
@@ -339,31 +339,10 @@ def test_a_spoken_no_never_passes_as_a_confident_yes(tmp_path, lang):
 
 # ---------------------------------------------------------------- a read-back at the table
 
-class Table(Listener):
-    """Typed lines, and the spoken one where None stands (heard by `spoken`)."""
-
-    name = "whisper"
-
-    def __init__(self, spoken: Listener, script: list[str | None]):
-        self.spoken, self.script = spoken, list(script)
-        self.heard: list[Heard] = []
-
-    def listen(self, state=None):
-        if not self.script:
-            return None
-        line = self.script.pop(0)
-        if line is not None:
-            return Heard(line, None, "text")
-        heard = self.spoken.listen(state)
-        assert heard is not None
-        self.heard.append(heard)
-        return heard
-
-
 def play(lang: str, wav: Path, script: list[str | None]) -> tuple[Game, str, Heard]:
     spoken = engines.open_listener("whisper", lang, GAME, audio_files=[wav], say=lambda _: None,
                                    player_names=["Alice", "Bruno"])
-    listener = Table(spoken, script)
+    listener = Script(spoken, script)  # typed lines, and the spoken one where None stands
     out = io.StringIO()
     session = Session(game=GAME, lang=lang, speaker=TextSpeaker(out), listener=listener, verbosity="short")
     table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), None, TableSettings())
