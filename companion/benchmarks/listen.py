@@ -301,7 +301,7 @@ def shares(rows: list[dict]) -> dict:
     """The four measures of a group of utterances (answered wrongly: out of the questions said), and its decode
     times."""
     questions = [r for r in rows if r["intent"] in QUESTIONS]
-    decode = [r["decode_ms"] for r in rows]
+    decode = [r["decode_ms"] for r in rows if "decode_ms" in r]
     return {"utterances": len(rows), "questions": len(questions),
             "decode_ms_p50": percentile(decode, 0.5), "decode_ms_p95": percentile(decode, 0.95),
             "understood": sum(r["outcome"] in ("understood", "read back") for r in rows) / len(rows),
