@@ -383,7 +383,7 @@ def test_an_unsure_move_is_read_back_and_applied_only_after_a_yes(tmp_path, answ
 # ---------------------------------------------------------------- a game played by voice
 
 GAMES = {
-    "fr": (["le dé dit croix", "Alice met le tricératops dans la rivière", "Bruno met le T-Rex dans le trio des bois"],
+    "fr": (["le dé montre la croix", "Alice met le tricératops dans la rivière", "Bruno met le T-Rex dans le trio des bois"],
            {0: ("river", "triceratops"), 1: ("woody_trio", "trex")}),
     "es": (["el dado dice cruz", "Alice pone el tricerátops en el río", "Bruno pone el T-Rex en el trío del bosque"],
            {0: ("river", "triceratops"), 1: ("woody_trio", "trex")}),
