@@ -105,7 +105,8 @@ class PhoneGraph:
         rows = np.full((len(text_phones) + 1, self.size), np.inf)
         rows[0, self.start] = 0.0
         self._delete(rows[0])
-        arc_costs = [self.costs(phone) for phone in text_phones]
+        by_phone = {phone: self.costs(phone) for phone in set(text_phones)}  # one array per phone, not per place
+        arc_costs = [by_phone[phone] for phone in text_phones]
         for i, costs in enumerate(arc_costs, start=1):
             row = rows[i]
             np.minimum(row, rows[i - 1] + INSERTION, out=row)

@@ -56,6 +56,7 @@ MAX_TOKENS = 40      # a command is a few words; more is Whisper repeating itsel
 WINDOW_S = 10.0      # the encoder's window for an utterance this long or shorter
 MAX_WINDOW_S = 30.0  # Whisper's own window: the longest utterance heard whole
 PROMPT_TOKENS = 60   # at most this much of the state's vocabulary as the previous text (its names in order)
+SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took more memory and time (see README)
 # Confidence from the distance in sounds (edits per phone) between Whisper's words and the closest sentence.
 # Fitted on Whisper's transcripts of the 120 generated and 89 written English commands of `bench listen`
 # (espeak-ng and flite) and of 87 Spanish sentences (espeak-ng): a midpoint of 0.18 let no misheard move,
@@ -213,11 +214,16 @@ class WhisperModel:
         audio: the sum over its tokens."""
         if not texts:
             return []
-        batch = [self.tokens(" " + text) for text in texts]
-        output = self.storage.from_array(np.repeat(np.asarray(encoded.output), len(batch), axis=0))
-        aligned = self.model.align(output, start, batch, [encoded.frames] * len(batch))
-        return [float(np.sum(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12))))
-                for a in aligned]
+        tokens = [self.tokens(" " + text) for text in texts]
+        audio = np.asarray(encoded.output)
+        scores: list[float] = []
+        for first in range(0, len(tokens), SCORE_BATCH):
+            batch = tokens[first:first + SCORE_BATCH]
+            output = self.storage.from_array(np.repeat(audio, len(batch), axis=0))
+            aligned = self.model.align(output, start, batch, [encoded.frames] * len(batch))
+            scores += [float(np.sum(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12))))
+                       for a in aligned]
+        return scores
 
 
 class WhisperRecogniser(Recogniser):
