@@ -16,11 +16,12 @@ front end (companion.speech.mel) is ours. faster-whisper and SpeechRecognition a
 234 MB more to a virtual environment (523 against 289 MB, each with numpy and pip), for audio decoding,
 voice-activity detection and a second inference library that listening here never uses.
 
-Latency (decode of one command, after the end of speech), as measured in companion/benchmarks/listen.py:
-temperature 0 only (Whisper's fallback to sampling at higher temperatures is never run), the language forced
-(detecting it costs a second pass and missed a third of French commands), no timestamps, at most MAX_TOKENS
-tokens (a short window can make Whisper repeat itself), the state's vocabulary as the previous text (the
-prompt), and a WINDOW_S window instead of Whisper's 30 s: the encoder's cost grows with the window.
+Latency (decode of one command, after the end of speech; companion/benchmarks/listen.py and the README): one
+beam search at temperature 0 (Whisper's fallback to sampling at higher temperatures is never run), the language
+forced (no detection pass), no timestamps, at most MAX_TOKENS tokens (a command is a few words; more is Whisper
+repeating itself), the state's names as the previous text, the model kept loaded, and a WINDOW_S window instead of
+Whisper's 30 s: the encoder's cost grows with its window (with 30 s, 2.25 times the processor time of 20 French
+commands, model load included).
 """
 
 from __future__ import annotations
