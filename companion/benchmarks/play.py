@@ -71,8 +71,9 @@ class _TimedListener(Listener):
     """Wraps the real listener and keeps, per utterance, when it was handed over and how long the
     recogniser worked after the end of speech."""
 
-    def __init__(self, inner: Any):
+    def __init__(self, inner: Any, lang: str = "en"):
         self.inner = inner
+        self.yes = catalog(lang).say("words.yes")  # the players' yes to every read-back
         self.name = inner.name
         self.handed: list[tuple[float, float, float, float]] = []  # (when, final ms, decode ms, audio s)
         self.confirmations = 0
@@ -83,7 +84,7 @@ class _TimedListener(Listener):
     def listen(self, state: str | None = None) -> Heard | None:
         if state is not None and state.startswith("confirm"):  # yes to a read-back at once; not timed
             self.confirmations += 1
-            return Heard("yes", None, "text")
+            return Heard(self.yes, None, "text")
         heard = self.inner.listen(state)
         if heard is not None:
             audio_s = getattr(self.inner.current, "seconds", float("nan"))
@@ -145,7 +146,7 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
         wavs = _synthesise(lines, Path(folder), lang)
         speaker = _TimedSpeaker()
         inner = open_listener(engine, lang, "draftosaurus", audio_files=wavs, say=lambda text: None)
-        listener = _TimedListener(inner)
+        listener = _TimedListener(inner, lang)
         session = Session(game="draftosaurus", lang=lang, speaker=speaker, listener=listener, verbosity="short")
         game = Game.new(list(PLAYERS), seed=seed)
         table = DraftosaurusTable(session, game, Path(folder) / "save.json", TableSettings())
