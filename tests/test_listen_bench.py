@@ -15,8 +15,9 @@ from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN
 from companion.speech.synthetic import FLITE_VOICES, SyntheticVoice, speak_to_wav
 from tests.conftest import run_companion
 
-# n, understood, asked again, questions answered wrongly (none said: -) of how many, misheard and applied
-MEASURES_ROW = re.compile(r"\s\d+\s+[\d.]+%\s+[\d.]+%\s+(?:[\d.]+%|-) of \d+\s+[\d.]+%$")
+# n, understood, asked again, questions answered wrongly (none said: -) of how many, misheard and applied, decode
+# p50 / p95
+MEASURES_ROW = re.compile(r"\s\d+\s+[\d.]+%\s+[\d.]+%\s+(?:[\d.]+%|-) of \d+\s+[\d.]+%\s+\d+ / \d+$")
 
 
 @pytest.mark.slow

@@ -54,11 +54,13 @@ def test_auto_says_why_vosk_is_skipped_and_which_engine_listens(command, no_vosk
     assert heard["engine"] == "sphinx" and heard["slots"] == {"face": "forest"}
 
 
-def test_audio_files_that_no_engine_can_hear_are_refused(command, no_vosk_models):
-    result = run_companion("listen", "--lang", "fr", "--file", str(command), env=no_vosk_models)
+def test_audio_files_that_no_engine_can_hear_are_refused(command, no_vosk_models, tmp_path):
+    env = {**no_vosk_models, **hidden_module(tmp_path, "ctranslate2", 'ImportError("No module named ctranslate2")')}
+    result = run_companion("listen", "--lang", "fr", "--file", str(command), env=env)
     assert result.returncode == 2
     assert catalog("fr").say("speech.no_engine_for_files") in result.stderr
-    assert explain("fr", "no_sphinx_model", lang="fr") in result.stderr
+    assert explain("fr", "no_whisper") in result.stderr
+    assert "PocketSphinx" not in result.stderr  # it has no French model: not tried, not said
 
 
 @linux_only

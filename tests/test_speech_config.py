@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.speech.config import SpeechConfig, config_path, load_config, save_config
+from companion.speech.config import ENGINES, SpeechConfig, config_path, load_config, save_config
 from companion.speech.voice import VoiceSettings, voice_settings
 
 
@@ -36,7 +36,7 @@ def test_broken_or_strange_files_give_safe_settings(tmp_path, content):
     path.write_text(content)
     config = load_config(path)
     assert config.rate == 1.0 and 0.1 <= config.volume <= 1.0
-    assert config.engines == ["vosk", "sphinx", "text"] and config.earcons is True
+    assert config.engines == list(ENGINES) and config.earcons is True
 
 
 @pytest.mark.parametrize("content", ["not json", "[1, 2]"])
@@ -80,3 +80,11 @@ def test_voice_choice_prefers_exact_ids_then_names_then_languages():
     assert settings.pick_voice([FakeVoice("TTS_HORTENSE", "Microsoft Hortense")]) == "TTS_HORTENSE"
     assert settings.pick_voice([FakeVoice("x", "Thomas", [b"\x05fr_fr"]), FakeVoice("y", "Amy", ["fr"])]) == "y"
     assert settings.pick_voice([FakeVoice("z", "Paul", ["de"])]) is None
+
+
+def test_the_order_saved_before_whisper_listened_is_today_s_default(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"speech": {"rate": 1.2, "engines": ["vosk", "sphinx", "text"]}}')
+    assert load_config(path).engines == list(ENGINES) == ["vosk", "sphinx", "whisper", "text"]
+    path.write_text('{"speech": {"engines": ["sphinx", "text"]}}')
+    assert load_config(path).engines == ["sphinx", "text"]  # an order of the user's own is kept

@@ -1,4 +1,4 @@
-"""Earcons: four short sounds that differ in shape, not only in pitch, and that never stop the game."""
+"""Earcons: five short sounds that differ in shape, not only in pitch, and that never stop the game."""
 
 from __future__ import annotations
 
@@ -64,11 +64,16 @@ def test_without_portaudio_earcons_switch_off_after_one_notice(tmp_path):
     result = run_python(PLAY_ALL, env=hidden_module(tmp_path, "sounddevice", 'OSError("no PortAudio")'))
     assert result.returncode == 0, result.stderr
     notice = catalog("en").say("speech.earcons_off", reason=catalog("en").say("speech.problem.no_portaudio"))
-    assert result.stdout.splitlines() == [notice] + ["silent False"] * 4
+    assert result.stdout.splitlines() == [notice] + ["silent False"] * len(KINDS)
 
 
 @linux_only
 def test_earcons_play_on_a_sound_device_without_blocking(tmp_path):
     result = run_python(PLAY_ALL, env=sound_home(tmp_path, "null"))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == ["playing True"] * 4
+    assert result.stdout.splitlines() == ["playing True"] * len(KINDS)
+
+
+def test_heard_is_two_level_ticks():
+    track = pitch_track(earcon("heard", RATE))
+    assert len(track) >= 2 and max(track) - min(track) < 0.05 * max(track)

@@ -1,14 +1,14 @@
 """`companion bench play`: how fast the game answers a spoken command, and how fast it starts.
 
 Response time: from the end of a spoken command (once the endpointer has found it; the silence it waits
-for is not counted) to the start of the answer. English commands of a whole game are synthesised with
-espeak-ng and heard by PocketSphinx through the game's own listener, as from a microphone; the time is the
-recogniser's work after the end of speech plus the dialogue's work until its first sentence. Decoding
-during speech is not counted, as a microphone feeds it while the player talks; the real-time factor shows
-it keeps up.
+for is not counted) to the start of the answer. The commands of a whole game are synthesised (English by
+espeak-ng, heard by PocketSphinx; French and Spanish by the mbrola voices, where installed, heard by Whisper)
+and heard through the game's own listener, as from a microphone; the time is the recogniser's work after the
+end of speech plus the dialogue's work until its first sentence. Decoding during speech is not counted, as a
+microphone feeds it while the player talks; the real-time factor shows it keeps up.
 
-Start-up: from launching `companion play draftosaurus` to its first question, with the text and sphinx
-engines.
+Start-up: from launching `companion play draftosaurus` to its first question, with the text engine and the
+one measured.
 """
 
 from __future__ import annotations
@@ -37,7 +37,17 @@ RESPONSE_TARGET_MS = 300.0
 READ_BACK_TARGET = 0.15  # spoken commands read back for a yes
 
 
+# What a player says for a roll and a placement, per language (with the spoken names of voices/<lang>/names.yaml).
+SAYINGS = {"en": ("the die says {face}", "{player} {species} in the {pen}"),
+           "fr": ("le dé dit {face}", "{player} met {species_the} dans {pen_the}"),
+           "es": ("el dado dice {face}", "{player} pone {species_the} en {pen_the}")}
+ENGINE = {"en": "sphinx", "fr": "whisper", "es": "whisper"}  # what listens in each language without Vosk
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", default="en", choices=tuple(SAYINGS), help="language of the game (default en)")
+    parser.add_argument("--engine", choices=("sphinx", "whisper", "vosk"),
+                        help="recogniser (default: sphinx in English, whisper in French and Spanish)")
     parser.add_argument("--games", type=int, default=1, help="whole 2-player games to say (default 1: 36 commands)")
     parser.add_argument("--startups", type=int, default=5, help="start-ups to time per engine (default 5)")
     parser.add_argument("--seed", type=int, default=7)
@@ -59,8 +69,9 @@ class _TimedListener(Listener):
     """Wraps the real listener and keeps, per utterance, when it was handed over and how long the
     recogniser worked after the end of speech."""
 
-    def __init__(self, inner: Any):
+    def __init__(self, inner: Any, lang: str = "en"):
         self.inner = inner
+        self.yes = catalog(lang).say("words.yes")  # the players' yes to every read-back
         self.name = inner.name
         self.handed: list[tuple[float, float, float, float]] = []  # (when, final ms, decode ms, audio s)
         self.confirmations = 0
@@ -71,7 +82,7 @@ class _TimedListener(Listener):
     def listen(self, state: str | None = None) -> Heard | None:
         if state is not None and state.startswith("confirm"):  # yes to a read-back at once; not timed
             self.confirmations += 1
-            return Heard("yes", None, "text")
+            return Heard(self.yes, None, "text")
         heard = self.inner.listen(state)
         if heard is not None:
             audio_s = getattr(self.inner.current, "seconds", float("nan"))
@@ -85,17 +96,21 @@ class _TimedListener(Listener):
         self.inner.close()
 
 
-def _commands(game: Game) -> list[tuple[str, int]]:
+def _commands(game: Game, lang: str = "en") -> list[tuple[str, int]]:
     """What the table says for each action of `game`, and which player says it."""
-    names = catalog("en")
+    names = catalog(lang)
+    roll, place = SAYINGS[lang]
     lines = []
     replay = Game.from_setup(game.setup_json())
     for action in game.actions:
         if isinstance(action, Roll):
-            lines.append((f"the die says {names.name('faces', _value(action.face), 'sticker')}", replay.roller))
+            lines.append((roll.format(face=names.name("faces", _value(action.face), "sticker")), replay.roller))
         elif isinstance(action, Place):
-            lines.append(((f"{game.players[action.player]} {_value(action.species)} in the "
-                           f"{names.name('pens', _value(action.pen))}"), action.player))
+            species, pen = _value(action.species), _value(action.pen)
+            lines.append((place.format(player=game.players[action.player], species=species,
+                                       species_the=names.name("species", species, "the"),
+                                       pen=names.name("pens", pen), pen_the=names.name("pens", pen, "the")),
+                          action.player))
         replay.apply(action)
     return lines
 
@@ -104,15 +119,19 @@ def _value(item: Any) -> str:
     return getattr(item, "value", item)
 
 
-def _synthesise(lines: list[tuple[str, int]], folder: Path) -> list[Path]:
-    """Each line said in its player's own voice."""
-    from companion.speech.synthetic import ENGLISH_VOICES, speak_to_wav
+def _synthesise(lines: list[tuple[str, int]], folder: Path, lang: str = "en") -> list[Path]:
+    """Each line said in its player's own voice: in French and Spanish the mbrola voices where installed (the
+    tuned one and the held-out one), else espeak-ng's."""
+    from companion.speech.synthetic import ESPEAK_VOICES, SyntheticVoice, speak_to_wav, synthetic_voices
 
-    return [speak_to_wav(line, folder / f"{index:03}.wav", voice=ENGLISH_VOICES[player % 2], speed=160)
+    voices: tuple[str | SyntheticVoice, ...] = ESPEAK_VOICES[lang]
+    if lang != "en":
+        voices = synthetic_voices(lang, ("mbrola",)) or voices
+    return [speak_to_wav(line, folder / f"{index:03}.wav", voice=voices[player % 2], speed=160)
             for index, (line, player) in enumerate(lines)]
 
 
-def measure_responses(games: int, seed: int) -> dict[str, Any]:
+def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sphinx") -> dict[str, Any]:
     from companion.speech.engines import open_listener
 
     with tempfile.TemporaryDirectory() as folder:
@@ -120,13 +139,13 @@ def measure_responses(games: int, seed: int) -> dict[str, Any]:
         said: list[Any] = []  # the rolls and placements the lines say
         for number in range(games):
             played = play_random_game(PLAYERS, seed + number)
-            lines += _commands(played)
+            lines += _commands(played, lang)
             said += [a for a in played.actions if isinstance(a, (Roll, Place))]
-        wavs = _synthesise(lines, Path(folder))
+        wavs = _synthesise(lines, Path(folder), lang)
         speaker = _TimedSpeaker()
-        inner = open_listener("sphinx", "en", "draftosaurus", audio_files=wavs, say=lambda text: None)
-        listener = _TimedListener(inner)
-        session = Session(game="draftosaurus", lang="en", speaker=speaker, listener=listener, verbosity="short")
+        inner = open_listener(engine, lang, "draftosaurus", audio_files=wavs, say=lambda text: None)
+        listener = _TimedListener(inner, lang)
+        session = Session(game="draftosaurus", lang=lang, speaker=speaker, listener=listener, verbosity="short")
         game = Game.new(list(PLAYERS), seed=seed)
         table = DraftosaurusTable(session, game, Path(folder) / "save.json", TableSettings())
         try:
@@ -149,13 +168,13 @@ def measure_responses(games: int, seed: int) -> dict[str, Any]:
             "real_time_factor": sum(decode_ms) / 1000 / max(sum(a for a in audio_s if not math.isnan(a)), 1e-9)}
 
 
-def measure_startup(engine: str, runs: int, wav: Path | None) -> list[float]:
+def measure_startup(engine: str, runs: int, wav: Path | None, lang: str = "en") -> list[float]:
     """Seconds from launching the game to its first question."""
-    first_question = catalog("en").say("draft.ask_die_full", roller=PLAYERS[0])
+    first_question = catalog(lang).say("draft.ask_die_full", roller=PLAYERS[0])
     times = []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as home:
-            command = [sys.executable, "-m", "companion", "play", "draftosaurus", "--lang", "en", "--engine", engine,
+            command = [sys.executable, "-m", "companion", "play", "draftosaurus", "--lang", lang, "--engine", engine,
                        "--quiet", "--no-earcons", "--players", ",".join(PLAYERS), "--save", f"{home}/s.json"]
             if wav is not None:
                 command += ["--audio", str(wav)]
@@ -174,8 +193,10 @@ def measure_startup(engine: str, runs: int, wav: Path | None) -> list[float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    print(f"response: {args.games} whole 2-player game(s) said in English, heard by PocketSphinx")
-    result = measure_responses(args.games, args.seed)
+    engine = args.engine or ENGINE[args.lang]
+    language = catalog("en").say(f"speech.languages.{args.lang}")
+    print(f"response: {args.games} whole 2-player game(s) said in {language}, heard by {engine}")
+    result = measure_responses(args.games, args.seed, args.lang, engine)
     print(f"  commands {result['commands']}, answered {result['answered']}, actions applied "
           f"{result['actions_applied']}, read back for confirmation {result['confirmations']} "
           f"({result['confirmations'] / max(1, result['commands']):.0%}, target <= {READ_BACK_TARGET:.0%}), "
@@ -184,13 +205,14 @@ def run(args: argparse.Namespace) -> int:
           f"p95 {result['response_p95_ms']:.0f} ms (target p95 < {RESPONSE_TARGET_MS:.0f} ms)")
     print(f"  real-time factor of decoding: {result['real_time_factor']:.2f}")
     with tempfile.TemporaryDirectory() as folder:
-        wav = _synthesise([("the die says cross", 0)], Path(folder))[0]
-        for engine, audio in (("text", None), ("sphinx", wav)):
-            times = measure_startup(engine, args.startups, audio)
+        face = catalog(args.lang).name("faces", "forest", "sticker")
+        wav = _synthesise([(SAYINGS[args.lang][0].format(face=face), 0)], Path(folder), args.lang)[0]
+        for name, audio in (("text", None), (engine, wav)):
+            times = measure_startup(name, args.startups, audio, args.lang)
             if not times:
-                print(f"start-up with {engine}: the first question never came")
+                print(f"start-up with {name}: the first question never came")
                 continue
-            print(f"start-up to the first question with {engine}: median {percentile(times, 0.5):.2f} s, "
+            print(f"start-up to the first question with {name}: median {percentile(times, 0.5):.2f} s, "
                   f"worst {max(times):.2f} s (target < {STARTUP_TARGET_S:.0f} s)")
     print(f"peak memory of the response measurement: {peak_memory_mb():.0f} MB")
     return 0

@@ -73,8 +73,19 @@ def _download(lang: str) -> int:
 
 def _whisper(lang: str) -> int:
     messages = catalog(lang)
+    shown = [-1]
+
+    def progress(share: float) -> None:
+        """One line, rewritten on a terminal; elsewhere a line at each quarter."""
+        percent = int(share * 100)
+        step = 1 if sys.stdout.isatty() else 25
+        if percent // step > shown[0] // step or (percent == 100 and shown[0] != 100):
+            end = "\r" if sys.stdout.isatty() and percent < 100 else "\n"
+            print(messages.say("speech.whisper.progress", percent=percent), end=end, flush=True)
+            shown[0] = percent
+
     try:
-        path = assemble_model()
+        path = assemble_model(progress=progress)
     except (Unavailable, OSError) as problem:
         reason = problem.explain(lang) if isinstance(problem, Unavailable) else str(problem)
         print(messages.say("speech.whisper.failed", reason=reason), file=sys.stderr)

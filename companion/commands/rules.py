@@ -12,7 +12,7 @@ from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog, ch
 from companion.language.rules import GAMES, RulesBook, RulesReader, Section
 from companion.speech.base import Heard, Listener, Speaker, TextListener, TextSpeaker, is_terminal
 
-ENGINES = ("auto", "text", "vosk", "sphinx")
+ENGINES = ("auto", "text", "vosk", "sphinx", "whisper")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

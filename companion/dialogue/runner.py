@@ -45,9 +45,10 @@ def add_speech_options(parser: argparse.ArgumentParser, *, saved: bool = False) 
     kept = " (default: as the game was played)" if saved else ""
     parser.add_argument("--lang", default=default("lang"), choices=("fr", "en", "es"),
                         help=f"language{kept or ' (default fr)'}")
-    parser.add_argument("--engine", default=default("engine"), choices=("auto", "vosk", "sphinx", "text"),
-                        help=f"how to listen: best available (default), vosk, sphinx or typed text{kept}")
-    parser.add_argument("--model", type=Path, help="folder of a Vosk model")
+    parser.add_argument("--engine", default=default("engine"), choices=("auto", "vosk", "sphinx", "whisper", "text"),
+                        help=f"how to listen: best available (default), vosk, sphinx, whisper or typed text{kept}")
+    parser.add_argument("--model", type=Path, help="folder of a Vosk model (or, with --engine whisper or sphinx, "
+                                                   "of that engine's model)")
     parser.add_argument("--audio", type=Path, nargs="+", metavar="WAV",
                         help="WAV files to hear instead of the microphone, one utterance each")
     parser.add_argument("--push-to-talk", action="store_true", help="listen only while a key is held")
@@ -110,12 +111,15 @@ def open_session(args: argparse.Namespace, game: str) -> Session:
         return Session(game=game, lang=args.lang, speaker=TextSpeaker(), listener=TextListener(),
                        verbosity=args.verbosity, engine=args.engine)
     from companion.speech.engines import open_earcons, open_listener, open_speaker
+    from companion.speech.listener import SpeechListener
 
     speaker = open_speaker(voice, args.lang)
     listener = open_listener(args.engine, args.lang, game, model=args.model, audio_files=args.audio,
                              speaker=speaker, push_to_talk=args.push_to_talk, say=speaker.say)
-    earcons = open_earcons(not args.no_earcons and voice != "text", lang=args.lang, say=speaker.say,
+    earcons = open_earcons(not args.no_earcons, lang=args.lang, say=speaker.say,
                            speaker=speaker)
+    if isinstance(listener, SpeechListener) and listener.recogniser.decodes_after_speech:
+        listener.speech_ended = lambda: earcons.play("heard")  # the wait for Whisper is not silence
     return Session(game=game, lang=args.lang, speaker=speaker, listener=listener, earcons=earcons,
                    verbosity=args.verbosity, engine=args.engine)
 

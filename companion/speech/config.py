@@ -13,10 +13,13 @@ from typing import Any
 from companion.settings import SettingsUnreadable, read_section, settings_path, write_section
 
 SECTION = "speech"
-ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")  # the default order of "auto"
-# Every engine that can be named; "auto" tries whisper only when the settings' order names it (see
-# companion.speech.whisper for why).
-LISTENING_ENGINES: tuple[str, ...] = ("vosk", "sphinx", "whisper", "text")
+# The default order of "auto". PocketSphinx, which understands English better than Whisper (README), comes
+# first; it has no French or Spanish model, so in those languages Whisper listens when there is no Vosk model.
+ENGINES: tuple[str, ...] = ("vosk", "sphinx", "whisper", "text")
+LISTENING_ENGINES: tuple[str, ...] = ENGINES  # every engine that can be named
+# The default order before Whisper joined it: a settings file saved then (any setting changed writes the order
+# too) gets today's default, not an order that leaves Whisper out without the user having chosen so.
+FORMER_DEFAULT_ENGINES: tuple[str, ...] = ("vosk", "sphinx", "text")
 
 # How the program can speak: "auto" (speech-dispatcher when it runs, else "tts"), "speechd" (the speech server
 # screen readers use, with the voice and speed the player chose there), "tts" (the program's own voice,
@@ -72,6 +75,8 @@ class SpeechConfig:
         config.rate = _clamp(config.rate, RATE_RANGE)
         config.volume = _clamp(config.volume, VOLUME_RANGE)
         config.engines = [e for e in config.engines if e in LISTENING_ENGINES] or list(ENGINES)
+        if tuple(config.engines) == FORMER_DEFAULT_ENGINES:
+            config.engines = list(ENGINES)
         config.vosk_models = {k: v for k, v in config.vosk_models.items() if isinstance(v, str)}
         return config
 

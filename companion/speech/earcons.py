@@ -1,9 +1,10 @@
 """Earcons: short sounds that tell, without words, what just happened.
 
 Each kind differs in melody direction and timbre, not only in pitch: understood rises quickly, not
-understood falls slowly, refused is a low buzz, your turn is a three-note call. They are made with numpy and
-played in turn with the program's speech (companion.speech.playback), never over it; without PortAudio or an
-output device they switch themselves off after one notice.
+understood falls slowly, refused is a low buzz, your turn is a three-note call, and heard, two level ticks, says
+that the end of speech was heard while a slow recogniser (Whisper) works on it, so that the wait is not silence.
+They are made with numpy and played in turn with the program's speech (companion.speech.playback), never over
+it; without PortAudio or an output device they switch themselves off after one notice.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from companion.speech.audio import open_output
 from companion.speech.base import Unavailable
 from companion.speech.playback import OUTPUT_RATE, SoundQueue
 
-KINDS: tuple[str, ...] = ("understood", "not_understood", "refused", "your_turn")
+KINDS: tuple[str, ...] = ("understood", "not_understood", "refused", "your_turn", "heard")
 PEAK = 0.35
 
 # Each earcon: notes as (frequency in Hz, seconds), and the timbre: "pure" (sine) or "buzz" (odd harmonics).
@@ -27,6 +28,7 @@ _SHAPES: dict[str, tuple[tuple[tuple[float, float], ...], str]] = {
     "not_understood": (((440.0, 0.13), (329.6, 0.18)), "pure"),
     "refused": (((196.0, 0.28),), "buzz"),
     "your_turn": (((523.3, 0.08), (659.3, 0.08), (784.0, 0.14)), "pure"),
+    "heard": (((587.3, 0.06), (587.3, 0.06)), "pure"),
 }
 
 

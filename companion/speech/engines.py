@@ -1,7 +1,7 @@
 """Opening speech parts by name, with fallbacks that say what happened.
 
 `open_speaker`: the system voice in a child process, or printed text. `open_listener`: Vosk, PocketSphinx,
-Whisper (opt-in) or typed text, the best available in the configured order, saying which one listens. `open_earcons`: the
+Whisper or typed text, the best available in the configured order, saying which one listens. `open_earcons`: the
 short sounds. Every fallback is said once, in the user's language, with the reason.
 """
 
@@ -25,6 +25,7 @@ from companion.speech.listener import SpeechListener
 from companion.speech.models import RemoteModel, download_vosk_model, find_vosk_model
 from companion.speech.recogniser import Recogniser
 from companion.speech.tts import TtsSpeaker
+from companion.speech.voice import voice_settings
 
 
 def open_speaker(kind: str = "auto", lang: str = "fr", *, config: SpeechConfig | None = None,
@@ -92,7 +93,7 @@ def _recogniser(engine: str, lang: str, game: str, model: Path | None, config: S
     if engine == "whisper":
         from companion.speech.whisper import WhisperRecogniser
 
-        return WhisperRecogniser(lang, game, model=model)
+        return WhisperRecogniser(lang, game, model=model, say=say)
     from companion.speech.vosk_engine import VoskRecogniser
 
     path = find_vosk_model(lang, model, config)
@@ -112,8 +113,8 @@ def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosau
                   confirm_download: Callable[[RemoteModel], bool] | None = None,
                   keys: IO[str] | None = None) -> Listener:
     """A listener: "vosk", "sphinx", "whisper", "text", or "auto" (the first that works in `order`, by default
-    the settings' order: vosk, sphinx, text; whisper only when named there). Says which one listens, and why
-    others were skipped.
+    the settings' order: vosk, sphinx, whisper, text; in "auto", PocketSphinx only in a language it has a model
+    of). Says which one listens, and why others were skipped.
 
     With `audio_files`, each file is one utterance; else the microphone. Without `confirm_download`, a
     missing Vosk model is offered for download only when the keyboard is a terminal.
@@ -123,6 +124,8 @@ def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosau
     keys = keys if keys is not None else sys.stdin
     explicit = engine != "auto"
     candidates = _candidates(engine, order or config.engines, audio_files)
+    if not explicit and not voice_settings(lang).sphinx_model:
+        candidates = [name for name in candidates if name != "sphinx"]  # it could only say it has no model
     if confirm_download is None and audio_files is None and is_terminal(keys):
         confirm_download = terminal_confirm(lang, keys, say)
     messages = catalog(lang)

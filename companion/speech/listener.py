@@ -58,6 +58,7 @@ class SpeechListener(Listener):
         self.hinted = False
         self.reported_words: set[str] = set()
         self._sound_at = float("-inf")  # when the program was last heard making a sound
+        self.speech_ended: Callable[[], None] | None = None  # called when the end of speech is found
 
     def listen(self, state: str | None = None) -> Heard | None:
         if self.fallback is not None:
@@ -96,6 +97,8 @@ class SpeechListener(Listener):
             decode_s += time.perf_counter() - begin
         if not started:
             return Heard("", 0.0, self.name, 0.0)
+        if self.speech_ended is not None:
+            self.speech_ended()
         begin = time.perf_counter()
         result = self.recogniser.finish()
         self.last_final_ms = (time.perf_counter() - begin) * 1000

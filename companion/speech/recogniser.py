@@ -23,6 +23,7 @@ class Recogniser(ABC):
     """A speech recogniser fed with 16 kHz 16-bit mono frames (see companion.speech.audio)."""
 
     name = "recogniser"
+    decodes_after_speech = False  # most of its work is done once the player has stopped speaking (a wait)
 
     @abstractmethod
     def use_grammar(self, state: str, player_names: Sequence[str] = ()) -> None:

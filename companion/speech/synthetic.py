@@ -35,7 +35,20 @@ HELD_OUT_ESPEAK_VOICES: dict[str, tuple[str, ...]] = {
     "es": ("es-419+m2", "es-419+f3", "es-419+f5", "es-419+m6")}
 # flite's 16 kHz English voices (it speaks English only): US male (diphones), Scottish male, US male, US female.
 FLITE_VOICES: tuple[str, ...] = ("kal16", "awb", "rms", "slt")
-SYNTHESISERS = ("espeak-ng", "flite")
+# Debian's mbrola voices (diphones of recorded speakers, said through espeak-ng's phonemes), far closer to a
+# person than espeak-ng alone; installed for the tests only (tests/install_voices.sh). One voice of French and of
+# Spanish is held out (HELD_OUT_MBROLA_VOICES): no setting is chosen on it.
+MBROLA_VOICES: dict[str, tuple[str, ...]] = {"fr": ("fr1", "fr4"), "es": ("es1", "es2"), "en": ("us1",)}
+HELD_OUT_MBROLA_VOICES = frozenset({"fr4", "es2"})
+MBROLA_FOLDER = Path("/usr/share/mbrola")
+# espeak-ng 1.51 names Spanish vowels "e/", "o/"... and the trill "R2", which the Spanish mbrola voices lack (mbrola
+# then leaves the sound out): they are renamed to the voices' own phonemes. The trill of "río" or "perro" (R2) it
+# even drops before mbrola sees it ("río" said "ío"): its phonemes are read back as espeak-ng's own mnemonics, with
+# the trill that it does pass on (R) in their place, and said from those.
+MBROLA_RENAMED = {"es": {"a/": "a", "e/": "e", "i/": "i", "o/": "o", "u/": "u", "R2": "r", "aU": "a"}}
+MBROLA_MNEMONICS = {"es": {"R2": "R"}}
+SYNTHESISERS = ("espeak-ng", "flite", "mbrola")
+DEFAULT_SYNTHESISERS = ("espeak-ng", "flite")  # what `bench listen` and the tests speak with unless told
 SPEEDS: tuple[int, ...] = (135, 150, 165, 180)  # words per minute
 FLITE_WORDS_PER_MINUTE = 160  # flite's own pace, about; other speeds stretch its sounds
 
@@ -51,17 +64,24 @@ class SyntheticVoice:
         return f"{self.synthesiser}:{self.name}"
 
 
-def synthetic_voices(lang: str = "en", synthesisers: Sequence[str] = SYNTHESISERS) -> tuple[SyntheticVoice, ...]:
+def synthetic_voices(lang: str = "en", synthesisers: Sequence[str] = DEFAULT_SYNTHESISERS) -> tuple[SyntheticVoice, ...]:
     """The voices of the wanted synthesisers that speak `lang` and are installed here."""
     voices = {"espeak-ng": ESPEAK_VOICES[lang] + HELD_OUT_ESPEAK_VOICES[lang],
-              "flite": FLITE_VOICES if lang == "en" else ()}
+              "flite": FLITE_VOICES if lang == "en" else (),
+              "mbrola": tuple(v for v in MBROLA_VOICES.get(lang, ()) if _mbrola_database(v).is_file())}
     return tuple(SyntheticVoice(name, voice) for name in synthesisers if synthesiser_program(name)
                  for voice in voices[name])
 
 
 def held_out(voice: SyntheticVoice) -> bool:
-    """Whether no listening setting was chosen on this voice (see HELD_OUT_ESPEAK_VOICES)."""
+    """Whether no listening setting was chosen on this voice (see HELD_OUT_ESPEAK_VOICES, HELD_OUT_MBROLA_VOICES)."""
+    if voice.synthesiser == "mbrola":
+        return voice.name in HELD_OUT_MBROLA_VOICES
     return voice.synthesiser == "flite" or any(voice.name in v for v in HELD_OUT_ESPEAK_VOICES.values())
+
+
+def _mbrola_database(voice: str) -> Path:
+    return MBROLA_FOLDER / voice / voice
 
 
 @dataclass(frozen=True)
@@ -122,7 +142,9 @@ def sample_commands(game: str, lang: str, wanted: Sequence[tuple[str, str]], cou
 
 
 def synthesiser_program(synthesiser: str = "espeak-ng") -> str | None:
-    """The program of a synthesiser, or None when it is not installed."""
+    """The program of a synthesiser, or None when it is not installed (mbrola needs espeak-ng too)."""
+    if synthesiser == "mbrola":
+        return shutil.which("mbrola") if espeak_path() else None
     return shutil.which("flite") if synthesiser == "flite" else espeak_path()
 
 
@@ -142,12 +164,37 @@ def _synthesis_command(text: str, path: Path, voice: str | SyntheticVoice, speed
     return [_installed("espeak-ng"), "-v", name, "-s", str(speed), "-w", str(path), text]
 
 
+def _mbrola(text: str, path: Path, voice: str, speed: int) -> None:
+    """`text` said by an mbrola voice: espeak-ng's phonemes and timing (its mb- voice), renamed where the voice
+    names a phoneme otherwise (MBROLA_RENAMED), then mbrola's diphones."""
+    lang = next(code for code, names in MBROLA_VOICES.items() if voice in names)
+    espeak = [_installed("espeak-ng"), "-v", f"mb-{voice}", "-s", str(speed), "-q"]
+    if lang in MBROLA_MNEMONICS:
+        mnemonics = subprocess.run([*espeak, "-x", text], check=True, capture_output=True, text=True,
+                                   timeout=60).stdout
+        for name, replacement in MBROLA_MNEMONICS[lang].items():
+            mnemonics = mnemonics.replace(name, replacement)
+        text = f"[[{' '.join(mnemonics.split())}]]"
+    phonemes = subprocess.run([*espeak, "--pho", text], check=True, capture_output=True, text=True,
+                              timeout=60).stdout
+    renamed = MBROLA_RENAMED.get(lang, {})
+    lines = []
+    for line in phonemes.splitlines():
+        name, _, rest = line.partition("\t")
+        lines.append(f"{renamed.get(name, name)}\t{rest}" if rest else line)
+    subprocess.run([_installed("mbrola"), "-e", str(_mbrola_database(voice)), "-", str(path)],
+                   input="\n".join(lines) + "\n", check=True, capture_output=True, text=True, timeout=60)
+
+
 def speak_to_wav(text: str, path: Path, *, voice: str | SyntheticVoice = "en-us", speed: int = 160,
                  pause_s: float = 0.4, noise_snr_db: float | None = None, seed: int = 0) -> Path:
     """`text` spoken into a WAV file (by espeak-ng, or by the synthesiser of a SyntheticVoice), with
     `pause_s` of quiet around it and, if `noise_snr_db` is given, room-like (pink) noise that much quieter
     than the speech."""
-    subprocess.run(_synthesis_command(text, path, voice, speed), check=True, capture_output=True, timeout=60)
+    if isinstance(voice, SyntheticVoice) and voice.synthesiser == "mbrola":
+        _mbrola(text, path, voice.name, speed)
+    else:
+        subprocess.run(_synthesis_command(text, path, voice, speed), check=True, capture_output=True, timeout=60)
     samples, rate = read_wav(path)
     pause = np.zeros(int(pause_s * rate), dtype=np.float32)
     samples = np.concatenate([pause, samples, pause])

