@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The test voices (Debian's mbrola voices, spoken through espeak-ng), for the listening tests and benches only:
 # a player's machine never needs them. They are in Debian's contrib and non-free sections, enabled here by a
-# sources entry of their own that this script writes, so the system's own entries are left as they are. Safe
-# to run again; does nothing where the voices are already installed or the system is no Debian.
+# sources entry of their own that this script writes, so the system's own entries are left as they are. Also
+# speech-dispatcher with its espeak-ng module, the speech server of screen readers, for the test of speaking
+# through it (a player who uses Orca has it already). Safe to run again; does nothing where all is installed or
+# the system is no Debian.
 set -euo pipefail
 
 voices=(mbrola-fr1 mbrola-fr4 mbrola-es1 mbrola-es2 mbrola-us1)
@@ -11,6 +13,7 @@ for voice in "${voices[@]}"; do
   [ -d "/usr/share/mbrola/${voice#mbrola-}" ] || missing+=("$voice")
 done
 command -v mbrola >/dev/null 2>&1 || missing+=(mbrola)
+command -v speech-dispatcher >/dev/null 2>&1 || missing+=(speech-dispatcher speech-dispatcher-espeak-ng)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1 || [ ! -r /etc/os-release ]; then
   echo "install_voices: no apt-get here; the tests that need mbrola voices will say they are skipped" >&2

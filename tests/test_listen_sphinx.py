@@ -211,7 +211,7 @@ def test_the_microphone_is_muted_while_the_program_speaks_and_just_after():
     source = LiveFrames(2.0)
     listener = SpeechListener(EmptyRecogniser(), iter([source]), lang="en", speaker=speaker, guard_s=0.2,
                               keys=io.StringIO(), say=lambda _: None)
-    source.muted = listener._muted  # as listen() sets it
+    source.muted = listener.muted  # as listen() sets it
     kept = [time.monotonic() for _ in listener._unmuted(source)]
     assert kept and min(kept) >= speaker.until + 0.2
     assert len(kept) < len(source.taken)

@@ -10,6 +10,8 @@ player starts it, and the speaker's monitor is recorded:
 - first audio and barge-in: the game on a terminal (a pseudo-terminal, as a player types): a command typed
   when all is quiet, from its answer printed to its first sound; Enter, or "stop", typed while the program
   speaks, to silence;
+- spoken cuts: with --barge-in (headphones), words said into the microphone over the program's speech, from
+  their first sound to silence;
 - own voice: a spoken English game heard by PocketSphinx through the microphone, in a room where the speaker
   leaks into the microphone 20 dB down: each command played into the microphone must change the game as said,
   and the program must never take its own voice for a command.
@@ -58,8 +60,11 @@ SCRIPTS: dict[str, tuple[str, ...]] = {
 }
 HELP_WORD = {"fr": "aide", "en": "help", "es": "ayuda"}
 STOP_WORD = {"fr": "tais-toi", "en": "stop", "es": "cállate"}
+SPOKEN_STOP = "stop talking"  # "stop" alone, said by espeak-ng, was heard as "sos" (help)
 LOUD_DB = -45.0   # a 10 ms frame louder than this is sound (espeak-ng speaks at about -23 dBFS)
-QUIET_S = 0.3     # silence this long after a cut: the speaker has fallen silent
+# Silence this long after a cut: the speaker has fallen silent (longer than any pause between two sentences,
+# 0.41 s at most in a game's speech, so that a pause is never taken for a cut).
+QUIET_S = 0.8
 # A line is found where its loudness contour, rendered alone, matches the recording this well (correlation): the
 # same sentence played through the server matched at 0.78 to 1.0 (median 0.95), another one below 0.5; a line
 # (its sentences rendered one after another, as they are played) is longer, and so surer.
@@ -159,11 +164,13 @@ def _matches(recorded: np.ndarray, sentence: np.ndarray) -> np.ndarray:
 
 def locate(recording: np.ndarray, lines: Sequence[np.ndarray]) -> list[tuple[float | None, float]]:
     """Where each line (its audio as played) starts in the recording (seconds), looked for just after the end
-    of the one before it (within SEARCH_S: lines queued together are played back to back), and how well it
+    of the one before it (within SEARCH_S: lines queued together are played back to back; the first one from
+    the first sound on, however long the program took to start), and how well it
     matched there; None where it did not match (lost, cut, or another line in its place)."""
     recorded = contour(recording)
     found: list[tuple[float | None, float]] = []
-    start = 0
+    loud = np.flatnonzero(recorded > LOUD_DB)
+    start = max(0, int(loud[0]) - 50) if len(loud) else 0  # the first line, from the first sound on
     for line in lines:
         template = _sounding(contour(line))
         scores = _matches(recorded, template)[start:start + int(SEARCH_S * 100)]
@@ -238,7 +245,10 @@ def _words(sentence: str) -> list[str]:
     """A printed English sentence as the words said (numbers spelled out, paths and signs dropped)."""
     from companion.language.numbers import to_words
 
-    text = re.sub(r"\d+", lambda found: f" {to_words(int(found.group()), 'en')} ", sentence.lower())
+    def said(number: str) -> str:  # beyond the game's numbers (a folder's name), digit by digit
+        return to_words(int(number), "en") if len(number) <= 3 else " ".join(to_words(int(d), "en") for d in number)
+
+    text = re.sub(r"\d+", lambda found: f" {said(found.group())} ", sentence.lower())
     text = re.sub(r"(?<=\w)\.(?=\w)", " dot ", text.replace("/", " slash "))  # as espeak-ng reads a path
     return re.findall(r"[a-z]+(?:'[a-z]+)?", text.replace("-", " "))
 
@@ -336,13 +346,11 @@ class Terminal:
 
 def _loud(recording: Recording, since: float, window_s: float = 0.2) -> bool:
     """Whether the speaker sounded in the last `window_s` (and after `since`)."""
-    audio = recording.audio()
-    start = max(recording.index_at(max(since, time.monotonic() - window_s)), 0)
-    piece = audio[start:]
+    piece = recording.since(recording.index_at(max(since, time.monotonic() - window_s)))
     return len(piece) > 0 and bool(np.any(contour(piece) > LOUD_DB))
 
 
-def _wait_sound(recording: Recording, since: float, timeout: float = 20) -> float | None:
+def wait_sound(recording: Recording, since: float, timeout: float = 20) -> float | None:
     """When the speaker first sounded after `since` (monotonic seconds), waiting at most `timeout`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -354,17 +362,15 @@ def _wait_sound(recording: Recording, since: float, timeout: float = 20) -> floa
 
 
 def first_sound(recording: Recording, since: float) -> float | None:
-    audio = recording.audio()
     start = recording.index_at(since)
-    loud = np.flatnonzero(contour(audio[start:]) > LOUD_DB)
+    loud = np.flatnonzero(contour(recording.since(start)) > LOUD_DB)
     return None if not len(loud) else recording.time_of(start + int(loud[0]) * SAMPLE_RATE // 100)
 
 
 def silence_after(recording: Recording, moment: float, quiet_s: float = QUIET_S) -> float | None:
     """How long after `moment` the speaker fell silent for at least `quiet_s` (None if it did not)."""
-    audio = recording.audio()
     start = recording.index_at(moment)
-    loud = contour(audio[start:]) > LOUD_DB
+    loud = contour(recording.since(start)) > LOUD_DB
     need = int(quiet_s * 100)
     for frame in range(len(loud) - need + 1):
         if not loud[frame:frame + need].any():
@@ -372,7 +378,7 @@ def silence_after(recording: Recording, moment: float, quiet_s: float = QUIET_S)
     return None
 
 
-def _wait_quiet(recording: Recording, seconds: float, timeout: float = 60) -> None:
+def wait_quiet(recording: Recording, seconds: float, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and _loud(recording, 0.0, seconds):
         time.sleep(0.05)
@@ -386,38 +392,118 @@ class Timings:
     missed: int = 0  # a cut after which the speaker did not fall silent
 
 
-def measure_terminal(server: PrivateSoundServer, lang: str, folder: Path, trials: int = 5) -> Timings:
-    """First sound after a typed command, and silence after Enter or the stop word typed over the speech."""
-    env = {**os.environ, **server.environment(), **home_env(folder), "TERM": "dumb"}
+def measure_terminal(server: PrivateSoundServer, lang: str, folder: Path, trials: int = 5,
+                     rate: float | None = None) -> Timings:
+    """Silence after Enter pressed over the game's opening words; then, `trials` times, the first sound after
+    "help" typed in the quiet, and silence after Enter or the stop word typed over that help."""
+    env = {**os.environ, **server.environment(), **home_env(folder, rate), "TERM": "dumb"}
     recorder = server.record()
     terminal = Terminal(game_command(lang, folder / "game.json", "--engine", "text", "--voice", "tts"), env)
     timings = Timings(lang)
+
+    def cut(text: str) -> None:
+        pressed = terminal.type(text)
+        time.sleep(QUIET_S + 0.5)
+        silent = silence_after(recorder.recording, pressed)
+        if silent is None:
+            timings.missed += 1
+        else:
+            timings.barge_in_ms.append(silent * 1000)
+
     try:
-        _wait_sound(recorder.recording, 0.0)
+        if wait_sound(recorder.recording, 0.0) is not None:
+            time.sleep(1.0)
+            cut("")  # the player has heard enough of the opening
         for trial in range(trials):
-            _wait_quiet(recorder.recording, 0.6)
+            wait_quiet(recorder.recording, 0.6)
             printed_before = len(terminal.lines)
             terminal.type(HELP_WORD[lang])
             if not terminal.wait_until(lambda count=printed_before: len(terminal.lines) > count, 20):
                 break
             printed_at = terminal.lines[printed_before][0]
-            onset = _wait_sound(recorder.recording, printed_at - 0.05)
+            onset = wait_sound(recorder.recording, printed_at - 0.05)
             if onset is None:
                 timings.missed += 1
                 continue
             timings.first_audio_ms.append(max(0.0, onset - printed_at) * 1000)
             time.sleep(0.8)  # well into the help
-            pressed = terminal.type("" if trial % 2 == 0 else STOP_WORD[lang])
-            time.sleep(QUIET_S + 0.5)
-            silent = silence_after(recorder.recording, pressed)
-            if silent is None:
-                timings.missed += 1
-            else:
-                timings.barge_in_ms.append(silent * 1000)
+            cut(STOP_WORD[lang] if trial % 2 == 0 else "")
     finally:
         terminal.close()
         recorder.stop()
     return timings
+
+
+def _onset(wav: Path) -> float:
+    """Seconds of quiet at the start of a WAV file (before its first sound)."""
+    samples, rate = read_wav(wav)
+    loud = np.flatnonzero(contour(Resampler(rate, SAMPLE_RATE).process(samples)) > LOUD_DB)
+    return float(loud[0]) / 100 if len(loud) else 0.0
+
+
+@dataclass
+class SpokenCuts(Timings):
+    """Cuts said into the microphone with barge-in on, and what the program answered to each "stop"."""
+
+    answered: list[str] = field(default_factory=list)  # printed after a "stop": it asked for silence only
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    printed: list[str] = field(default_factory=list)
+
+
+def measure_spoken_cuts(server: PrivateSoundServer, folder: Path, trials: int = 3,
+                        rate: float | None = None) -> SpokenCuts:
+    """An English game on a terminal, heard by PocketSphinx with --barge-in (a player with headphones: nothing
+    leaks): `trials` times "help" typed in the quiet, then "stop talking" said over the help into the
+    microphone; from the first sound of the words to silence, and what the program printed after them."""
+    from companion.speech.synthetic import speak_to_wav
+
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, **server.environment(), **home_env(folder, rate), "TERM": "dumb"}
+    save = folder / "game.json"
+    recorder = server.record()
+    terminal = Terminal(game_command("en", save, "--engine", "sphinx", "--voice", "tts", "--no-earcons",
+                                     "--barge-in"), env)
+    stopping = speak_to_wav(SPOKEN_STOP, folder / "stop.wav", voice="en-us", speed=150)
+    lead = _onset(stopping)
+    result = SpokenCuts("en")
+    try:
+        terminal.wait_until(lambda: any("?" in line for _, line in terminal.lines), 60)
+        for _ in range(trials):
+            wait_quiet(recorder.recording, 1.0)
+            before = len(terminal.lines)
+            terminal.type(HELP_WORD["en"])
+            if not terminal.wait_until(lambda count=before: len(terminal.lines) > count, 20):
+                result.missed += 1
+                continue
+            onset = wait_sound(recorder.recording, terminal.lines[before][0] - 0.05)
+            if onset is None:
+                result.missed += 1
+                continue
+            time.sleep(0.8)  # well into the help
+            before = len(terminal.lines)
+            said = time.monotonic()
+            server.play_into_mic(stopping, wait=False)
+            time.sleep(QUIET_S + 1.5)
+            silent = silence_after(recorder.recording, said + lead)
+            if silent is None:
+                result.missed += 1
+            else:
+                result.barge_in_ms.append(silent * 1000)
+            result.answered += [line for _, line in terminal.lines[before:] if line]
+    finally:
+        result.printed = [line for _, line in terminal.lines]
+        terminal.close()
+        recorder.stop()
+    result.moves = _saved_moves(save)
+    return result
+
+
+def terminal_lines_after(printed: list[str], before: int, timeout: float = 20) -> bool:
+    """Whether the program printed something after the first `before` lines, waiting at most `timeout`."""
+    deadline = time.monotonic() + timeout
+    while len(printed) <= before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return len(printed) > before
 
 
 # ------------------------------------------------------------------------------------------- the microphone
@@ -465,12 +551,13 @@ class _Microphone:
         self.read_back = template.split("{", 1)[0]
 
     def wait_question(self, since: float, timeout: float = 60) -> None:
-        """Until the program has asked its next question and said everything it printed since `since`."""
+        """Until the program has asked its next question and said everything it printed since `since`. A question
+        is a line holding a question mark: it may go on ("Is that right? Yes or no.")."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and not (self.printed and self.printed[-1].rstrip().endswith("?")):
+        while time.monotonic() < deadline and not (self.printed and "?" in self.printed[-1]):
             time.sleep(0.05)
-        _wait_sound(self.recording, since, 10)  # a printed line is heard a moment later
-        _wait_quiet(self.recording, 1.0, timeout)
+        wait_sound(self.recording, since, 10)  # a printed line is heard a moment later
+        wait_quiet(self.recording, 1.0, timeout)
 
     def say(self, text: str) -> list[str]:
         """Keep quiet a moment (the program must not answer then), say `text`, and return what it answered."""
@@ -589,6 +676,9 @@ def _measure(server: PrivateSoundServer, folder: Path, langs: list[str], trials:
             "misrecognised": sum(len(h.misrecognised) for h in heard),
             "first_audio_ms": _summary(timings.first_audio_ms), "barge_in_ms": _summary(timings.barge_in_ms),
             "cuts_missed": timings.missed}
+    spoken = measure_spoken_cuts(server, folder / "spoken-cuts", trials)
+    report["spoken_cuts"] = {"said": _summary(spoken.barge_in_ms), "missed": spoken.missed,
+                             "answered": spoken.answered}
     plain = measure_microphone(server, folder / "microphone")
     leaking = measure_microphone(server, folder / "leaking", leak_gain=0.1)
     report["microphone"] = {"moves_as_said": plain.as_said, "said": plain.said, "read_backs": plain.read_backs,
@@ -619,6 +709,9 @@ def _print(report: dict[str, Any]) -> None:
               f"{_said(item['barge_in_ms'])}, cuts missed {item['cuts_missed']}")
     print(f"all: first audio {_said(report['first_audio_ms'])} (target p95 <= {targets['first_audio_p95_ms']:.0f} ms); "
           f"barge-in silence {_said(report['barge_in_ms'])} (target p95 <= {targets['barge_in_p95_ms']:.0f} ms)")
+    spoken = report["spoken_cuts"]
+    print(f"stop said over the speech, with --barge-in: silence {_said(spoken['said'])}, cuts missed "
+          f"{spoken['missed']}, lines said after it {len(spoken['answered'])} (should be 0)")
     for name, label in (("microphone", "microphone"), ("leaking_room", "leaking room (-20 dB)")):
         item = report[name]
         print(f"{label}: moves as said {item['moves_as_said']} ({item['said']} utterances, {item['read_backs']} "

@@ -16,6 +16,8 @@ from companion.benchmarks import BENCHMARKS
 
 # Each command's name (its module's name) and the one line that `companion --help` says of it.
 COMMANDS: dict[str, str] = {
+    "audio": ("Check the sound at the table: 'audio check' says a sentence, asks you to say yes, and tells in words "
+              "how your voice came in, whether it was understood and what to change."),
     "bench": "Measure speed and memory: " + ", ".join(BENCHMARKS) + ".",
     "listen": "Recognise one utterance from the microphone or a WAV file and print its text, intent and slots.",
     "models": ("List speech engines, voices, models and sound devices; 'models download LANG' fetches a Vosk model; "

@@ -52,6 +52,9 @@ def add_speech_options(parser: argparse.ArgumentParser, *, saved: bool = False) 
     parser.add_argument("--audio", type=Path, nargs="+", metavar="WAV",
                         help="WAV files to hear instead of the microphone, one utterance each")
     parser.add_argument("--push-to-talk", action="store_true", help="listen only while a key is held")
+    parser.add_argument("--barge-in", action="store_true",
+                        help="listen while the program speaks: speaking cuts it off (with headphones only: through a "
+                             "loudspeaker the microphone would hear the program itself)")
     parser.add_argument("--voice", choices=SPEAKER_KINDS,
                         help="how to speak: auto (speech-dispatcher when it runs, else the program's own voice; "
                              "the default), speechd, tts (the program's own voice) or text (print only; the "
@@ -115,7 +118,8 @@ def open_session(args: argparse.Namespace, game: str) -> Session:
 
     speaker = open_speaker(voice, args.lang)
     listener = open_listener(args.engine, args.lang, game, model=args.model, audio_files=args.audio,
-                             speaker=speaker, push_to_talk=args.push_to_talk, say=speaker.say)
+                             speaker=speaker, push_to_talk=args.push_to_talk, barge_in=args.barge_in,
+                             say=speaker.say)
     earcons = open_earcons(not args.no_earcons, lang=args.lang, say=speaker.say,
                            speaker=speaker)
     if isinstance(listener, SpeechListener) and listener.recogniser.decodes_after_speech:

@@ -243,9 +243,13 @@ class MicrophoneSource(AudioSource):
             self.stream = None
             raise Unavailable("no_microphone", str(error)) from error
 
-    def chunks(self) -> Iterator[np.ndarray]:
+    def open(self) -> None:
+        """Start capturing now (else at the first `chunks`); Unavailable if the microphone cannot be opened."""
         if self.stream is None:
             self._start()
+
+    def chunks(self) -> Iterator[np.ndarray]:
+        self.open()
         while True:
             try:
                 muted, chunk = self.queue.get(timeout=self.READ_TIMEOUT_S)

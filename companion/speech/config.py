@@ -56,6 +56,7 @@ class SpeechConfig:
     engines: list[str] = field(default_factory=lambda: list(ENGINES))
     guard_ms: int = 300
     push_to_talk: bool = False
+    barge_in: bool = False  # speech heard while the program speaks cuts it off (with headphones: no echo)
     vosk_models: dict[str, str] = field(default_factory=dict)
 
     def adjust(self, step: str) -> None:

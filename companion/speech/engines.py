@@ -108,7 +108,7 @@ def _recogniser(engine: str, lang: str, game: str, model: Path | None, config: S
 def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosaurus", *,
                   player_names: Sequence[str] = (), model: Path | None = None,
                   audio_files: Sequence[Path] | None = None, speaker: Speaker | None = None,
-                  push_to_talk: bool = False, order: Sequence[str] | None = None,
+                  push_to_talk: bool = False, barge_in: bool = False, order: Sequence[str] | None = None,
                   say: Callable[[str], None] = print, config: SpeechConfig | None = None,
                   confirm_download: Callable[[RemoteModel], bool] | None = None,
                   keys: IO[str] | None = None) -> Listener:
@@ -160,7 +160,7 @@ def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosau
             sources = itertools.repeat(microphone)
         return SpeechListener(recogniser, sources, lang=lang, player_names=player_names, speaker=speaker,
                               guard_s=config.guard_ms / 1000, push_to_talk=push_to_talk or config.push_to_talk,
-                              keys=keys, say=say)
+                              barge_in=barge_in or config.barge_in, keys=keys, say=say)
     if audio_files is not None:
         raise BadInput(messages.say("speech.no_engine_for_files"))
     say(messages.say("speech.listening_with.text"))

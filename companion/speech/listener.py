@@ -29,9 +29,10 @@ ANY_STATE = "any"
 class _Typed(Exception):
     """A line typed on the keyboard while listening: it stands for what the player would have said."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, cut: bool = False):
         super().__init__(text)
         self.text = text
+        self.cut = cut  # it cut the program's speech off
 
 
 class SpeechListener(Listener):
@@ -39,7 +40,7 @@ class SpeechListener(Listener):
 
     def __init__(self, recogniser: Recogniser, sources: Iterator[AudioSource], *, lang: str,
                  player_names: Sequence[str] = (), speaker: Speaker | None = None, guard_s: float = 0.3,
-                 push_to_talk: bool = False, keys: IO[str] | None = None,
+                 push_to_talk: bool = False, barge_in: bool = False, keys: IO[str] | None = None,
                  say: Callable[[str], None] = print, endpoint: EndpointSettings | None = None):
         self.recogniser = recogniser
         self.name = recogniser.name
@@ -49,6 +50,7 @@ class SpeechListener(Listener):
         self.speaker = speaker
         self.guard_s = guard_s
         self.push_to_talk = push_to_talk
+        self.barge_in = barge_in  # the microphone stays open while the program speaks; speech cuts it off
         self.keys = keys if keys is not None else sys.stdin
         self.say = say
         self.endpoint = endpoint or EndpointSettings()
@@ -68,16 +70,17 @@ class SpeechListener(Listener):
             return None
         self.current = source
         if source.live:
-            source.muted = self._muted  # type: ignore[attr-defined]
+            source.muted = self.muted  # type: ignore[attr-defined]
         self.recogniser.use_grammar(state or ANY_STATE, self.player_names)
         self._report_unknown_words()
         if self.push_to_talk and not self._wait_for_key():
             return None
         try:
-            self._wait_until_quiet(source)
+            if not (self.barge_in and source.live):
+                self._wait_until_quiet(source)
             return self.hear(source)
         except _Typed as typed:
-            return Heard(typed.text, None, "text")
+            return Heard(typed.text, None, "text", barge_in=typed.cut)
         except Unavailable as problem:
             return self._fall_back(problem, state)
 
@@ -87,10 +90,11 @@ class SpeechListener(Listener):
         `decode_ms` is the recogniser's whole time on the utterance; with a microphone most of it is spent
         while the player is still speaking."""
         decode_s = 0.0
-        started = False
+        started = cut = False
         for frame in Endpointer(self.endpoint).speech(self._unmuted(source)):
             begin = time.perf_counter()
             if not started:
+                cut = self.barge_in and source.live and self._cut_speech()
                 self.recogniser.start()
                 started = True
             self.recogniser.accept(frame)
@@ -103,7 +107,8 @@ class SpeechListener(Listener):
         result = self.recogniser.finish()
         self.last_final_ms = (time.perf_counter() - begin) * 1000
         decode_s += self.last_final_ms / 1000
-        return Heard(result.text, result.confidence, self.name, round(decode_s * 1000, 1), result.rivals)
+        return Heard(result.text, result.confidence, self.name, round(decode_s * 1000, 1), result.rivals,
+                     barge_in=cut)
 
     def _report_unknown_words(self) -> None:
         """Say once which grammar words the model cannot hear: never dropped without a word."""
@@ -116,9 +121,18 @@ class SpeechListener(Listener):
     def _busy(self) -> bool:
         return activity.playing() or (self.speaker is not None and self.speaker.is_speaking())
 
-    def _muted(self) -> bool:
+    def _cut_speech(self) -> bool:
+        """Silence the program if it is speaking (the player spoke or typed over it); whether it was."""
+        if self.speaker is None or not self.speaker.is_speaking():
+            return False
+        self.speaker.stop()
+        return True
+
+    def muted(self) -> bool:
         """Whether the microphone is muted now (asked as each piece of sound comes in): the program is making a
-        sound, or made one less than the guard time ago."""
+        sound, or made one less than the guard time ago. Never with barge-in: the player may speak over it."""
+        if self.barge_in:
+            return False
         now = time.monotonic()
         if self._busy():
             self._sound_at = now
@@ -134,7 +148,7 @@ class SpeechListener(Listener):
                 continue
             self.speaker.stop()
             if line.strip():
-                raise _Typed(line.strip())
+                raise _Typed(line.strip(), cut=True)
         activity.wait_until_quiet()
 
     def _unmuted(self, source: AudioSource) -> Iterator[bytes]:
@@ -143,8 +157,10 @@ class SpeechListener(Listener):
         for frame in source.frames():
             if source.live:
                 line = typed_line(self.keys)
-                if line is not None and line.strip():
-                    raise _Typed(line.strip())
+                if line is not None:
+                    cut = self._cut_speech()  # with barge-in the program may still be speaking: Enter cuts it off
+                    if line.strip():
+                        raise _Typed(line.strip(), cut=cut)
             yield frame
 
     def _wait_for_key(self) -> bool:

@@ -10,6 +10,7 @@ microphone. PortAudio reaches the server through ALSA's pulse plugin (Debian's l
 
 from __future__ import annotations
 
+import bisect
 import os
 import shutil
 import subprocess
@@ -41,28 +42,45 @@ def missing_programs() -> list[str]:
 
 @dataclass
 class Recording:
-    """16 kHz mono samples (floats) recorded from a monitor, with the monotonic time of each piece received."""
+    """16 kHz mono samples (floats) recorded from a monitor, with the monotonic time of each piece received.
+
+    Pieces arrive every 10 ms while a test polls the recording: dates are found by bisection and `since` joins
+    only the pieces asked for, so that polling a recording of several minutes stays cheap."""
 
     samples: list[np.ndarray] = field(default_factory=list)
-    arrivals: list[tuple[float, int]] = field(default_factory=list)  # (time received, samples before it)
+    arrivals: list[tuple[float, int]] = field(default_factory=list)  # (time received, samples up to its end)
 
     def audio(self) -> np.ndarray:
-        return np.concatenate(self.samples) if self.samples else np.zeros(0, dtype=np.float32)
+        return self.since(0)
+
+    def since(self, index: int) -> np.ndarray:
+        """The samples from `index` on."""
+        count = min(len(self.samples), len(self.arrivals))  # the recording thread appends to both: a stable count
+        ends = [before for _, before in self.arrivals[:count]]
+        first = bisect.bisect_right(ends, index)
+        if first >= count:
+            return np.zeros(0, dtype=np.float32)
+        start = ends[first - 1] if first else 0
+        return np.concatenate(self.samples[first:count])[index - start:]
 
     def time_of(self, index: int) -> float:
         """About when sample `index` came out of the server (monotonic seconds)."""
-        for received, before in self.arrivals:
-            if before >= index:
-                return received - (before - index) / SAMPLE_RATE
-        received, before = self.arrivals[-1]
+        arrivals = self.arrivals[:]
+        at = bisect.bisect_left(arrivals, index, key=lambda arrival: arrival[1])
+        if at < len(arrivals):
+            received, before = arrivals[at]
+            return received - (before - index) / SAMPLE_RATE
+        received, before = arrivals[-1]
         return received + (index - before) / SAMPLE_RATE
 
     def index_at(self, moment: float) -> int:
         """The first sample that came out at or after `moment` (monotonic seconds)."""
-        for received, before in self.arrivals:
-            if received >= moment:
-                return max(0, before - int((received - moment) * SAMPLE_RATE))
-        return self.arrivals[-1][1] if self.arrivals else 0
+        arrivals = self.arrivals[:]
+        at = bisect.bisect_left(arrivals, moment, key=lambda arrival: arrival[0])
+        if at < len(arrivals):
+            received, before = arrivals[at]
+            return max(0, before - int((received - moment) * SAMPLE_RATE))
+        return arrivals[-1][1] if arrivals else 0
 
 
 class Recorder:
