@@ -327,6 +327,15 @@ class Terminal:
         os.write(self.fd, b"\r")
         return moment
 
+    def answer(self, before: int, typed: str, timeout: float = 20) -> tuple[float, str] | None:
+        """The first line the program printed after the first `before`, the terminal's echo of what was typed
+        aside; None if none came within `timeout`."""
+        def printed() -> tuple[float, str] | None:
+            return next((line for line in self.lines[before:] if line[1] and line[1] != typed), None)
+
+        self.wait_until(lambda: printed() is not None, timeout)
+        return printed()
+
     def wait_until(self, condition: Any, timeout: float = 30) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -347,6 +356,14 @@ class Terminal:
 def _loud(recording: Recording, since: float, window_s: float = 0.2) -> bool:
     """Whether the speaker sounded in the last `window_s` (and after `since`)."""
     piece = recording.since(recording.index_at(max(since, time.monotonic() - window_s)))
+    return len(piece) > 0 and bool(np.any(contour(piece) > LOUD_DB))
+
+
+def sounding_before(recording: Recording, moment: float, window_s: float = 0.5) -> bool:
+    """Whether the speaker sounded in the `window_s` before `moment` (longer than any pause between sentences):
+    a cut measured then silenced speech, not a speaker already quiet."""
+    start, end = recording.index_at(moment - window_s), recording.index_at(moment)
+    piece = recording.since(start)[:max(0, end - start)]
     return len(piece) > 0 and bool(np.any(contour(piece) > LOUD_DB))
 
 
@@ -389,7 +406,7 @@ class Timings:
     lang: str
     first_audio_ms: list[float] = field(default_factory=list)
     barge_in_ms: list[float] = field(default_factory=list)
-    missed: int = 0  # a cut after which the speaker did not fall silent
+    missed: int = 0  # a cut after which the speaker did not fall silent, or made when it was not speaking
 
 
 def measure_terminal(server: PrivateSoundServer, lang: str, folder: Path, trials: int = 5,
@@ -405,7 +422,7 @@ def measure_terminal(server: PrivateSoundServer, lang: str, folder: Path, trials
         pressed = terminal.type(text)
         time.sleep(QUIET_S + 0.5)
         silent = silence_after(recorder.recording, pressed)
-        if silent is None:
+        if silent is None or not sounding_before(recorder.recording, pressed):
             timings.missed += 1
         else:
             timings.barge_in_ms.append(silent * 1000)
@@ -418,9 +435,10 @@ def measure_terminal(server: PrivateSoundServer, lang: str, folder: Path, trials
             wait_quiet(recorder.recording, 0.6)
             printed_before = len(terminal.lines)
             terminal.type(HELP_WORD[lang])
-            if not terminal.wait_until(lambda count=printed_before: len(terminal.lines) > count, 20):
+            answer = terminal.answer(printed_before, HELP_WORD[lang])
+            if answer is None:
                 break
-            printed_at = terminal.lines[printed_before][0]
+            printed_at = answer[0]
             onset = wait_sound(recorder.recording, printed_at - 0.05)
             if onset is None:
                 timings.missed += 1
@@ -472,10 +490,11 @@ def measure_spoken_cuts(server: PrivateSoundServer, folder: Path, trials: int = 
             wait_quiet(recorder.recording, 1.0)
             before = len(terminal.lines)
             terminal.type(HELP_WORD["en"])
-            if not terminal.wait_until(lambda count=before: len(terminal.lines) > count, 20):
+            answer = terminal.answer(before, HELP_WORD["en"])
+            if answer is None:
                 result.missed += 1
                 continue
-            onset = wait_sound(recorder.recording, terminal.lines[before][0] - 0.05)
+            onset = wait_sound(recorder.recording, answer[0] - 0.05)
             if onset is None:
                 result.missed += 1
                 continue
@@ -485,7 +504,7 @@ def measure_spoken_cuts(server: PrivateSoundServer, folder: Path, trials: int = 
             server.play_into_mic(stopping, wait=False)
             time.sleep(QUIET_S + 1.5)
             silent = silence_after(recorder.recording, said + lead)
-            if silent is None:
+            if silent is None or not sounding_before(recorder.recording, said + lead):
                 result.missed += 1
             else:
                 result.barge_in_ms.append(silent * 1000)
