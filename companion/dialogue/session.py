@@ -188,8 +188,18 @@ class Session:
     def confirm(self, question: str, state: str, again: str | None = None) -> bool | Answer:
         """Ask a yes/no question in the middle of `state`: True for a clear yes, False for no, or the Answer of
         a new command said instead. Help and repeat answer the question and keep it open; anything else
-        asks again, shortly: `again` (what is to confirm), else the question."""
-        self.last_prompt = self.say_text(question)
+        asks again, shortly: `again` (what is to confirm), else the question. Once it is answered, "repeat" says
+        the question that was open before it, never this one: a yes to it would no longer be heard."""
+        before = self.last_prompt
+        asked = self.last_prompt = self.say_text(question)
+        try:
+            return self._confirmed(question, state, again)
+        finally:
+            self.last_prompt = before
+            self.history.close(asked)
+
+    def _confirmed(self, question: str, state: str, again: str | None) -> bool | Answer:
+        """The answer to the yes/no question `question`, already said (see `confirm`)."""
         listening = confirming(state)
         while True:
             heard = self._hear(listening)
