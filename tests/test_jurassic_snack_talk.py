@@ -316,3 +316,14 @@ def test_the_solo_option_of_jurassic_snack_says_what_solo_is_there():
 def test_english_says_a_diplo_goes_north(tmp_path):
     out = resume(tmp_path, Game.new(PLAYERS, mode=HIDDEN, seed=1), ["diplo on C1 towards the north"], "en")
     assert "The blue diplo on C1 goes north and stops on C2." in out
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_a_birth_on_a_square_that_is_not_empty_is_refused_with_the_empty_squares(tmp_path, lang):
+    state = reach(lambda game: game.pending == "birth" and game.phase == EFFECT)
+    grass = state.squares_with(GRASS)[0]
+    out = resume(tmp_path, state, [grass], lang)
+    words = catalog(lang)
+    refusal = words.say("reasons.js_square_not_empty", square=grass, found=words.say("js.contents.grass"))
+    choices = words.say("js.choices_birth", squares=state.squares_with(EMPTY))
+    assert f"{refusal}\n{choices[0].upper()}{choices[1:]}\n" in out

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion import registry
 from companion.dialogue.jurassic_snack.advice import UNSAID_EVENTS
-from companion.dialogue.jurassic_snack.choices import help_params, prompt_params
+from companion.dialogue.jurassic_snack.choices import effect_choices, help_params, prompt_params
 from companion.dialogue.jurassic_snack.queries import QUERIES, say_notes
 from companion.dialogue.jurassic_snack.setup import start_game
 from companion.dialogue.jurassic_snack.words import SquareWords
@@ -208,8 +208,17 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         return Move(player, str(piece), square, direction)
 
     def allowed(self, action: Any, reason: Reason) -> None:
-        """After a refused move: the moves the player does have from that square, or at all."""
-        if not isinstance(action, Move) or reason.code in _FINAL_REFUSALS:
+        """After a refused move: the moves the player does have from that square, or at all; after a refused
+        choice of an effect: its choices (the grass squares of an eruption or a look, many, by an example)."""
+        if reason.code in _FINAL_REFUSALS:
+            return
+        if isinstance(action, (Hatch, Fly, Scout)) and self.game.phase == EFFECT:
+            self.session.say_text(effect_choices(self))
+            return
+        if isinstance(action, (Erupt, Look)) and self.game.phase == EFFECT:
+            self.say("expected_effect", effect=self.text(f"effects.{self.game.pending}"), **prompt_params(self))
+            return
+        if not isinstance(action, Move):
             return
         from companion.dialogue.jurassic_snack.queries import say_moves
 
