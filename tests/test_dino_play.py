@@ -350,3 +350,29 @@ def test_the_setup_says_what_the_board_data_assumes_not_that_a_picture_is_missin
     assert result.returncode == 0, result.stderr
     assert not any(word in out for word in missing)
     assert board in out and "--board" in out
+
+
+TURN_HELP = {"fr": ("aide", r"par exemple : (.+?)\. Ou : tout", r"Pour rentrer, par exemple : (.+?)\. Questions"),
+             "en": ("help", r"for example: (.+?)\. Or: all", r"To go home, for example: (.+?)\. Questions"),
+             "es": ("ayuda", r"por ejemplo: (.+?)\. O: todo", r"Para volver, por ejemplo: (.+?)\. Preguntas")}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_the_moves_the_turn_help_gives_as_examples_are_the_players_and_accepted(tmp_path, lang):
+    """Ana's help names her colour and a square she can reach; once Ana's pawn is on the board, Ana's help (her
+    next turn) gives a way home that is accepted too."""
+    import re
+
+    ask, walk, home = TURN_HELP[lang]
+    first = play(tmp_path, ["Ana", "Bruno"], SHARED_NEST_SETUP[lang] + [ask], lang).stdout
+    example = re.search(walk, first)[1]
+    assert catalog(lang).name("colours", "red") in example
+    second = play(tmp_path, ["Ana", "Bruno"], SHARED_NEST_SETUP[lang] + [example, LINES[lang]["meteor"], ask], lang,
+                  "h.json").stdout
+    game = Game.from_json(saved_state(tmp_path / "h.json")["state"])
+    assert [type(action) for action in game.actions] == [Move, Meteor]
+    way_home = re.findall(home, second)[-1]
+    play(tmp_path, ["Ana", "Bruno"], SHARED_NEST_SETUP[lang] + [example, LINES[lang]["meteor"], way_home], lang,
+         "i.json")
+    game = Game.from_json(saved_state(tmp_path / "i.json")["state"])
+    assert game.actions[-1].exit

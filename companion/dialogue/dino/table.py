@@ -161,9 +161,40 @@ class DinoTable(Table[Game]):
         again = Question(self.key("ask_egg_again"), "egg", params, owner, help=self.key("help.egg_choice"))
         return Missing(question, answer, lambda reply: self.egg_answer(choices, reply), again)
 
+    def help_key(self, question: Question) -> str | None:
+        """At a turn, the help gives examples of the moves there are: a move, and a way home when a pawn can
+        leave; or only the meteor."""
+        if question.state != "turn" or self.game.phase != PLAY:
+            return None
+        moves = self.example_moves()
+        return self.key("help.turn_meteor" if not moves else "help.turn_home" if "home" in moves else "help.turn")
+
     def help_params(self, question: Question) -> dict[str, Any]:
-        """The egg question's help names the colours there are to take."""
-        return dict(question.params) if question.state == "egg" else {}
+        """The egg question's help names the colours there are to take; a turn's, moves the player may make."""
+        if question.state == "egg":
+            return dict(question.params)
+        return self.example_moves() if question.state == "turn" and self.game.phase == PLAY else {}
+
+    def example_moves(self) -> dict[str, str]:
+        """A move of the player whose turn it is ("move": to a square as far as its steps, three when there is
+        one), and a way home ("home"), as the player would say them; none when no pawn can move."""
+        game = self.game
+        moves = [action for action in game.legal_actions() if isinstance(action, Move) and action.egg is None]
+        examples: dict[str, str] = {}
+        walks = sorted((m for m in moves if not m.exit and m.steps == game.least_steps(m.player, m.pawn, m.square)),
+                       key=lambda m: (abs(m.steps - 3), m.pawn))  # a square as far as the steps said
+        homes = sorted((m for m in moves if m.exit), key=lambda m: (m.steps, m.pawn))
+        colour = game.colours[game.current_player]
+        if walks:
+            move = walks[0]
+            examples["move"] = self.text("said.move" if move.steps < POINTS_PER_TURN else "said.move_all",
+                                         colour=colour, number=move.pawn + 1, steps=move.steps, square=move.square,
+                                         meteor=POINTS_PER_TURN - move.steps)
+        if homes:
+            home = homes[0]
+            examples["home"] = self.text("said.home", colour=colour, number=home.pawn + 1, steps=home.steps,
+                                         square=home.square)
+        return examples
 
     def egg_answer(self, choices: list[str], reply: Answer) -> Any:
         """What a reply to the egg question adds: none, the only one (yes, or an egg said without its colour),
