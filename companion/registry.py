@@ -75,11 +75,10 @@ def _path_option(flag: str, help_text: str, metavar: str = "FILE") -> Option:
     return Option((flag,), {"type": Path, "metavar": metavar, "help": help_text})
 
 
-def _solo_options(most_bots: int) -> tuple[Option, ...]:
-    """Solo play against bots (up to `most_bots`; one bot: no --bots), and advice at a table of people."""
-    options = [Option(("--solo",), {"action": "store_true",
-                                    "help": "play alone against bots: the program deals, rolls the die and plays "
-                                            "the other seats"})]
+def _solo_options(most_bots: int, solo_help: str) -> tuple[Option, ...]:
+    """Solo play against bots (up to `most_bots`; one bot: no --bots; `solo_help` says what the program does
+    then), and advice at a table of people."""
+    options = [Option(("--solo",), {"action": "store_true", "help": solo_help})]
     if most_bots > 1:
         options.append(Option(("--bots",), {"type": int, "choices": range(1, most_bots + 1), "metavar": "N",
                                             "help": f"how many bots play in solo, 1 to {most_bots} (default 3)"}))
@@ -116,7 +115,8 @@ GAMES: tuple[GameSpec, ...] = (
             Option(("--match",), {"choices": ("summer-winter",),
                                   "help": "two games in a row with the same players, summer then winter, the "
                                           "scores added"}),
-            *_solo_options(4),
+            *_solo_options(4, "play alone against bots: the program deals, rolls the die and plays the other "
+                              "seats"),
         )),
     GameSpec(
         id="jurassic-snack", title="Jurassic Snack", stem="jurassic_snack", namespace="js",
@@ -129,7 +129,8 @@ GAMES: tuple[GameSpec, ...] = (
             Option(("--quiet-turns",), {"type": int, "choices": (2, 4),
                                         "help": "turns in a row without eating or chasing that end the game "
                                                 "(default 2)"}),
-            *_solo_options(1),
+            *_solo_options(1, "play alone against a bot: you play blue and start, the program draws hidden "
+                              "tokens and plays yellow"),
         )),
     GameSpec(
         id="dino", title="Dino", stem="dino", namespace="dino",

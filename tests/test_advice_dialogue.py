@@ -87,7 +87,7 @@ def test_jurassic_snack_advice_is_off_at_a_table_and_the_advisor_s_with_advice(t
     best = advise_snack(game, 0, seed=4).best
     assert on.stdout.count("I suggest ") == 1
     line = next(text for text in on.stdout.splitlines() if text.startswith("I suggest "))
-    assert f"{best.action.square} towards the " in line  # the advisor's move, by its square
+    assert f"on {best.action.square} {best.action.direction}:" in line  # the advisor's move, by its square
     if best.reason.code == "js_advice_eat" and "expected_points" in best.reason.params:
         assert f"{best.reason.params['expected_points']:.1f}" in line  # the average the advisor gave
 

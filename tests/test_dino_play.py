@@ -142,7 +142,7 @@ def test_questions_refusals_and_eggs_by_hand(tmp_path):
             in out)
     assert "Refusé. C1 est à 3 emplacements au moins : 2 ne suffit pas." in out
     assert "Combien d'emplacements jusqu'en B2 ? Au moins 3. Je te fais confiance pour le chemin." in out
-    assert "Œufs à prendre en B2 : rouge. En prends-tu un ?" in out
+    assert "Il y a un œuf rouge à prendre en B2. Le prends-tu ? Oui ou non." in out
     assert "Ana : pion rouge en B2, 3 emplacements." in out
     assert "Ana prend un œuf rouge, à garder en vue. 2 œufs restent dans ce nid." in out
     assert "La météorite avance : 1 pierre ; 27 pierres avant sa chute." in out
@@ -290,3 +290,89 @@ def test_the_table_plays_on_its_own_board_file(tmp_path):
     refused = run_play(["play", "dino", "--engine", "text", "--players", "Ana,Ben", "--board", str(broken),
                         "--save", str(tmp_path / "h.json")], [], tmp_path)
     assert refused.returncode == 2 and "white" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+
+
+# Two nests share B2 (red and yellow); the orange nest is in E5.
+SHARED_NEST_SETUP = {
+    "fr": ["oui", "non", "B2", "B2", "C3", "D4", "E5", "C5", "entre B3 et C3", "entre C4 et D4", "entre D2 et E2", "non",
+           "oui"],
+    "en": ["yes", "no", "B2", "B2", "C3", "D4", "E5", "C5", "between B3 and C3", "between C4 and D4", "between D2 and E2",
+           "no", "yes"],
+    "es": ["sí", "no", "B2", "B2", "C3", "D4", "E5", "C5", "entre B3 y C3", "entre C4 y D4", "entre D2 y E2", "no", "sí"],
+}
+SHARED_NEST_TURNS = {  # Ana's red pawn ends on B2; a yes says no colour; orange has no nest there; then yellow
+    "fr": ["mon pion rouge numéro 1 avance de trois jusqu'en B2", "aide", "oui", "orange", "jaune",
+           "mon pion jaune numéro 2 avance de deux jusqu'en E5", "oui"],
+    "en": ["my red pawn number 1 moves three to B2", "help", "yes", "orange", "yellow",
+           "my yellow pawn number 2 moves two to E5", "yes"],
+    "es": ["mi peón rojo número 1 avanza tres hasta B2", "ayuda", "sí", "naranja", "amarillo",
+           "mi peón amarillo número 2 avanza dos hasta E5", "sí"],
+}
+SHARED_NEST_SAID = {
+    "fr": ["2 nids en B2 : rouge ou jaune. Quel œuf prends-tu ? Dis la couleur, ou non.",
+           "Dis la couleur de l'œuf que tu prends, rouge ou jaune, par exemple : je prends un œuf rouge. Ou dis non.",
+           "Quel œuf : rouge ou jaune ? Ou non.", "Ana prend un œuf jaune, à garder en vue.",
+           "Il y a un œuf orange à prendre en E5. Le prends-tu ? Oui ou non.", "Bruno prend un œuf orange"],
+    "en": ["2 nests on B2: red or yellow. Which egg do you take? Say the colour, or no.",
+           "Say the colour of the egg you take, red or yellow, for example: I take a red egg. Or say no.",
+           "Which egg: red or yellow? Or no.", "Ana takes a yellow egg, to keep on show.",
+           "There is an orange egg to take on E5. Do you take it? Yes or no.", "Bruno takes an orange egg"],
+    "es": ["2 nidos en B2: rojo o amarillo. ¿Qué huevo tomas? Di el color, o no.",
+           "Di el color del huevo que tomas, rojo o amarillo, por ejemplo: tomo un huevo rojo. O di no.",
+           "¿Qué huevo: rojo o amarillo? O no.", "Ana toma un huevo amarillo, que debe quedar a la vista.",
+           "Hay un huevo naranja para tomar en E5. ¿Lo tomas? Sí o no.", "Bruno toma un huevo naranja"],
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_two_nests_on_one_square_ask_which_egg_by_its_colour(tmp_path, lang):
+    """Where two nests share the square a move ends on, the question names both and takes a colour or no (a
+    yes alone, or a colour of no nest there, asks again); the help's example is an egg there is."""
+    result = play(tmp_path, ["Ana", "Bruno"], SHARED_NEST_SETUP[lang] + SHARED_NEST_TURNS[lang], lang)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    said = SHARED_NEST_SAID[lang]
+    assert said[0] in out and said[1] in out and out.count(said[2]) == 2
+    for sentence in said[3:]:
+        assert sentence in out
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert game.eggs(0) == ["yellow"] and game.eggs(1) == ["orange"]
+
+
+@pytest.mark.parametrize("lang, missing, board", [
+    ("fr", ("dessin", "manque"), "Mon plateau, d'après son fichier de plateau : carrés A1 à F6"),
+    ("en", ("picture", "missing"), "My board, from its board file: squares A1 to F6"),
+    ("es", ("dibujo", "falta"), "Mi tablero, según su archivo de tablero: cuadrados de A1 a F6"),
+])
+def test_the_setup_says_what_the_board_data_assumes_not_that_a_picture_is_missing(tmp_path, lang, missing, board):
+    result = play(tmp_path, ["Ana", "Bruno"], SHARED_NEST_SETUP[lang], lang)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert not any(word in out for word in missing)
+    assert board in out and "--board" in out
+
+
+TURN_HELP = {"fr": ("aide", r"par exemple : (.+?)\. Ou : tout", r"Pour rentrer, par exemple : (.+?)\. Questions"),
+             "en": ("help", r"for example: (.+?)\. Or: all", r"To go home, for example: (.+?)\. Questions"),
+             "es": ("ayuda", r"por ejemplo: (.+?)\. O: todo", r"Para volver, por ejemplo: (.+?)\. Preguntas")}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_the_moves_the_turn_help_gives_as_examples_are_the_players_and_accepted(tmp_path, lang):
+    """Ana's help names her colour and a square she can reach; once Ana's pawn is on the board, Ana's help (her
+    next turn) gives a way home that is accepted too."""
+    import re
+
+    ask, walk, home = TURN_HELP[lang]
+    first = play(tmp_path, ["Ana", "Bruno"], SHARED_NEST_SETUP[lang] + [ask], lang).stdout
+    example = re.search(walk, first)[1]
+    assert catalog(lang).name("colours", "red") in example
+    second = play(tmp_path, ["Ana", "Bruno"], SHARED_NEST_SETUP[lang] + [example, LINES[lang]["meteor"], ask], lang,
+                  "h.json").stdout
+    game = Game.from_json(saved_state(tmp_path / "h.json")["state"])
+    assert [type(action) for action in game.actions] == [Move, Meteor]
+    way_home = re.findall(home, second)[-1]
+    play(tmp_path, ["Ana", "Bruno"], SHARED_NEST_SETUP[lang] + [example, LINES[lang]["meteor"], way_home], lang,
+         "i.json")
+    game = Game.from_json(saved_state(tmp_path / "i.json")["state"])
+    assert game.actions[-1].exit

@@ -125,7 +125,7 @@ def test_a_secret_is_said_only_when_its_player_asks_and_is_never_repeated(tmp_pa
     assert "information secrète" in before_ask and f"{note.tokens[0][0]}, {token_words}" not in before_ask
     after = text.split("dis oui pour écouter.", 1)[1]
     assert f"{note.tokens[0][0]}, {token_words}" in after
-    assert all(f"{note.tokens[0][0]}, {token_words}" not in message for _, message in session.history._messages)
+    assert all(f"{note.tokens[0][0]}, {token_words}" not in message for message in session.history.messages())
     assert table.game.notes_for(1 - player) == []
 
 

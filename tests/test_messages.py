@@ -65,3 +65,32 @@ def test_a_form_written_out_in_the_names_wins_over_the_rule():
     assert en.say("draft.accepted_full", player="Ana", species="trex", pen="lookout") == "Ana puts the T-Rex at the lookout."
     assert es.say("draft.pen_of", pen="lovers_bridge_left", player="Ana", content="x") == (
         "la orilla izquierda del puente de los enamorados de Ana: x.")
+
+
+def test_english_articles_go_by_the_sound_of_the_word_after_them():
+    en = Catalog("en")
+    assert en.say("dino.egg_taken", player="Ana", colour="orange", left=2).startswith("Ana takes an orange egg,")
+    assert en.say("dino.egg_taken", player="Ana", colour="red", left=2).startswith("Ana takes a red egg,")
+    assert en.say("dino.ask_egg", colour="orange", square="B2") == (
+        "There is an orange egg to take on B2. Do you take it? Yes or no.")
+    assert en.say("dino.help.egg_choice", colour="orange", choices="orange or red").endswith(
+        "for example: I take an orange egg. Or say no.")
+    assert en.say("reasons.js_chased", color="yellow", player="Ben").startswith("The T-Rex chases a yellow diplo away")
+
+
+def test_english_says_a_piece_goes_north():
+    en = Catalog("en")
+    north = en.say("js.towards.north")
+    assert en.say("reasons.js_moved", color_piece="The blue diplo", square="B5", towards=north, target="B6") == (
+        "The blue diplo on B5 goes north and stops on B6.")
+    assert en.say("js.action_move", piece="diplo", square="B5", towards=north) == "moving the diplo on B5 north"
+
+
+@pytest.mark.parametrize("lang, average, said", [
+    ("fr", 1.6, "il mange l'herbe de B6 ; son jeton, que tu n'as pas vu, rapporte en moyenne 1,6 point"),
+    ("fr", 2.4, "il mange l'herbe de B6 ; son jeton, que tu n'as pas vu, rapporte en moyenne 2,4 points"),
+    ("en", 1.6, "it eats the grass on B6; you have not seen its token, which scores 1.6 points on average"),
+    ("es", 1.6, "se come la hierba de B6; no has visto su ficha, que da 1,6 puntos de media"),
+])
+def test_the_average_of_a_token_not_seen_is_said_with_its_unit(lang, average, said):
+    assert Catalog(lang).say("reasons.js_advice_eat", square="B6", expected_points=average) == said

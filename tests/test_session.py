@@ -127,3 +127,24 @@ def test_a_query_said_at_a_read_back_is_answered_and_the_read_back_asked_again()
     game, out = play([("dé croix", None), ("tricératops rivière", 0.3), ("les scores", 0.9), ("oui", 0.9)])
     assert out.count("J'ai compris : le tricératops d'Alice dans la rivière.") == 2
     assert "Alice : 0 point pour l'instant." in out and game.zoos[0]["river"] == ["triceratops"]
+
+
+@pytest.mark.parametrize("lang, open_question, closed, yes, repeat, scores", [
+    ("fr", "Alice, quel dinosaure ?", "On annule ? Oui ou non.", "oui", "répète", "les scores"),
+    ("en", "Alice, which dinosaur?", "Undo it? Yes or no.", "yes", "repeat", "the scores"),
+    ("es", "Alice, ¿qué dinosaurio?", "¿Deshacemos? Sí o no.", "sí", "repite", "las puntuaciones"),
+])
+def test_repeat_after_a_yes_no_question_is_answered_says_the_open_question_not_that_one(lang, open_question, closed,
+                                                                                          yes, repeat, scores):
+    """Every game's yes/no questions: once one is answered and nothing else is said (a secret is never kept
+    for "repeat"), "repeat" says the question still open, where a yes would no longer be heard."""
+    out = io.StringIO()
+    session = Session(game="draftosaurus", lang=lang, speaker=TextSpeaker(out),
+                      listener=Heard_([(repeat, None), (scores, None), (yes, None), (repeat, None), (scores, None)]),
+                      verbosity="short")
+    session.last_prompt = session.say_text(open_question)
+    assert session.ask(None, "turn").intent == "score"  # the first "repeat" is answered on the way
+    assert session.confirm(closed, "turn") is True
+    assert session.ask(None, "turn").intent == "score"
+    said = out.getvalue().splitlines()
+    assert said == [open_question, open_question, closed, open_question]

@@ -106,6 +106,7 @@ class Session:
         self.help_key = f"{registry.game(game).namespace}.help"  # <namespace>.help.<state>
         self.last_prompt: str | None = None
         self.question_help: str | None = None  # what "help" says for the open question, when it has its own
+        self.help_params: dict[str, Any] = {}  # what the help of the open question says of the game as it is
 
     def settings(self) -> dict[str, str]:
         """What a resumed game must be played with again."""
@@ -139,12 +140,15 @@ class Session:
         if hasattr(self.listener, "set_player_names"):
             self.listener.set_player_names(self.player_names)
 
-    def ask(self, prompt: str | None, state: str, speaker: str | None = None, help_key: str | None = None) -> Answer:
+    def ask(self, prompt: str | None, state: str, speaker: str | None = None, help_key: str | None = None,
+            help_params: dict[str, Any] | None = None) -> Answer:
         """Say `prompt` (if any), then listen until an utterance that is not a shared command is understood.
 
         Shared commands are answered here and the question stays open. `speaker` names the player expected to
-        answer, whose voice the recogniser may adapt to; `help_key`, what "help" says for this question."""
+        answer, whose voice the recogniser may adapt to; `help_key`, what "help" says for this question, and
+        `help_params` what it fills in (examples taken from the game as it stands)."""
         self.question_help = help_key
+        self.help_params = dict(help_params or {})
         if prompt:
             self.last_prompt = self.say_text(prompt)
         while True:
@@ -188,8 +192,18 @@ class Session:
     def confirm(self, question: str, state: str, again: str | None = None) -> bool | Answer:
         """Ask a yes/no question in the middle of `state`: True for a clear yes, False for no, or the Answer of
         a new command said instead. Help and repeat answer the question and keep it open; anything else
-        asks again, shortly: `again` (what is to confirm), else the question."""
-        self.last_prompt = self.say_text(question)
+        asks again, shortly: `again` (what is to confirm), else the question. Once it is answered, "repeat" says
+        the question that was open before it, never this one: a yes to it would no longer be heard."""
+        before = self.last_prompt
+        asked = self.last_prompt = self.say_text(question)
+        try:
+            return self._confirmed(question, state, again)
+        finally:
+            self.last_prompt = before
+            self.history.close(asked)
+
+    def _confirmed(self, question: str, state: str, again: str | None) -> bool | Answer:
+        """The answer to the yes/no question `question`, already said (see `confirm`)."""
         listening = confirming(state)
         while True:
             heard = self._hear(listening)
@@ -287,14 +301,14 @@ class Session:
         elif intent == "pause":
             self._pause()
         else:
-            self.say_text(self.help_text(state, help_key or self.question_help))
+            self.say_text(self.help_text(state, help_key or self.question_help, self.help_params))
         return True
 
-    def help_text(self, state: str, question_help: str | None = None) -> str:
-        """The help of this question, else of this state of the game (with the players' own names), else the
-        general help."""
+    def help_text(self, state: str, question_help: str | None = None, params: dict[str, Any] | None = None) -> str:
+        """The help of this question, else of this state of the game (with the players' own names and `params`),
+        else the general help."""
         names = self.player_names or [self.catalog.say("setup.player_label", number=1)]
-        params = {"player": names[0], "other": names[1] if len(names) > 1 else names[0]}
+        params = {"player": names[0], "other": names[1] if len(names) > 1 else names[0], **(params or {})}
         keys = (question_help or "", f"{self.help_key}.{state}", f"help.{state}", "help.general")
         return self.catalog.say(next(key for key in keys if key in self.catalog.messages), **params)
 

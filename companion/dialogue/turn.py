@@ -235,6 +235,10 @@ class Table(Generic[GameT]):
         """What "help" says for `question`, when not the help of its dialogue state."""
         return None
 
+    def help_params(self, question: Question) -> dict[str, Any]:
+        """What the help of `question` fills in besides the players' names: examples from the game as it is."""
+        return {}
+
     def rule_options(self) -> dict[str, Any] | None:
         """The rule options the rules texts are read with (None: the game's defaults)."""
         return None
@@ -354,7 +358,8 @@ class Table(Generic[GameT]):
         self.state = question.state
         prompt = self.session.text(question.key, **question.params)
         help_key = question.help or self.help_key(question)
-        answer = self.session.ask(prompt, question.state, speaker=speaker, help_key=help_key)
+        help_params = self.help_params(question)
+        answer = self.session.ask(prompt, question.state, speaker=speaker, help_key=help_key, help_params=help_params)
         while True:
             routed = self.route(answer, question.state, half)
             if routed is _DROPPED:
@@ -363,7 +368,8 @@ class Table(Generic[GameT]):
                 return routed
             if self.session.verbosity == "full":
                 self.session.say_text(prompt, remember=False)
-            answer = self.session.ask(None, question.state, speaker=speaker, help_key=help_key)
+            answer = self.session.ask(None, question.state, speaker=speaker, help_key=help_key,
+                                      help_params=help_params)
 
     def route(self, answer: Answer, state: str, half: Missing | None) -> Any:
         """An undo, a redo or a query is handled here (_DROPPED, or None for a query); any other answer is

@@ -29,8 +29,9 @@ _ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces", 
 
 # Languages where 0 takes the singular ("0 point" in French, "0 points" in English).
 _ZERO_IS_SINGULAR = frozenset({"fr"})
-# Format specs that give a word a grammatical form; voices/<lang>/grammar.yaml says how.
-FORMS = ("the", "de", "a", "in")
+# Format specs that give a word a grammatical form; voices/<lang>/grammar.yaml says how. "an" is the indefinite
+# article that depends on the word's first sound (English "a red egg", "an orange egg").
+FORMS = ("the", "de", "a", "in", "an")
 
 
 class Spoken(str):
@@ -51,7 +52,8 @@ class Spoken(str):
 class _Formatter(string.Formatter):
     """str.format, plus two kinds of format spec:
     - counted words: "{count:dinosaur|dinosaurs}" gives "1 dinosaur" or "3 dinosaurs", and a third form is
-      said for zero: "{pairs:couple|couples|aucun couple}";
+      said for zero: "{pairs:couple|couples|aucun couple}"; a decimal count is said with one decimal and the
+      language's mark, in the singular below grammar.yaml's `decimal_singular_below` ("1,6 point" in French);
     - grammatical forms (FORMS): "{pen:the}" "le trio des bois", "{pen:de}" "du trio des bois", "{player:de}"
       "d'Alice", "{pen:in}" "dans le trio des bois", as voices/<lang>/grammar.yaml writes them."""
 
@@ -66,6 +68,11 @@ class _Formatter(string.Formatter):
             if value == 0 and zero:
                 return zero[0]
             return f"{value} {singular if value in self.singular_counts else plural}"
+        if "|" in format_spec and isinstance(value, float):
+            singular, plural, *_ = format_spec.split("|")
+            below = self.grammar.get("decimal_singular_below")
+            number = f"{value:.1f}".replace(".", str(self.grammar.get("decimal_mark", ".")))
+            return f"{number} {singular if below is not None and abs(value) < below else plural}"
         if format_spec in FORMS:
             return self.form(value, format_spec)
         formatted: str = super().format_field(value, format_spec)
@@ -85,8 +92,9 @@ class _Formatter(string.Formatter):
                 return contracted + word[len(start):]
         elided: str | None = rule.get("elided")
         folded = word.casefold()
-        if elided and folded[:1] in self.grammar.get("elision_letters", "") and not folded.startswith(
-                tuple(self.grammar.get("no_elision") or ())):
+        letters, exceptions = rule.get("letters", self.grammar.get("elision_letters", "")), rule.get(
+            "not", self.grammar.get("no_elision"))  # a form may have sounds of its own ("an" before a vowel)
+        if elided and folded[:1] in letters and not folded.startswith(tuple(exceptions or ())):
             return elided + word
         prefix: str = rule.get("prefix", "")
         return prefix + word

@@ -24,6 +24,7 @@ from companion.games.dino.ids import POINTS_PER_TURN
 SPEC = registry.game("dino")
 MOVE_SLOTS = ("pawn", "steps", "square", "exit", "egg", "meteor")
 NO_EGG = "none"  # the egg slot of a move whose player said no to the egg
+_SIDES = ("west", "east", "north", "south")  # the order the sides of the time machines are said in
 
 
 class DinoTable(Table[Game]):
@@ -141,7 +142,8 @@ class DinoTable(Table[Game]):
 
     def with_egg(self, move: Move, egg: Any, owner: int, answer: Answer) -> Outcome:
         """The move, with the egg said; when it ends by a nest that still has an egg for it and nothing was
-        said, ask: yes, no or the colour (the move is dropped by "annule")."""
+        said, ask: yes or no for one nest, the colour or no where several nests share the square (the move is
+        dropped by "annule")."""
         if egg == NO_EGG:
             return Act(move)
         if egg is not None:
@@ -149,19 +151,58 @@ class DinoTable(Table[Game]):
         choices = [] if move.exit else self.game.egg_choices(move.player, move.pawn, move.square)
         if not choices:
             return Act(move)
-        question = Question(self.key("ask_egg"), "egg", {"colours": choices, "square": move.square}, owner)
         catalog = self.session.catalog
-        again = Question(self.key("ask_egg_again"), "egg",
-                         {"choices": catalog.join((catalog.name("colours", c) for c in choices), "or")}, owner)
+        params = {"square": move.square, "colour": choices[0], "count": len(choices),
+                  "choices": catalog.join((catalog.name("colours", c) for c in choices), "or")}
+        if len(choices) == 1:
+            question = Question(self.key("ask_egg"), "egg", params, owner, help=self.key("help.egg_one"))
+            return Missing(question, answer, lambda reply: self.egg_answer(choices, reply))
+        question = Question(self.key("ask_egg_choice"), "egg", params, owner, help=self.key("help.egg_choice"))
+        again = Question(self.key("ask_egg_again"), "egg", params, owner, help=self.key("help.egg_choice"))
         return Missing(question, answer, lambda reply: self.egg_answer(choices, reply), again)
 
+    def help_key(self, question: Question) -> str | None:
+        """At a turn, the help gives examples of the moves there are: a move, and a way home when a pawn can
+        leave; or only the meteor."""
+        if question.state != "turn" or self.game.phase != PLAY:
+            return None
+        moves = self.example_moves()
+        return self.key("help.turn_meteor" if not moves else "help.turn_home" if "home" in moves else "help.turn")
+
+    def help_params(self, question: Question) -> dict[str, Any]:
+        """The egg question's help names the colours there are to take; a turn's, moves the player may make."""
+        if question.state == "egg":
+            return dict(question.params)
+        return self.example_moves() if question.state == "turn" and self.game.phase == PLAY else {}
+
+    def example_moves(self) -> dict[str, str]:
+        """A move of the player whose turn it is ("move": to a square as far as its steps, three when there is
+        one), and a way home ("home"), as the player would say them; none when no pawn can move."""
+        game = self.game
+        moves = [action for action in game.legal_actions() if isinstance(action, Move) and action.egg is None]
+        examples: dict[str, str] = {}
+        walks = sorted((m for m in moves if not m.exit and m.steps == game.least_steps(m.player, m.pawn, m.square)),
+                       key=lambda m: (abs(m.steps - 3), m.pawn))  # a square as far as the steps said
+        homes = sorted((m for m in moves if m.exit), key=lambda m: (m.steps, m.pawn))
+        colour = game.colours[game.current_player]
+        if walks:
+            move = walks[0]
+            examples["move"] = self.text("said.move" if move.steps < POINTS_PER_TURN else "said.move_all",
+                                         colour=colour, number=move.pawn + 1, steps=move.steps, square=move.square,
+                                         meteor=POINTS_PER_TURN - move.steps)
+        if homes:
+            home = homes[0]
+            examples["home"] = self.text("said.home", colour=colour, number=home.pawn + 1, steps=home.steps,
+                                         square=home.square)
+        return examples
+
     def egg_answer(self, choices: list[str], reply: Answer) -> Any:
-        """What a reply to "do you take an egg?" adds: none, the only one, the colour said; a yes with several
-        nests or a colour of no nest there asks again which colour."""
+        """What a reply to the egg question adds: none, the only one (yes, or an egg said without its colour),
+        the colour said; a yes where several nests share the square, or a colour of no nest there, asks again."""
         colour = reply.slots.get("egg", reply.slots.get("colour"))
         if reply.intent == "no":
             return {"egg": NO_EGG}
-        if reply.intent == "yes" and len(choices) == 1:
+        if reply.intent in ("yes", "egg_take") and colour is None and len(choices) == 1:
             return {"egg": choices[0]}
         if reply.intent in ("egg_take", "colour_choice", "yes"):
             return {"egg": colour} if colour in choices else ASK_AGAIN
@@ -258,9 +299,21 @@ class DinoTable(Table[Game]):
                      squares=[view.square for view in game.pawns(player)])
         QUERIES.handlers["nest_state"](self, {})
         QUERIES.handlers["barrier_state"](self, {})
+        self.describe_board()
         self.say("options", eggs=setup.eggs_per_nest, stones=game.meteor_total,
                  exits=self.text("exits_own" if setup.own_colour_exits else "exits_all"))
         self.say("first_player", player=game.players[setup.first_player])
+
+    def describe_board(self) -> None:
+        """What the board data takes for granted, and how a table whose board differs changes it."""
+        board = self.game.setup.board
+        sides = {position.side for position in board.start_positions}
+        where = {"first": board.squares[0], "last": board.squares[-1]}
+        if sides <= set(_SIDES):
+            self.say("board_assumed", **where, sides=self.session.catalog.join(
+                self.text(f"sides.{side}") for side in _SIDES if side in sides))
+        else:  # a board file that does not say on which side each time machine stands
+            self.say("board_assumed_beside", **where, squares=[p.square for p in board.start_positions])
 
     def announce_final_scores(self) -> None:
         sheet = self.game.score()

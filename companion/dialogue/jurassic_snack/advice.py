@@ -46,14 +46,13 @@ def suggestion_words(table: JurassicSnackTable, suggestion: Suggestion, key: str
 
 def why_words(table: JurassicSnackTable, reason: Reason) -> str:
     """The advisor's reason in words; a token seen under the grass has a sentence of its own, an average of
-    the tokens not seen is said with the language's decimal mark."""
+    the tokens not seen is said as a decimal count of points."""
     params: dict[str, Any] = dict(reason.params)
     code = reason.code
     if code == "js_advice_eat" and "token" in params:
         code = "js_advice_eat_seen"
-    if "expected_points" in params:
-        mark = str(table.session.catalog.grammar.get("decimal_mark", "."))
-        params["expected_points"] = f"{float(params['expected_points']):.1f}".replace(".", mark)
+    if "expected_points" in params:  # a decimal count: said with the language's mark and its unit
+        params["expected_points"] = float(params["expected_points"])
     if "piece" in params:  # what flies: a T-Rex, or a Diplo of its colour ("le diplo jaune")
         color = params.get("color")
         params["mover"] = table.text(f"advice_mover.{params['piece']}",

@@ -7,19 +7,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.dialogue.jurassic_snack import advice
+from companion.dialogue.jurassic_snack.choices import effect_choices, empty_squares_words
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import SHARED_QUERIES, Queries
 from companion.games.common import Reason
 from companion.games.jurassic_snack.actions import Move
-from companion.games.jurassic_snack.engine import EFFECT, GRASS, OVER, REVEAL
-from companion.games.jurassic_snack.ids import COLORS, TREX
+from companion.games.jurassic_snack.engine import EFFECT, EMPTY, GRASS, OVER, REVEAL
+from companion.games.jurassic_snack.ids import COLORS, DIPLO, TREX
 from companion.games.jurassic_snack.layout import COLUMN_LETTERS
 
 if TYPE_CHECKING:
     from companion.dialogue.jurassic_snack.table import JurassicSnackTable
 
 QUERIES = Queries(SHARED_QUERIES)
-_NOT_NOW = ("js_not_your_turn", "js_effect_first", "js_reveal_first")  # a move may still be described
 
 
 def player_from(table: JurassicSnackTable, slots: dict[str, Any]) -> int | None:
@@ -39,21 +39,66 @@ def what_square(table: JurassicSnackTable, slots: dict[str, Any]) -> None:
 
 @QUERIES.answers("what_row")
 def what_row(table: JurassicSnackTable, slots: dict[str, Any]) -> None:
-    layout = table.game.layout
     if "row" in slots:
-        line, index = int(slots["row"]) - 1, 1
+        table.say("row", line=slots["row"], content=line_words(table, int(slots["row"]) - 1, 1))
     else:
-        line, index = COLUMN_LETTERS.index(str(slots["column"])), 0
+        table.say("column", line=slots["column"],
+                  content=line_words(table, COLUMN_LETTERS.index(str(slots["column"])), 0))
+
+
+def line_words(table: JurassicSnackTable, line: int, index: int) -> str:
+    """Every square of a row (`index` 1: west to east) or column (0: north to south) and what it holds; squares
+    side by side that are empty, or that hold grass, are said together ("de C1 à E1, vides")."""
+    layout, game = table.game.layout, table.game
     squares = [s for s in layout.squares if layout.coords[s][index] == line]
     if index == 0:
         squares.sort(key=lambda s: -layout.coords[s][1])
-    occupied = [table.text("row_item", square=table.square_words(s), content=table.content_words(s))
-                for s in squares if table.game.content(s) != "empty"]
-    content = table.session.catalog.say("list.clauses").join(occupied) if occupied else table.text("row_empty")
-    if "row" in slots:
-        table.say("row", line=slots["row"], content=content)
-    else:
-        table.say("column", line=slots["column"], content=content)
+    items: list[str] = []
+    run: list[str] = []
+    for square in [*squares, ""]:
+        if run and square and game.content(square) == game.content(run[0]) and _side_by_side(table, run[-1], square):
+            run.append(square)
+            continue
+        if run:
+            items.append(_run_words(table, run, whole=len(run) == len(squares)))
+        run = [square] if square and game.content(square) in _GROUPED else []
+        if square and not run:
+            items.append(table.text("row_item", square=table.square_words(square), content=table.content_words(square)))
+    return table.session.catalog.say("list.clauses").join(items)
+
+
+_GROUPED = (EMPTY, GRASS)  # what squares side by side are said together for
+
+
+def _side_by_side(table: JurassicSnackTable, first: str, second: str) -> bool:
+    (a, b), (c, d) = table.game.layout.coords[first], table.game.layout.coords[second]
+    return abs(a - c) + abs(b - d) == 1
+
+
+def _run_words(table: JurassicSnackTable, run: list[str], whole: bool) -> str:
+    """Squares side by side holding the same thing (empty, or grass): one, two, several, or the whole line."""
+    kind = table.game.content(run[0])
+    first, last = table.square_words(run[0]), table.square_words(run[-1])
+    if whole and len(run) > 1:
+        return table.text(f"row_{kind}_all")
+    if len(run) == 1:
+        return table.text("row_empty_one", square=first) if kind == EMPTY else table.text(
+            "row_item", square=first, content=table.content_words(run[0]))
+    return table.text(f"row_{kind}_{'two' if len(run) == 2 else 'run'}", first=first, last=last)
+
+
+@QUERIES.answers("empty_squares")
+def empty_squares(table: JurassicSnackTable, slots: dict[str, Any]) -> None:
+    table.session.say_text(empty_squares_words(table))
+
+
+@QUERIES.answers("meadow")
+def meadow(table: JurassicSnackTable, slots: dict[str, Any]) -> None:
+    """The whole area as it is now, row by row from the north."""
+    layout = table.game.layout
+    rows = sorted({layout.coords[s][1] for s in layout.squares}, reverse=True)
+    table.say("meadow", rows=" ".join(table.text("meadow_row", line=row + 1, content=line_words(table, row, 1))
+                                      for row in rows))
 
 
 @QUERIES.answers("where_pieces")
@@ -89,29 +134,34 @@ def actions_left(table: JurassicSnackTable, slots: dict[str, Any]) -> None:
 
 @QUERIES.answers("where_stops")
 def where_stops(table: JurassicSnackTable, slots: dict[str, Any]) -> None:
+    """Where the piece on a square would stop going one way (whoever's it is, whoever's turn it is); on a square
+    with no piece, where a Diplo (or the piece named) leaving from it would stop."""
     square, direction = table.square_from(slots), slots.get("direction")
-    if square is None or direction is None:
-        table.say("which_square", player=table.game.players[table.game.player])
-        return
-    action = table.move_from(slots, str(direction))
     game = table.game
-    reason = game.check(Move(game.player, action.piece, action.square, action.direction))
-    if reason is not None and reason.code not in _NOT_NOW:
-        table.refuse(reason)
+    if square is None or direction is None:
+        table.say("which_square", player=game.players[game.player])
         return
-    slide = game.slide(action.square, action.direction)
+    if square not in game.layout.coords:
+        table.session.say_text(table.reason_words(Reason("js_unknown_square", {"value": square})))
+        return
+    found = game.content(square)
+    on_it = found in (*COLORS, TREX)
+    piece = (TREX if found == TREX else DIPLO) if on_it else str(slots.get("piece") or DIPLO)
+    slide = game.slide(square, str(direction), piece)
+    params = {"piece": piece, "color": found, "square": square, "direction": direction, "found": found,
+              "blocker": slide.blocker, "target": slide.target}
     if slide.target is None:
-        table.refuse(Reason("js_blocked", {"piece": action.piece, "square": action.square,
-                                           "direction": action.direction, "blocker": slide.blocker}))
+        if on_it:
+            table.session.say_text(table.reason_words(Reason("js_blocked", params)))
+        else:
+            table.say("blocked_from_empty", **table.param_words(params))
         return
     if slide.enters_blocker:
         what = table.text("stops_eat" if slide.blocker == GRASS else "stops_chase",
                           color=table.text(f"colors.{slide.blocker}") if slide.blocker in COLORS else "")
     else:
         what = table.text("stops_plain", blocker=table.text(f"contents.{slide.blocker}"))
-    table.say("stops", **table.param_words({"piece": action.piece, "color": game.content(action.square),
-                                            "square": action.square, "direction": action.direction,
-                                            "target": slide.target}), what=what)
+    table.say("stops" if on_it else "stops_from_empty", **table.param_words(params), what=what)
 
 
 @QUERIES.answers("moves")
@@ -126,7 +176,7 @@ def say_moves(table: JurassicSnackTable, only: str | None) -> None:
         if isinstance(action, Move) and only in (None, action.square):
             by_square.setdefault(action.square, []).append(action.direction)
     if table.game.phase == EFFECT:
-        table.say("expected_effect", effect=table.text(f"effects.{table.game.pending}"))
+        table.session.say_text(effect_choices(table))
         return
     if table.game.phase == REVEAL:
         table.say("expected_reveal", tokens=table.token_names())

@@ -18,6 +18,7 @@ from typing import Any
 
 from companion import registry
 from companion.dialogue.jurassic_snack.advice import UNSAID_EVENTS
+from companion.dialogue.jurassic_snack.choices import effect_choices, help_params, prompt_params
 from companion.dialogue.jurassic_snack.queries import QUERIES, say_notes
 from companion.dialogue.jurassic_snack.setup import start_game
 from companion.dialogue.jurassic_snack.words import SquareWords
@@ -25,7 +26,7 @@ from companion.dialogue.session import Answer, Session
 from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Secret, Table
 from companion.games.common import Reason
 from companion.games.jurassic_snack.actions import Action, Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
-from companion.games.jurassic_snack.engine import EFFECT, HIDDEN, REVEAL, Game
+from companion.games.jurassic_snack.engine import ACTION, EFFECT, HIDDEN, REVEAL, Game
 from companion.games.jurassic_snack.ids import (
     AIR_STRIKE,
     AIR_TRANSPORT,
@@ -84,10 +85,12 @@ class JurassicSnackTable(SquareWords, Table[Game]):
             effect = game.pending
             assert effect is not None
             if effect in (ERUPTION, LOOK) and game.grass_left == 1:
-                return Question(self.key("ask_pick_one"), "place", {"player": name}, game.player)
+                return Question(self.key("ask_pick_one"), "place", {"player": name}, game.player,
+                                help=self.key("help.pick_one"))
             state = EFFECT_STATES[effect]
             key = "ask_look_physical" if effect == LOOK and game.mode != HIDDEN else _EFFECT_QUESTIONS[state]
-            return Question(self.key(key), state, {"player": name}, game.player)
+            return Question(self.key(key), state, {"player": name, "other": game.players[1 - game.player],
+                                                   **prompt_params(self)}, game.player)
         return Question(self.key("ask_action"), "action",
                         {"player": name, "team": self.text(f"team.{game.color(game.player)}"),
                          "left": game.actions_left}, game.player)
@@ -109,7 +112,8 @@ class JurassicSnackTable(SquareWords, Table[Game]):
                                _second_square)
             action = self.effect_action(str(game.pending), answer)
             if action is None:
-                return Expected("expected_effect", {"effect": self.text(f"effects.{game.pending}")})
+                return Expected("expected_effect", {"effect": self.text(f"effects.{game.pending}"),
+                                                    **prompt_params(self)})
             return Act(action)
         if answer.intent == "place_at":  # a square alone: half a move, its direction is asked for
             return self.move(question, Answer("move", _square_slots(answer) or {}, answer.heard, answer.doubtful))
@@ -127,6 +131,18 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         if answer.intent == "pass":
             return Act(Pass(game.player))
         return Expected("expected_action")
+
+    def help_key(self, question: Question) -> str | None:
+        """The help of an effect's question says what that effect asks for; at a turn with no move, to pass."""
+        game = self.game
+        if game.phase == EFFECT and game.pending in (ERUPTION, LOOK):
+            return self.key("help.look_physical" if game.pending == LOOK and game.mode != HIDDEN else "help.pick")
+        if game.phase == ACTION and question.state == "action" and not _has_move(game):
+            return self.key("help.action_pass")
+        return None
+
+    def help_params(self, question: Question) -> dict[str, Any]:
+        return help_params(self)
 
     def effect_action(self, effect: str, answer: Answer) -> Action | None:
         """The engine action that answers `effect`, from what was said (None: not an answer to it)."""
@@ -192,8 +208,17 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         return Move(player, str(piece), square, direction)
 
     def allowed(self, action: Any, reason: Reason) -> None:
-        """After a refused move: the moves the player does have from that square, or at all."""
-        if not isinstance(action, Move) or reason.code in _FINAL_REFUSALS:
+        """After a refused move: the moves the player does have from that square, or at all; after a refused
+        choice of an effect: its choices (the grass squares of an eruption or a look, many, by an example)."""
+        if reason.code in _FINAL_REFUSALS:
+            return
+        if isinstance(action, (Hatch, Fly, Scout)) and self.game.phase == EFFECT:
+            self.session.say_text(effect_choices(self))
+            return
+        if isinstance(action, (Erupt, Look)) and self.game.phase == EFFECT:
+            self.say("expected_effect", effect=self.text(f"effects.{self.game.pending}"), **prompt_params(self))
+            return
+        if not isinstance(action, Move):
             return
         from companion.dialogue.jurassic_snack.queries import say_moves
 
@@ -210,7 +235,7 @@ class JurassicSnackTable(SquareWords, Table[Game]):
                 continue
             self.session.say_text(self.event_words(event, action.player))
             if event.code in ("js_scouted", "js_looked"):
-                self.announce_secret(action.player)
+                self.announce_secret(action.player, event.code)
 
     def event_words(self, event: Reason, actor: int) -> str:
         """What happened, in words; an effect that cannot apply tells a bot's look in the third person (the
@@ -220,7 +245,9 @@ class JurassicSnackTable(SquareWords, Table[Game]):
                                                                        "player": self.game.players[actor]}))
         return self.reason_words(event)
 
-    def announce_secret(self, player: int) -> None:
+    def announce_secret(self, player: int, code: str) -> None:
+        """Who has a secret now, and how to hear it; with real tokens, how to learn them without seeing them (the
+        question of a look already said so)."""
         names = self.game.players
         if self.seats.is_bot(player):
             self.say("solo_bot_secret", player=names[player])
@@ -228,8 +255,8 @@ class JurassicSnackTable(SquareWords, Table[Game]):
             say_notes(self, self.game.notes_for(player)[-1:])
         elif self.game.mode == HIDDEN:
             self.say("secret_ready", player=names[player], other=names[1 - player])
-        else:
-            self.say("secret_physical", player=names[player])
+        elif code == "js_scouted":
+            self.say("secret_physical", player=names[player], other=names[1 - player])
 
     def secret(self, actions: list[Any]) -> Secret | None:
         """Taking back a token that was shown, or a look at hidden tokens, cannot make them unseen: the other
@@ -284,6 +311,11 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         if outcome is not None:
             self.session.say_text(self.reason_words(outcome.reason))
         ranked = sorted(scores, key=lambda score: (score.name not in self.winners(), -score.points))
+        if outcome is not None and outcome.reason.code == "js_win_elimination":  # first, whatever the points: why
+            winner, loser = ranked
+            self.say("ranking_elimination", winner=winner.name, points=winner.points, loser=loser.name,
+                     loser_points=loser.points)
+            return
         self.say("ranking", ranking=[self.text("rank_item", place=index + 1, player=score.name,
                                                points=score.points) for index, score in enumerate(ranked)])
 
@@ -292,12 +324,17 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         return [] if outcome is None else [self.game.players[index] for index in outcome.winners]
 
     def token_names(self) -> str:
-        """The seven tokens, as a choice."""
-        return self.session.catalog.join((self.text(f"tokens.{token}") for token in TOKENS), "or")
+        """The tokens that may still be turned over (of the seven kinds, those not all out), as a choice."""
+        left = self.game.tokens_unseen()
+        return self.session.catalog.join((self.text(f"tokens.{token}") for token in TOKENS if left[token]), "or")
 
     def token_list(self, tokens: dict[str, int]) -> list[str]:
         return [self.text("unseen_item", count=count, token=self.text(f"tokens.{token}"))
                 for token, count in tokens.items()]
+
+
+def _has_move(game: Game) -> bool:
+    return any(isinstance(action, Move) for action in game.legal_actions())
 
 
 def _square_slots(reply: Answer) -> dict[str, Any] | None:

@@ -294,9 +294,11 @@ class Game(LoggedGame):
         """The private notes of one player, oldest first."""
         return [note for note in self.notes if note.player == player]
 
-    def slide(self, square: str, direction: str) -> Slide:
-        """Where the piece on `square` would stop if moved towards `direction` (it is not moved)."""
-        piece = TREX if self._cells.get(square) == TREX else DIPLO
+    def slide(self, square: str, direction: str, piece: str | None = None) -> Slide:
+        """Where the piece on `square` would stop if moved towards `direction` (it is not moved); with `piece`,
+        where that piece would stop from there (a T-Rex or a Diplo, on a square that may hold none)."""
+        if piece is None:
+            piece = TREX if self._cells.get(square) == TREX else DIPLO
         return self._slide(square, direction, piece)
 
     def setup_json(self) -> dict[str, Any]:
