@@ -92,3 +92,17 @@ def test_without_a_speech_engine_say_falls_back_and_out_fails_clearly(tmp_path):
     assert spoken.stdout.splitlines()[0] == catalog("es").say("speech.tts_unavailable", reason=reason)
     written = run_companion("say", "--lang", "es", "--out", str(tmp_path / "x.wav"), "Te toca.", env=env)
     assert written.returncode == 1 and reason in written.stderr and "Traceback" not in written.stderr
+
+
+def test_a_long_text_is_written_whole_before_say_returns(tmp_path):
+    """More than 30 words: the file is complete when the command ends, and exit code 0, whether the file is new
+    or written over."""
+    text = " ".join([SENTENCES["fr"]] * 4)  # 48 words
+    out = tmp_path / "long.wav"
+    for _ in range(2):  # new, then written over
+        result = run_companion("say", "--lang", "fr", "--out", str(out), text,
+                               env={"COMPANION_CONFIG": str(tmp_path / "config.json")})
+        assert result.returncode == 0, result.stderr
+        seconds, rms, voiced = speech_stats(out)
+        assert 0.2 * 48 < seconds < 0.8 * 48, seconds
+        assert rms > 0.02 and voiced > 0.5, (rms, voiced)
