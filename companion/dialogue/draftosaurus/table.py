@@ -323,9 +323,19 @@ class DraftosaurusTable(Table[Game]):
 
     def automatic(self, action: Any) -> bool:
         """Played by the program, not said: the virtual die, the discards the table does not name, the bots'
-        actions."""
+        actions, the last card of a hand put back in solo."""
         return (isinstance(action, Discard) and action.species is None) or (
-            isinstance(action, Roll) and self.settings.die == "virtual") or super().automatic(action)
+            isinstance(action, Roll) and self.settings.die == "virtual") or super().automatic(action) or (
+            solo.forced_discard(self, action))
+
+    def undo(self, answer: Answer, state: str) -> None:
+        before = self.game
+        super().undo(answer, state)
+        if self.game is not before:
+            solo.after_undo(self)
+
+    def prompt_again(self, question: Question, query: Answer) -> str | None:
+        return solo.prompt_again(self, question, query)
 
     def describe(self, action: Any) -> str:
         if isinstance(action, Place):
