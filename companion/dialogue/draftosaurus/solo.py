@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from companion.dialogue.draftosaurus import winter
 from companion.dialogue.session import Answer
 from companion.dialogue.solo import PLAYER_SEAT
 from companion.dialogue.turn import Act, Expected, Outcome, Question
 from companion.games.draftosaurus.actions import Discard, Roll
-from companion.games.draftosaurus.engine import DISCARD, PLACE
+from companion.games.draftosaurus.engine import DISCARD, PLACE, QUARANTINE_MOVES
 from companion.games.draftosaurus.ids import SPECIES
 from companion.language.numbers import to_words
 
@@ -30,13 +31,15 @@ DISCARD_STATE = "discard"  # "which dinosaur goes back in the box?": a species a
 
 
 def question(table: DraftosaurusTable) -> Question | Act:
-    """The player's placement (or discard) with their hand, else the next bot's action."""
+    """The player's placement (or discard, or Quarantine move) with their hand, else the next bot's action."""
     game = table.game
     waiting = game.waiting_for()
     people = [seat for seat in waiting if not table.seats.is_bot(seat)]
     if not people:
         return Act(table.bot_choice(waiting[0]))
     seat = people[0]
+    if game.phase == QUARANTINE_MOVES:
+        return winter.quarantine_question(table, seat)
     hand = game.hand(seat)
     if game.phase == DISCARD and len(hand) == 1:  # the last card: nothing to choose
         return Act(Discard(seat, hand[0]))
