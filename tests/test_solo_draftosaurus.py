@@ -170,8 +170,8 @@ def test_a_bot_seat_is_not_the_player_s_and_a_card_not_held_is_refused_with_the_
 
 @pytest.mark.parametrize("args, words", [
     (["--bots", "2"], "--bots"),
-    (["--solo", "--board", "winter"], "--board"),
-    (["--solo", "--match", "summer-winter"], "--match"),
+    (["--solo", "--only-mine", "Alice"], "--only-mine"),
+    (["--solo", "--board", "summer", "--match", "summer-winter"], "--board"),
     (["--solo", "--players", "Alice,Bruno"], "--players"),
     (["--solo", "--bots", "5"], "--bots"),
 ])
