@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from companion.errors import BadInput, RuleViolation
 from companion.games.bots import Advice, Suggestion, decision_random, ranked_advice
-from companion.games.draftosaurus import winter_bots
 from companion.games.common import Reason
+from companion.games.draftosaurus import winter_bots
 from companion.games.draftosaurus.actions import Place
 from companion.games.draftosaurus.board import PEN_INDEX, SPECIES_INDEX, unknown_id
 from companion.games.draftosaurus.bots import DISCARD_PEN, WORLDS, StrongBot, to_action

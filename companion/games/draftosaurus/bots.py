@@ -22,11 +22,12 @@ from companion.games.common import OVER
 from companion.games.draftosaurus import winter_bots
 from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove
 from companion.games.draftosaurus.batch import Batch
-from companion.games.draftosaurus.engine import DISCARD, QUARANTINE_MOVES, ROLL, Game
+from companion.games.draftosaurus.engine import DISCARD, ROLL, Game
 from companion.games.draftosaurus.gains import best_placement_gain, placement_gain
 from companion.games.draftosaurus.ids import PENS, SPECIES
 from companion.games.draftosaurus.observation import DraftObservation, observe
 from companion.games.draftosaurus.playout import PENS_OF, Position
+from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 from companion.games.draftosaurus.worlds import sample_world
 
 DISCARD_PEN = -1  # the pen of a choice that is a discard

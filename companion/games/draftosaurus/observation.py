@@ -29,7 +29,7 @@ from companion.games.draftosaurus.engine import DISCARD, PLACE, Game
 from companion.games.draftosaurus.ids import DIE_FACES, SPECIES
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.playout import Position
-from companion.games.draftosaurus.winter import POSITION_INDEX, WinterRules
+from companion.games.draftosaurus.winter import POSITION_INDEX
 from companion.games.draftosaurus.winter_board import WinterBoard
 
 Zoo = tuple[tuple[int, ...], ...]  # per pen (the board side's order), the species ints from left to right

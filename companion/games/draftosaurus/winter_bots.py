@@ -27,6 +27,7 @@ from companion.games.draftosaurus.engine import DISCARD, Game
 from companion.games.draftosaurus.ids import DIE_FACES, PYRAMID_POSITIONS, SPECIES, WINTER_PENS
 from companion.games.draftosaurus.observation import DraftObservation
 from companion.games.draftosaurus.playout import draw
+from companion.games.draftosaurus.scoring import PlayerScore
 from companion.games.draftosaurus.winter import (
     EMPTY,
     GRID,
@@ -43,6 +44,7 @@ from companion.games.draftosaurus.winter import (
 from companion.games.draftosaurus.winter_scoring import (
     COUPLE_POINTS,
     IndexedZoo,
+    Neighbour,
     move_out_of_quarantine,
     pen_counts,
     right_neighbours,
@@ -183,9 +185,9 @@ class WinterPosition(RoundClock):
                          None if neighbour is None else _named(neighbour)).total
 
 
-def _named(neighbour):  # type: ignore[no-untyped-def]
+def _named(neighbour: Neighbour[int]) -> Neighbour[str]:
     """A neighbour found by seat, named as score_zoo names players (its seat as text)."""
-    return type(neighbour)(str(neighbour.name), neighbour.counts)
+    return Neighbour(str(neighbour.name), neighbour.counts)
 
 
 def best_quarantine_move(position: WinterPosition, player: int) -> tuple[int, int]:
@@ -381,7 +383,7 @@ def placement_reason(position: WinterPosition, player: int, choice: Choice) -> R
     return Reason("draft_advice_river", params)
 
 
-def _zoo_score(position: WinterPosition, player: int, zoo: IndexedZoo):  # type: ignore[no-untyped-def]
+def _zoo_score(position: WinterPosition, player: int, zoo: IndexedZoo) -> PlayerScore:
     counts = [pen_counts(other) for other in position.zoos]
     neighbour = right_neighbours(range(position.players), counts)[player]
     return score_zoo(position.rules, zoo, str(player), None if neighbour is None else _named(neighbour))
