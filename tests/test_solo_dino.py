@@ -209,8 +209,8 @@ def test_a_bot_s_eggs_face_down_are_not_said_before_the_end(tmp_path, lang):
     assert result.returncode == 0, result.stderr
     words = catalog(lang)
     eggs = game.eggs(seat)
-    assert words.say("dino.solo_eggs_hidden", player=name, count=len(eggs), last=eggs[-1]) in result.stdout
-    assert words.say("dino.solo_score_hidden", player=name, count=len(eggs), last=eggs[-1]) in result.stdout
+    assert words.say("dino.solo_eggs_hidden", player=name, count=len(eggs), colour=eggs[-1]) in result.stdout
+    assert words.say("dino.solo_score_hidden", player=name, count=len(eggs), colour=eggs[-1]) in result.stdout
     assert words.say("dino.eggs", player=name, count=len(eggs), detail="", last="").split(":")[0] + ":" \
         not in result.stdout
 

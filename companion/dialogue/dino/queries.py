@@ -46,7 +46,7 @@ def egg_state(table: DinoTable, slots: dict[str, Any]) -> None:
         table.say("no_eggs", player=name)
         return
     if face_down(table, player):  # the rules keep all but the last face down
-        table.say("solo_eggs_hidden", player=name, count=len(eggs), last=eggs[-1])
+        table.say("solo_eggs_hidden", player=name, count=len(eggs), colour=eggs[-1])
         return
     counts = [table.text("egg_count", colour=c, count=eggs.count(c))
               for c in sorted(set(eggs), key=eggs.index)]
@@ -122,7 +122,7 @@ def score(table: DinoTable, slots: dict[str, Any]) -> None:
     for index, entry in enumerate(sheet.players):
         if index in hidden:  # its eggs face down would tell
             eggs = table.game.eggs(index)
-            table.say("solo_score_hidden", player=entry.name, count=len(eggs), last=eggs[-1])
+            table.say("solo_score_hidden", player=entry.name, count=len(eggs), colour=eggs[-1])
         else:
             table.session.say_text(table.score_line(entry, final=over))
     if not hidden:

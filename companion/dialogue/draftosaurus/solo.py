@@ -72,8 +72,9 @@ def forced_discard(table: DraftosaurusTable, action: object) -> bool:
 
 
 def after_undo(table: DraftosaurusTable) -> None:
-    """After an undo in solo, the die of the turn again (the hand comes with the question)."""
-    if table.seats.solo and table.game.phase in (PLACE, DISCARD):
+    """After an undo in solo that takes back a placement, the die of the turn again (the hand comes with the
+    question); a discard does not depend on the die."""
+    if table.seats.solo and table.game.phase == PLACE:
         table.say_face()
 
 
