@@ -75,13 +75,14 @@ def _path_option(flag: str, help_text: str, metavar: str = "FILE") -> Option:
     return Option((flag,), {"type": Path, "metavar": metavar, "help": help_text})
 
 
-def _solo_options(most_bots: int, solo_help: str) -> tuple[Option, ...]:
-    """Solo play against bots (up to `most_bots`; one bot: no --bots; `solo_help` says what the program does
-    then), and advice at a table of people."""
+def _solo_options(most_bots: int, solo_help: str, default_bots: int = 1) -> tuple[Option, ...]:
+    """Solo play against bots (up to `most_bots`, `default_bots` without --bots; one bot: no --bots; `solo_help`
+    says what the program does then), and advice at a table of people."""
     options = [Option(("--solo",), {"action": "store_true", "help": solo_help})]
     if most_bots > 1:
         options.append(Option(("--bots",), {"type": int, "choices": range(1, most_bots + 1), "metavar": "N",
-                                            "help": f"how many bots play in solo, 1 to {most_bots} (default 3)"}))
+                                            "help": f"how many bots play in solo, 1 to {most_bots} "
+                                                    f"(default {default_bots})"}))
     options += [Option(("--level",), {"choices": LEVELS,
                                       "help": "the bots' level in solo (default strong)"}),
                 Option(("--advice",), {"action": "store_true",
@@ -116,7 +117,7 @@ GAMES: tuple[GameSpec, ...] = (
                                   "help": "two games in a row with the same players, summer then winter, the "
                                           "scores added"}),
             *_solo_options(4, "play alone against bots: the program deals, rolls the die and plays the other "
-                              "seats"),
+                              "seats", default_bots=3),
         )),
     GameSpec(
         id="jurassic-snack", title="Jurassic Snack", stem="jurassic_snack", namespace="js",
@@ -137,6 +138,8 @@ GAMES: tuple[GameSpec, ...] = (
         engine="companion.games.dino.engine:Game", table="companion.dialogue.dino:DinoTable",
         options=(
             _path_option("--board", "a YAML board description edited to match your board (default: the one shipped)"),
+            *_solo_options(5, "play alone against bots: the program draws the nests and barriers and plays the "
+                              "other seats", default_bots=2),
         )),
 )
 

@@ -1,5 +1,5 @@
-"""`companion bench bots` plays seeded games and prints one line per game and opponent kind, in the agreed
-format; `companion bench engine` adds the playout figures of its three paths."""
+"""`companion bench bots` plays seeded games (Draftosaurus, Jurassic Snack, Dino) and prints one line per game and
+opponent kind, in the agreed format; `companion bench engine` adds the playout figures of its three paths."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from companion.benchmarks import bots as bench_bots
 from companion.benchmarks import engine as bench_engine
 from companion.cli import _Parser
 
-LINE = re.compile(r"game=(draftosaurus|jurassic-snack) players=(\d) opponent=(random|greedy) games=(\d+) "
+LINE = re.compile(r"game=(draftosaurus|jurassic-snack|dino) players=(\d) opponent=(random|greedy) games=(\d+) "
                   r"win_rate=([\d.]+) advice_ms_p50=([\d.]+) advice_ms_p95=([\d.]+)")
 
 
@@ -26,12 +26,13 @@ def run_bench(module, arguments: list[str], capsys) -> str:
 def test_bench_bots_prints_one_line_per_game_and_opponent_kind(capsys):
     out = run_bench(bench_bots, ["--games", "1", "--seed", "3"], capsys)
     lines = out.splitlines()
-    assert len(lines) == 4
+    assert len(lines) == 6
     found = [LINE.fullmatch(line) for line in lines]
     assert all(found), lines
     assert [(m.group(1), m.group(2), m.group(3)) for m in found] == [
         ("draftosaurus", "4", "random"), ("draftosaurus", "4", "greedy"),
-        ("jurassic-snack", "2", "random"), ("jurassic-snack", "2", "greedy")]
+        ("jurassic-snack", "2", "random"), ("jurassic-snack", "2", "greedy"), ("dino", "2", "random"),
+        ("dino", "2", "greedy")]
     for match in found:
         assert match.group(4) == "1" and 0 <= float(match.group(5)) <= 1
         assert 0 < float(match.group(6)) <= float(match.group(7))
@@ -44,7 +45,8 @@ def test_bench_bots_json_says_the_targets():
     report = json.loads(result.stdout)
     targets = {(r["game"], r["opponent"]): r["target"]["win_rate"] for r in report["results"]}
     assert targets == {("draftosaurus", "random"): 0.85, ("draftosaurus", "greedy"): 0.45,
-                       ("jurassic-snack", "random"): 0.9, ("jurassic-snack", "greedy"): 0.65}
+                       ("jurassic-snack", "random"): 0.9, ("jurassic-snack", "greedy"): 0.65,
+                       ("dino", "random"): 0.9, ("dino", "greedy"): 0.6}
     assert all(r["target"]["advice_ms_p95"] == 300 and isinstance(r["target"]["met"], bool)
                for r in report["results"])
 

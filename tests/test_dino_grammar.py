@@ -18,7 +18,7 @@ from companion.language.rules import RulesBook
 GAME = "dino"
 OWN_INTENTS = {"pawn_move", "meteor_move", "egg_take", "square_answer", "steps_answer", "pawn_choice", "colour_choice",
                "nest_place", "barrier_place", "stones_answer", "meteor_state", "nest_state", "egg_state", "pawn_state",
-               "barrier_state", "reach_query", "rules", "status"}
+               "barrier_state", "reach_query", "rules", "status", "advice", "played"}
 ROW_WORDS = {"fr": ["un", "deux", "trois", "quatre", "cinq", "six"],
              "en": ["one", "two", "three", "four", "five", "six"],
              "es": ["uno", "dos", "tres", "cuatro", "cinco", "seis"]}

@@ -34,14 +34,21 @@ def expected_game(seed: int, bots: int, level: str) -> Game:
     return play_game(game, [RandomBot(PLAYER_POLICY_SEED)] + [BOTS[level](seed) for _ in range(bots)])
 
 
+def forced(game: Game, index: int) -> bool:
+    """Whether the discard logged at `index` put back the last card of a hand (the last turn of a round of the
+    2-player variant): the program makes it without asking."""
+    rolls = sum(1 for action in game.actions[:index] if isinstance(action, Roll))
+    return rolls % game.turns_per_round == 0
+
+
 def player_lines(game: Game, lang: str) -> list[str]:
-    """What the player types: each of their placements and discards."""
+    """What the player types: each of their placements and the discards they choose."""
     names, lines = catalog(lang), []
-    for action in game.actions:
+    for index, action in enumerate(game.actions):
         if isinstance(action, Place) and action.player == 0:
             lines.append(PLACE[lang].format(species=names.name("species", action.species),
                                             pen=names.name("pens", action.pen)))
-        elif isinstance(action, Discard) and action.player == 0:
+        elif isinstance(action, Discard) and action.player == 0 and not forced(game, index):
             lines.append(DISCARD[lang].format(the=names.name("species", action.species).the))
     return lines
 
@@ -163,8 +170,8 @@ def test_a_bot_seat_is_not_the_player_s_and_a_card_not_held_is_refused_with_the_
 
 @pytest.mark.parametrize("args, words", [
     (["--bots", "2"], "--bots"),
-    (["--solo", "--board", "winter"], "--board"),
-    (["--solo", "--match", "summer-winter"], "--match"),
+    (["--solo", "--only-mine", "Alice"], "--only-mine"),
+    (["--solo", "--board", "summer", "--match", "summer-winter"], "--board"),
     (["--solo", "--players", "Alice,Bruno"], "--players"),
     (["--solo", "--bots", "5"], "--bots"),
 ])
@@ -253,3 +260,116 @@ def test_a_name_read_back_is_corrected_by_saying_the_right_one(tmp_path, lang, l
     assert words.say("setup.confirm_name", name=name) in result.stdout
     assert words.say("setup.expected_yes_no") not in result.stdout
     assert Game.from_json(saved_state(save)["state"]).players[0] == name
+
+
+# ---------------------------------------------------------------- what a tester met in solo
+
+LEVEL_WORDS = {"fr": ("opportuniste", "gourmand"), "es": ("oportunista", "glotón"), "en": ("greedy", None)}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_the_greedy_level_is_named_for_what_it_does(tmp_path, lang):
+    """The level that takes the best immediate gain is not called by a word for eating ("gourmand")."""
+    result = run_play(solo_args(tmp_path / "s.json", lang, 3, 1, "greedy"), [], tmp_path)
+    assert result.returncode == 0, result.stderr
+    word, old = LEVEL_WORDS[lang]
+    assert catalog(lang).say("solo.levels.greedy") == word and word in result.stdout
+    assert old is None or old not in result.stdout
+
+
+HAND_QUERY = {"fr": "ma main", "en": "my hand", "es": "mi mano"}
+UNDO = {"fr": "annule", "en": "undo", "es": "deshacer"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_my_hand_is_said_once_then_the_question_without_it(tmp_path, lang):
+    seed = 7
+    hand = Game.new(["Alice", *bot_names(3)], mode="full", seed=seed).hand(0)
+    words = catalog(lang)
+    result = run_play(solo_args(tmp_path / "s.json", lang, seed, 3, "random"), [HAND_QUERY[lang]], tmp_path)
+    assert result.returncode == 0, result.stderr
+    # the question with the hand, the hand the query says, then the question again without the hand
+    assert result.stdout.count(hand_said(hand, lang)) == 2
+    after = result.stdout.rsplit(words.say("draft.hand", hand=hand_said(hand, lang)), 1)[1]
+    assert after.startswith("\n" + words.say("draft.solo_ask_place_again_full", player="Alice") + "\n")
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_after_an_undo_the_die_is_said_again_before_the_hand(tmp_path, lang):
+    seed = 7
+    game = expected_game(seed, 3, "random")
+    first = player_lines(game, lang)[0]
+    words = catalog(lang)
+    result = run_play(solo_args(tmp_path / "s.json", lang, seed, 3, "random"), [first, UNDO[lang]], tmp_path)
+    assert result.returncode == 0, result.stderr
+    roll = game.actions[0]
+    face = words.say("draft.face_full", face=roll.face, sticker=words.name("faces", roll.face, "sticker"),
+                     meaning="", roller="Alice").split(".")[0]  # "Dé : côté cafétéria, autocollant rond"
+    undone = result.stdout.split(words.say("solo.bots_undone", bots=bot_names(3)), 1)[1]
+    assert undone.index(face) < undone.index(hand_said(Game.new(list(game.players), mode="full", seed=seed).hand(0),
+                                                                lang))
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_the_runner_up_is_said_with_its_own_chance_of_winning(tmp_path, lang):
+    from companion.games.draftosaurus.advice import advise_seat
+
+    seed = 0
+    game = Game.new(["Alice", "Bot"], mode="full", seed=seed)
+    game.apply(game.roll_die())
+    advice = advise_seat(game, 0, seed=seed)
+    assert advice.runner_up is not None
+    ask = {"fr": "que me conseilles-tu ?", "en": "what should I play?", "es": "¿qué me aconsejas?"}[lang]
+    result = run_play(solo_args(tmp_path / "s.json", lang, seed, 1, "strong"), [ask], tmp_path)
+    assert result.returncode == 0, result.stderr
+    words = catalog(lang)
+    best, second = (suggestion.reason.params["win_chance"] for suggestion in (advice.best, advice.runner_up))
+    assert words.say("draft.advice_chance", win_chance=best) in result.stdout
+    key = "draft.advice_runner_up_chance_margin" if second >= best else "draft.advice_runner_up_chance"
+    assert words.say(key, win_chance=second) in result.stdout
+
+
+PUT_BACK = {"fr": "que dois-je remettre dans la boîte ?", "en": "what should I put back in the box?",
+            "es": "¿qué debería devolver a la caja?"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_what_to_put_back_is_advice_in_the_two_player_variant(tmp_path, lang):
+    from companion.games.draftosaurus.advice import advise_seat
+
+    seed = 11
+    game = expected_game(seed, 1, "random")
+    first = player_lines(game, lang)[0]
+    result = run_play(solo_args(tmp_path / "s.json", lang, seed, 1, "random"), [first, PUT_BACK[lang]], tmp_path)
+    assert result.returncode == 0, result.stderr
+    replay = Game.replay(game.setup_json(), game.actions[:3])  # the roll and both placements: Alice discards
+    advice = advise_seat(replay, 0, seed=seed)
+    words = catalog(lang)
+    why = words.say(f"reasons.{advice.best.reason.code}", **advice.best.reason.params)
+    assert words.say("draft.advice_best_discard", species=advice.best.action.species, why=why) in result.stdout
+    assert parse(PUT_BACK[lang], game="draftosaurus", lang=lang, state="discard").intent == "advice"
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_the_last_card_of_a_hand_goes_back_without_a_question(tmp_path, lang):
+    seed = 11
+    game = expected_game(seed, 1, "random")
+    save = tmp_path / "s.json"
+    lines = player_lines(game, lang)
+    result = run_play(solo_args(save, lang, seed, 1, "random"), lines[:4], tmp_path)  # the first two turns
+    assert result.returncode == 0, result.stderr
+    played = Game.from_json(saved_state(save)["state"])
+    assert (played.round, played.turn, len(played.hand(0))) == (1, 3, 2)
+    # the third placement; the last card goes back by itself, said once, and no question asks for it
+    third = [action for action in game.actions if isinstance(action, Place) and action.player == 0][2]
+    last = next(action for index, action in enumerate(game.actions)
+                if isinstance(action, Discard) and action.player == 0 and forced(game, index))
+    result = run_play(["resume", str(save), "--engine", "text"], [lines[4], UNDO[lang]], tmp_path)
+    assert result.returncode == 0, result.stderr
+    out, words = result.stdout, catalog(lang)
+    assert out.count(words.say("draft.solo_discarded_last", player="Alice", species=last.species)) == 1
+    assert words.say("draft.solo_ask_discard_full", player="Alice", hand=hand_said([last.species], lang)) not in out
+    # an undo takes back the placement with the discard that had no choice and the bot's replies
+    what = words.say("draft.action_place", player="Alice", species=third.species, pen=third.pen)
+    assert words.say("draft.undone", what=what) in out
+    assert Game.from_json(saved_state(save)["state"]).actions == played.actions

@@ -1,9 +1,10 @@
 """`companion bench bots`: the strong bot's win rate against random and greedy bots, and the time to advise.
 
 Seeded games: for Draftosaurus the strong bot in one seat of four (a different seat each game) against three
-bots of one kind, for Jurassic Snack against one (blue one game, yellow the next). Every decision of the strong
-seat is the advisor's best action, and its time (observation, search and reasons) is what advice_ms counts.
-A shared win counts 1/k for each of the k winners. One line per game and opponent kind.
+bots of one kind, for Jurassic Snack and Dino against one (the first seat one game, the second the next; Dino's
+nests and barriers drawn from the game's seed). Every decision of the strong seat is the advisor's best action,
+and its time (observation, search and reasons) is what advice_ms counts. A shared win counts 1/k for each of the
+k winners. One line per game and opponent kind.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from typing import Any
 
 from companion.benchmarks import percentile
 from companion.errors import BadInput
+from companion.games.dino import advice as dino_advice
+from companion.games.dino import bots as dino_bots
+from companion.games.dino.engine import Game as DinoGame
+from companion.games.dino.observation import observe as dino_observe
+from companion.games.dino.simulate import random_setup as dino_setup
 from companion.games.draftosaurus import advice as draft_advice
 from companion.games.draftosaurus import bots as draft_bots
 from companion.games.draftosaurus.engine import Game as DraftGame
@@ -28,7 +34,8 @@ from companion.games.jurassic_snack.observation import observe as snack_observe
 
 OPPONENTS = ("random", "greedy")
 TARGET_WIN_RATES = {("draftosaurus", "random"): 0.85, ("draftosaurus", "greedy"): 0.45,
-                    ("jurassic-snack", "random"): 0.9, ("jurassic-snack", "greedy"): 0.65}
+                    ("jurassic-snack", "random"): 0.9, ("jurassic-snack", "greedy"): 0.65,
+                    ("dino", "random"): 0.9, ("dino", "greedy"): 0.6}
 TARGET_ADVICE_P95_MS = 300.0
 DRAFT_PLAYERS = 4
 
@@ -81,8 +88,26 @@ def snack_game(opponent: str, seed: int, times: list[float]) -> float:
     return 1 / len(winners) if hero in winners else 0.0
 
 
+def dino_game(opponent: str, seed: int, times: list[float]) -> float:
+    """One two-player game, the strong player's share of the win; after the fall each pawn pays the least."""
+    hero = seed % 2
+    game = DinoGame.new(dino_setup(2, seed))
+    other = dino_bots.BOTS[opponent](seed * 10 + 1 - hero)
+    while game.phase != "over":
+        if game.phase == "penalties":
+            game.apply(game.legal_actions()[0])
+            continue
+        observation = dino_observe(game, game.current_player)
+        if game.current_player == hero:
+            game.apply(_timed(lambda o: dino_advice.advise(o, seed), observation, times))
+        else:
+            game.apply(other.choose(observation))
+    winners = game.score().winners
+    return 1 / len(winners) if hero in winners else 0.0
+
+
 MATCHES: tuple[tuple[str, int, Callable[[str, int, list[float]], float]], ...] = (
-    ("draftosaurus", DRAFT_PLAYERS, draftosaurus_game), ("jurassic-snack", 2, snack_game))
+    ("draftosaurus", DRAFT_PLAYERS, draftosaurus_game), ("jurassic-snack", 2, snack_game), ("dino", 2, dino_game))
 
 
 def measure(game: str, players: int, play: Callable[[str, int, list[float]], float], opponent: str, games: int,

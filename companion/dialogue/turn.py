@@ -231,6 +231,11 @@ class Table(Generic[GameT]):
         """What the bot of `seat` plays now (solo play; it sees only what its seat knows)."""
         raise NotImplementedError
 
+    def prompt_again(self, question: Question, query: Answer) -> str | None:
+        """What is said again after the answer to `query`, asked in the middle of `question` (None: the question
+        as it was asked), so that what the query has just said is not said twice."""
+        return None
+
     def help_key(self, question: Question) -> str | None:
         """What "help" says for `question`, when not the help of its dialogue state."""
         return None
@@ -367,7 +372,7 @@ class Table(Generic[GameT]):
             if isinstance(routed, Answer):
                 return routed
             if self.session.verbosity == "full":
-                self.session.say_text(prompt, remember=False)
+                self.session.say_text(self.prompt_again(question, answer) or prompt, remember=False)
             answer = self.session.ask(None, question.state, speaker=speaker, help_key=help_key,
                                       help_params=help_params)
 

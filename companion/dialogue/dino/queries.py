@@ -1,5 +1,6 @@
 """What players may ask in the middle of any Dino question: the meteor, the nests, a player's eggs, where the
-pawns are, the barriers, how far a pawn may go, the scores, whose turn it is, where the game stands."""
+pawns are, the barriers, how far a pawn may go, the scores, whose turn it is, where the game stands; advice, and
+what a player played last. In solo a bot's eggs face down and its score stay unsaid until the end."""
 
 from __future__ import annotations
 
@@ -44,10 +45,18 @@ def egg_state(table: DinoTable, slots: dict[str, Any]) -> None:
     if not eggs:
         table.say("no_eggs", player=name)
         return
+    if face_down(table, player):  # the rules keep all but the last face down
+        table.say("solo_eggs_hidden", player=name, count=len(eggs), colour=eggs[-1])
+        return
     counts = [table.text("egg_count", colour=c, count=eggs.count(c))
               for c in sorted(set(eggs), key=eggs.index)]
     table.say("eggs", player=name, count=len(eggs), detail=table.session.catalog.join(counts),
               last=table.session.catalog.name("colours", eggs[-1]))
+
+
+def face_down(table: DinoTable, player: int) -> bool:
+    """Whether a bot of a solo game holds eggs face down that the player may not be told of (before the end)."""
+    return table.seats.is_bot(player) and table.game.phase != OVER and len(table.game.eggs(player)) > 1
 
 
 @QUERIES.answers("pawn_state")
@@ -108,9 +117,16 @@ def say_nests_within_reach(table: DinoTable, view: PawnView) -> None:
 @QUERIES.answers("score")
 def score(table: DinoTable, slots: dict[str, Any]) -> None:
     sheet = table.game.score()
-    for entry in sheet.players:
-        table.session.say_text(table.score_line(entry, final=table.game.phase == OVER))
-    table.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
+    over = table.game.phase == OVER
+    hidden = [index for index in range(len(sheet.players)) if face_down(table, index)]
+    for index, entry in enumerate(sheet.players):
+        if index in hidden:  # its eggs face down would tell
+            eggs = table.game.eggs(index)
+            table.say("solo_score_hidden", player=entry.name, count=len(eggs), colour=eggs[-1])
+        else:
+            table.session.say_text(table.score_line(entry, final=over))
+    if not hidden:
+        table.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
 
 
 @QUERIES.answers("whose_turn")
@@ -128,3 +144,26 @@ def status(table: DinoTable, slots: dict[str, Any]) -> None:
     whose_turn(table, slots)
     meteor_state(table, slots)
     score(table, slots)
+
+
+@QUERIES.answers("advice")
+def advice_query(table: DinoTable, slots: dict[str, Any]) -> None:
+    """The best turn for the player whose turn it is, with its reason."""
+    from companion.dialogue.dino.advice import advise
+
+    advise(table)
+
+
+@QUERIES.answers("played")
+def played(table: DinoTable, slots: dict[str, Any]) -> None:
+    """The last turn of the player named; without a name, the bots' (solo) or the other players'."""
+    from companion.dialogue.dino.solo import say_played
+
+    if slots.get("player") is not None:
+        player = table.player_said(slots["player"], None)
+        if player is not None:
+            say_played(table, [player])
+        return
+    asker = table.game.current_player
+    others = [seat for seat in range(len(table.game.players)) if seat != asker]
+    say_played(table, [seat for seat in others if table.seats.is_bot(seat)] or others)

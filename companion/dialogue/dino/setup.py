@@ -1,5 +1,6 @@
 """Setting up a Dino table: players, who starts, colours, nests and barriers (drawn at random or dictated),
-the rule options; each answer checked by the rules before it is kept."""
+the rule options; each answer checked by the rules before it is kept. A solo game: the player (first to play,
+the first colour) against bots, the layout drawn by the program, the usual rules."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from companion.dialogue.setup import (
     names_can_be_typed,
     table_seed,
 )
+from companion.dialogue.solo import Seats, solo_players, solo_request, solo_seats, table_seats
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import Reason
 from companion.games.dino.board import Board, Border, load_board
@@ -35,11 +37,14 @@ from companion.games.dino.ids import (
 from companion.games.dino.setup import Setup, border_reason, nest_reason, random_layout
 
 SETUP_AGAIN = "dino.setup.expected_answer"
+DEFAULT_BOTS = 2  # a solo game without --bots: three players (registry.py says it in --help)
 
 
-def start_game(session: Session, args: Any) -> Game:
-    """A new game: set-up questions (players too, unless --players gave them)."""
-    names = listed_names(args.players, session.lang) if args.players else None
+def start_game(session: Session, args: Any) -> tuple[Game, Seats]:
+    """A new game and its seats: set-up questions (players too, unless --players gave them); in solo, none but
+    the player's name. Advice at a table of people only with --advice."""
+    request = solo_request(args, session, DEFAULT_BOTS)
+    names = listed_names(args.players, session.lang) if args.players and request is None else None
     if names is not None and not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:  # before colours are offered to them
         raise BadInput(session.catalog.say("reasons.dino_player_count", count=len(names), least=MIN_PLAYERS,
                                            most=MAX_PLAYERS))
@@ -47,9 +52,19 @@ def start_game(session: Session, args: Any) -> Game:
         board = load_board(args.board) if args.board else load_board()
     except RuleViolation as refused:
         raise BadInput(f"--board {args.board}: " + _reason_words(session, refused)) from None
-    setup = TableSetup(session, board, random.Random(table_seed(args))).run(names)
+    seed = table_seed(args)
+    chooser = random.Random(seed)
+    if request is not None:
+        players = solo_players(session, args, request.bots)
+        session.set_player_names(players)
+        nests, barriers = random_layout(board, len(players), chooser)
+        setup = Setup(tuple(players), board.pawn_colours[:len(players)], nests, barriers, board=board)
+        seats = solo_seats(request, seed)
+    else:
+        setup = TableSetup(session, board, chooser).run(names)
+        seats = table_seats(session, args, asked=False)
     try:
-        return Game.new(setup)
+        return Game.new(setup), seats
     except RuleViolation as refused:
         raise BadInput(_reason_words(session, refused)) from None
 

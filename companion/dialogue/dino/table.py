@@ -4,7 +4,7 @@ The players move the pieces and say each turn ("mon pion rouge avance de trois, 
 program checks it with the rules engine, asks what the board data cannot tell (which pawn, where it
 stopped, how many spaces), asks whether an egg is taken when a move ends by a nest, saves after every
 accepted action and narrates the rest. After the fall it asks what each pawn left on the board would need
-to get home, then says the scores.
+to get home, then says the scores. In solo play (`--solo`) bots play the other seats (see solo.py).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion import registry
+from companion.dialogue.dino import solo
 from companion.dialogue.dino.queries import QUERIES
 from companion.dialogue.dino.setup import start_game
 from companion.dialogue.session import Answer, Session
@@ -36,11 +37,24 @@ class DinoTable(Table[Game]):
 
     @classmethod
     def start(cls, session: Session, args: Any) -> dict[str, Any]:
-        return {"game": start_game(session, args)}
+        game, seats = start_game(session, args)
+        return {"game": game, "seats": seats}
+
+    def seats_fit(self) -> bool:
+        """Any game may have bots at its seats but the first."""
+        return True
+
+    def bot_choice(self, seat: int) -> Any:
+        from companion.games.dino.bots import BOTS, bot_action
+
+        return bot_action(self.game, seat, self.seats.bot(seat, BOTS, SPEC.title))
 
     # ----- the questions
     def question(self) -> Question | Act:
         game = self.game
+        step = solo.question(self)
+        if step is not None:
+            return step
         if game.phase == PENALTIES:
             view = game.penalties_due()[0]
             return Question(self.key("ask.penalty"), "answer",
@@ -163,7 +177,10 @@ class DinoTable(Table[Game]):
 
     def help_key(self, question: Question) -> str | None:
         """At a turn, the help gives examples of the moves there are: a move, and a way home when a pawn can
-        leave; or only the meteor."""
+        leave; or only the meteor. In solo it speaks of advice and of the bots."""
+        solo_key = solo.help_key(self, question)
+        if solo_key is not None:
+            return solo_key
         if question.state != "turn" or self.game.phase != PLAY:
             return None
         moves = self.example_moves()
@@ -247,7 +264,10 @@ class DinoTable(Table[Game]):
     def narrate(self, action: Any, before: int, events: Any, redone: bool = False) -> None:
         say, game = self.say, self.game
         name = game.players[action.player]
-        if isinstance(action, Move):
+        if self.seats.is_bot(action.player) and not isinstance(action, Penalty):
+            if not redone:
+                solo.narrate_bot(self, action, before)
+        elif isinstance(action, Move):
             colour = game.colours[action.player]
             if not redone:
                 say("went_home" if action.exit else "moved", player=name, colour=colour, steps=action.steps,
@@ -260,16 +280,19 @@ class DinoTable(Table[Game]):
         elif self.automatic(action):
             say("no_pawn_meteor", player=name)
         moved = before - game.meteor_left
-        if moved:
+        if moved and not self.seats.is_bot(action.player):
             say("meteor_moved", stones=moved, left=game.meteor_left)
         if game.phase != PLAY:
             say("meteor_fell")
             if game.phase == PENALTIES:
-                say("penalties_start", count=len(game.penalties_due()))
+                say("solo_penalties_start" if self.seats.solo else "penalties_start",
+                    count=len(game.penalties_due()))
 
     def automatic(self, action: Any) -> bool:
-        """A meteor move the program plays itself: its player had no pawn left in play."""
-        return isinstance(action, Meteor) and not self.game.in_play(action.player)
+        """A meteor move the program plays itself: its player had no pawn left in play; in solo the bots' turns
+        and the penalties."""
+        return (isinstance(action, Meteor) and not self.game.in_play(action.player)) or super().automatic(action) \
+            or solo.automatic(self, action)
 
     def describe(self, action: Action) -> str:
         game = self.game
@@ -288,8 +311,11 @@ class DinoTable(Table[Game]):
             self.say("resumed", turn=game.turn)
         else:
             self.say("welcome", count=len(game.players), names=list(game.players))
+            if self.seats.solo:
+                self.say("solo_welcome", player=game.players[0], bots=list(game.players[1:]),
+                         level=self.session.text(f"solo.levels.{self.seats.bots[1]}"))
             self.describe_setup()
-            self.say("trust")
+            self.say("solo_trust" if self.seats.solo else "trust")
         QUERIES.handlers["meteor_state"](self, {})
 
     def describe_setup(self) -> None:

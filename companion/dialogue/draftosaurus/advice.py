@@ -76,13 +76,18 @@ def ask_hand(table: DraftosaurusTable, player: int) -> list[str] | Answer | None
 
 
 def say_advice(table: DraftosaurusTable, advice: Advice) -> None:
-    """The best suggestion with the playouts' chance of winning after it, then the runner-up (whose value,
-    the margin counted, is close to the best one's even when its chance alone is not lower)."""
-    best = advice.best
+    """The best suggestion with the playouts' chance of winning after it, then the runner-up with its own
+    chance. The runner-up's value, the margin counted, is close to the best one's even when its chance alone
+    is not lower: then it is said to win by fewer points."""
+    best, second = advice.best, advice.runner_up
+    chance = best.reason.params["win_chance"]
     table.session.say_text(" ".join((suggestion_words(table, best, "advice_best"),
-                                     table.text("advice_chance", win_chance=best.reason.params["win_chance"]))))
-    if advice.runner_up is not None:
-        table.session.say_text(suggestion_words(table, advice.runner_up, "advice_runner_up"))
+                                     table.text("advice_chance", win_chance=chance))))
+    if second is not None:
+        its_chance = second.reason.params["win_chance"]
+        key = "advice_runner_up_chance_margin" if its_chance >= chance else "advice_runner_up_chance"
+        table.session.say_text(" ".join((suggestion_words(table, second, "advice_runner_up"),
+                                         table.text(key, win_chance=its_chance))))
 
 
 def suggestion_words(table: DraftosaurusTable, suggestion: Suggestion, key: str) -> str:

@@ -130,6 +130,12 @@ def table_winter_board(session: Session) -> WinterBoard:
     return board.with_values(new, REMEMBERED)
 
 
+def solo_winter_board() -> WinterBoard:
+    """The shipped winter board with the values a table told before, nothing asked (a solo game has no board
+    on the table to read them from): the others stay provisional, as the game's start says."""
+    return load_winter_board().with_values(remembered_values()[0], REMEMBERED)
+
+
 def ask_value(session: Session, board: WinterBoard, key: str) -> Any | None:
     """The value the table gives for `key`, checked; None when the table keeps the provisional one."""
     question = session.text(f"draft.board.ask.{key}", current=value_words(session, key, board.values[key].value))

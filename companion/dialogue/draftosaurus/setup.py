@@ -2,7 +2,7 @@
 die, the rule options, whose zoos to follow, whether advice is given; from the command line, or by questions
 for what it leaves out. On the winter board, the values printed on it come from the table's own file, or from
 what the table told (asked once each). A solo game: the player's name, bots at the other seats, the usual
-rules unless the command line changes them."""
+rules unless the command line changes them, on either board side or the match."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.dialogue.draftosaurus.board_values import board_from_file, table_winter_board
+from companion.dialogue.draftosaurus.board_values import board_from_file, solo_winter_board, table_winter_board
 from companion.dialogue.session import Session
 from companion.dialogue.setup import (
     ask_choice,
@@ -98,17 +98,21 @@ def start_game(session: Session, args: Any, board: str = "summer", winter_file: 
     return game, args.die, seed, table_seats(session, args, asked=not args.players)
 
 
-def start_solo(session: Session, args: Any, request: SoloRequest) -> tuple[Game, int, Seats]:
-    """A solo game (full mode: the program deals and rolls), its seed and its seats. The bots play the
-    summer board only, and follow every zoo."""
-    for option, given in (("--board", getattr(args, "board", None) not in (None, "summer")),
-                          ("--match", getattr(args, "match", None)), ("--only-mine", args.only_mine)):
-        if given:
-            raise refuse_with_solo(session, option)
+def start_solo(session: Session, args: Any, request: SoloRequest) -> tuple[Game, int, Seats, Boards]:
+    """A solo game (full mode: the program deals and rolls), its seed, its seats and its board sides (one, or a
+    match's two). Every zoo is followed. The winter board's values are not asked: with no board on the table,
+    those a table told before are used and the others are the provisional ones (board_values.solo_winter_board),
+    or those of --board FILE."""
+    if args.only_mine:
+        raise refuse_with_solo(session, "--only-mine")
+    chosen = boards(args, session.lang)
+    if "winter" in chosen.sides and chosen.winter_file is None:
+        chosen = Boards(chosen.sides, solo_winter_board(), chosen.match)
     players = solo_players(session, args, request.bots)
     seed = table_seed(args)
-    game = Game.new(players, options=rule_options(args), mode="full", seed=seed)
-    return game, seed, solo_seats(request, seed)
+    game = Game.new(players, options=rule_options(args), mode="full", seed=seed, board=chosen.sides[0],
+                    winter_board=chosen.winter_file if chosen.sides[0] == "winter" else None)
+    return game, seed, solo_seats(request, seed), chosen
 
 
 def winter_board(session: Session, board: str, winter_file: WinterBoard | None) -> WinterBoard | None:

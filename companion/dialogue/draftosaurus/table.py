@@ -98,22 +98,23 @@ class DraftosaurusTable(Table[Game]):
     def start(cls, session: Session, args: Any) -> dict[str, Any]:
         request = solo_request(args, session, DEFAULT_BOTS)
         if request is not None:
-            game, seed, seats = start_solo(session, args, request)
-            return {"game": game, "settings": TableSettings(die="virtual", seed=seed), "seats": seats}
+            game, seed, seats, chosen = start_solo(session, args, request)
+            match = None if chosen.match is None else Match(chosen.match, winter_file=chosen.winter_file)
+            return {"game": game, "settings": TableSettings(die="virtual", seed=seed), "seats": seats, "match": match}
         chosen = boards(args, session.lang)
         game, die, seed, seats = start_game(session, args, chosen.sides[0], chosen.winter_file)
         match = None if chosen.match is None else Match(chosen.match, winter_file=chosen.winter_file)
         return {"game": game, "settings": TableSettings(die=die, seed=seed), "match": match, "seats": seats}
 
     def seats_fit(self) -> bool:
-        """A solo game is played in full mode, on the summer board, without a match."""
-        return not self.seats.solo or (self.game.mode == "full" and not self.winter and self.match is None)
+        """A solo game is played in full mode."""
+        return not self.seats.solo or self.game.mode == "full"
 
     def help_key(self, question: Question) -> str | None:
         """In solo the help of a placement speaks of the hand, the bots and advice, not of other players; when
         only one zoo is followed (--only-mine), of that zoo alone."""
-        if question.state == "turn" and self.seats.solo:
-            return self.key("help.solo_turn")
+        if question.state in ("turn", "winter_turn") and self.seats.solo:
+            return self.key(f"help.solo_{question.state}")
         if question.state in ("turn", "winter_turn") and len(self.game.tracked) == 1 < len(self.game.players):
             return self.key(f"help.{question.state}_mine")
         return None
@@ -153,8 +154,8 @@ class DraftosaurusTable(Table[Game]):
                 return Act(Roll(self.virtual_face()))
             return Question(self.key("ask_die"), self.state_of("die"), {"roller": game.players[game.roller]},
                             game.roller)
-        if game.mode == "full" and game.phase in (PLACE, DISCARD):  # the program dealt: it says the hand
-            return solo.question(self)
+        if game.mode == "full" and (game.phase in (PLACE, DISCARD) or self.seats.solo and game.phase == QUARANTINE_MOVES):
+            return solo.question(self)  # the program dealt: it says the hand, and plays the bots
         waiting = game.waiting_for()
         if game.phase == DISCARD:  # 2-player variant, table mode: the figures put back are not told to us
             return Act(Discard(waiting[0], None))
@@ -323,9 +324,19 @@ class DraftosaurusTable(Table[Game]):
 
     def automatic(self, action: Any) -> bool:
         """Played by the program, not said: the virtual die, the discards the table does not name, the bots'
-        actions."""
+        actions, the last card of a hand put back in solo."""
         return (isinstance(action, Discard) and action.species is None) or (
-            isinstance(action, Roll) and self.settings.die == "virtual") or super().automatic(action)
+            isinstance(action, Roll) and self.settings.die == "virtual") or super().automatic(action) or (
+            solo.forced_discard(self, action))
+
+    def undo(self, answer: Answer, state: str) -> None:
+        before = self.game
+        super().undo(answer, state)
+        if self.game is not before:
+            solo.after_undo(self)
+
+    def prompt_again(self, question: Question, query: Answer) -> str | None:
+        return solo.prompt_again(self, question, query)
 
     def describe(self, action: Any) -> str:
         if isinstance(action, Place):

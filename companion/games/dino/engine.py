@@ -14,6 +14,7 @@ a Penalty for each pawn still on the board.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -288,6 +289,13 @@ class Game(LoggedGame):
         twin._nests = dict(self._nests)
         twin._eggs = [list(eggs) for eggs in self._eggs]
         twin._penalties = dict(self._penalties)
+
+    def with_eggs(self, eggs: Sequence[Sequence[str]]) -> Game:
+        """A copy in which each player holds `eggs` (colours, the one on show last): what a seat sees of the
+        others' eggs, or a guess at those kept face down. Not a game to save: its log does not lead to it."""
+        twin = self.copy()
+        twin._eggs = [list(held) for held in eggs]
+        return twin
 
     def snapshot(self) -> dict[str, Any]:
         """The state as plain data."""

@@ -6,7 +6,8 @@ placement_reason: the pen's effect, the points it scores as the zoos stand, the 
 changes) and `win_chance`, the playouts' chance of winning after it, in percent.
 
 In solo play the advisor knows the seat's hand (`advise_seat` on a full-mode game); at a table the player
-names the cards they hold, or the one species they consider (`advise_seat` with `cards`).
+names the cards they hold, or the one species they consider (`advise_seat` with `cards`). On the winter board
+the strong bot's winter search ranks the actions, and winter_bots.placement_reason gives the reason.
 
 `logged_reason` gives the same reason for a placement already played (what it brought when it was played).
 """
@@ -16,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.errors import BadInput, RuleViolation
-from companion.games.bots import Advice, Suggestion, ranked_advice
+from companion.games.bots import Advice, Suggestion, decision_random, ranked_advice
 from companion.games.common import Reason
+from companion.games.draftosaurus import winter_bots
 from companion.games.draftosaurus.actions import Place
 from companion.games.draftosaurus.board import PEN_INDEX, SPECIES_INDEX, unknown_id
 from companion.games.draftosaurus.bots import DISCARD_PEN, WORLDS, StrongBot, to_action
@@ -34,7 +36,8 @@ CLOSE = 0.03  # a runner-up within this much of the best value is given too (abo
 REASONS = ("draft_advice_pair", "draft_advice_pair_started", "draft_advice_forest", "draft_advice_trio_full",
            "draft_advice_trio_part", "draft_advice_king_kept", "draft_advice_king_behind", "draft_advice_meadow",
            "draft_advice_island_alone", "draft_advice_island_crowded", "draft_advice_river", "draft_advice_discard",
-           "draft_advice_hand_too_big", "draft_advice_summer_only")
+           "draft_advice_hand_too_big", "draft_advice_summer_only", "draft_advice_wood", "draft_advice_bridge_couple",
+           "draft_advice_bridge_waiting", "draft_advice_pyramid", "draft_advice_lookout", "draft_advice_quarantine")
 
 
 def advise(observation: DraftObservation, seed: int = 0, worlds: int = WORLDS,
@@ -44,6 +47,8 @@ def advise(observation: DraftObservation, seed: int = 0, worlds: int = WORLDS,
     wanted = None if among is None else {SPECIES_INDEX[species] for species in among}
     if not observation.hand or (wanted is not None and not wanted & set(observation.hand)):
         raise BadInput("name at least one card of the hand to get advice")
+    if observation.winter:
+        return _advise_winter(observation, seed, wanted)
     position = observation.position()
     seat = observation.seat
     suggestions = []
@@ -55,6 +60,21 @@ def advise(observation: DraftObservation, seed: int = 0, worlds: int = WORLDS,
             reason = placement_reason(position, seat, species, pen)
         reason = Reason(reason.code, {**reason.params, "win_chance": round(100 * weighed.win)})
         suggestions.append(Suggestion(to_action(observation, weighed.choice), weighed.value, reason))
+    return ranked_advice(suggestions, CLOSE)
+
+
+def _advise_winter(observation: DraftObservation, seed: int, wanted: set[int] | None) -> Advice:
+    """Advice on the winter board: winter_bots' search, every action it weighed with its reason."""
+    position = winter_bots.WinterPosition.sampled(observation, decision_random(seed, ("world", observation.key())))
+    suggestions = []
+    for weighed in winter_bots.weigh(observation, decision_random(seed, observation.key()), among=wanted):
+        species, pen, _ = weighed.choice
+        if pen == winter_bots.DISCARD_PEN:
+            reason = winter_bots.discard_reason(position, observation.seat, species)
+        else:
+            reason = winter_bots.placement_reason(position, observation.seat, weighed.choice)
+        reason = Reason(reason.code, {**reason.params, "win_chance": round(100 * weighed.win)})
+        suggestions.append(Suggestion(winter_bots.to_action(observation, weighed.choice), weighed.value, reason))
     return ranked_advice(suggestions, CLOSE)
 
 

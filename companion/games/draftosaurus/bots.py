@@ -5,6 +5,8 @@
 - strong: determinised Monte-Carlo: many worlds consistent with the observation (worlds.sample_world), each
   action played in every one of them and the game played out to the end, the action of best average result
   kept (a win counts 1, shared by the winners, plus a little for the margin).
+On the winter board each level plays winter_bots' choice of the same kind, and every bot moves its Quarantine
+dinosaur at the end (the random one at random, the others where it scores most).
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ import numpy as np
 
 from companion.games.bots import GREEDY, RANDOM, STRONG, Bot, decision_random, decision_seed
 from companion.games.common import OVER
-from companion.games.draftosaurus.actions import Discard, Place
+from companion.games.draftosaurus import winter_bots
+from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove
 from companion.games.draftosaurus.batch import Batch
 from companion.games.draftosaurus.engine import DISCARD, ROLL, Game
 from companion.games.draftosaurus.gains import best_placement_gain, placement_gain
 from companion.games.draftosaurus.ids import PENS, SPECIES
 from companion.games.draftosaurus.observation import DraftObservation, observe
 from companion.games.draftosaurus.playout import PENS_OF, Position
+from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 from companion.games.draftosaurus.worlds import sample_world
 
 DISCARD_PEN = -1  # the pen of a choice that is a discard
@@ -51,8 +55,12 @@ class RandomBot(Bot[DraftObservation, Place | Discard]):
     level = RANDOM
 
     def choose(self, observation: DraftObservation) -> Place | Discard:
-        legal = choices(observation)
         chooser = decision_random(self.seed, observation.key())
+        if observation.winter:
+            position = winter_bots.WinterPosition.sampled(observation, chooser)
+            legal_winter = winter_bots.choices(observation, position)
+            return winter_bots.to_action(observation, legal_winter[int(chooser.random() * len(legal_winter))])
+        legal = choices(observation)
         return to_action(observation, legal[int(chooser.random() * len(legal))])
 
 
@@ -77,6 +85,9 @@ class GreedyBot(Bot[DraftObservation, Place | Discard]):
 
     def choose(self, observation: DraftObservation) -> Place | Discard:
         chooser = decision_random(self.seed, observation.key())
+        if observation.winter:
+            position = winter_bots.WinterPosition.sampled(observation, chooser)
+            return winter_bots.to_action(observation, winter_bots.greedy_choice(observation, position, chooser))
         choice = greedy_choice(observation.position(), observation.seat, choices(observation), chooser,
                                observation.phase == DISCARD)
         return to_action(observation, choice)
@@ -96,6 +107,9 @@ class StrongBot(Bot[DraftObservation, Place | Discard]):
         self.worlds = worlds
 
     def choose(self, observation: DraftObservation) -> Place | Discard:
+        if observation.winter:
+            found = winter_bots.weigh(observation, decision_random(self.seed, observation.key()))
+            return winter_bots.to_action(observation, max(found, key=lambda entry: entry.value).choice)
         weighed = self.weigh(observation)
         best = max(range(len(weighed)), key=lambda index: weighed[index].value)
         return to_action(observation, weighed[best].choice)
@@ -149,8 +163,12 @@ def _results(batch: Batch, seat: int) -> tuple[np.ndarray, np.ndarray]:
     return winners[:, seat] / winners.sum(axis=1), totals[:, seat] - rivals
 
 
-def bot_action(game: Game, seat: int, bot: Bot[DraftObservation, Place | Discard]) -> Place | Discard:
-    """What `bot` plays for `seat` in a full-mode game that waits for that seat (it sees only `observe`)."""
+def bot_action(game: Game, seat: int, bot: Bot[DraftObservation, Place | Discard]) -> Place | Discard | QuarantineMove:
+    """What `bot` plays for `seat` in a full-mode game that waits for that seat (it sees only `observe`); after
+    the last winter turn, where its Quarantine dinosaur goes (every zoo is in sight then)."""
+    if game.phase == QUARANTINE_MOVES:
+        chooser = decision_random(bot.seed, ("quarantine", seat)) if bot.level == RANDOM else None
+        return winter_bots.quarantine_action(game, seat, chooser)
     return bot.choose(observe(game, seat))
 
 

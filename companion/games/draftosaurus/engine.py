@@ -160,6 +160,11 @@ class Game(WinterGame, LoggedGame):
         return DieFace(DIE_FACES[self._face]) if self._face >= 0 else None
 
     @property
+    def rules(self) -> SummerRules | WinterRules:
+        """The placement rules of this game's board side."""
+        return self._rules
+
+    @property
     def pens(self) -> tuple[str, ...]:
         """The pen ids of this game's board side (the river last)."""
         return self._rules.pens

@@ -10,6 +10,9 @@ later holder placed; a hand it has not held yet is only a number of cards. Every
 At a table the program does not see hands: `observe_table` takes the cards the player names (one species,
 or the whole hand) and counts the rest of that hand as unknown; players the table does not follow have
 zoos of known size and unknown content.
+
+On the winter board the zoos are the winter rules' (WinterRules: one list per pen, then the pyramid's places)
+and `winter_board` holds the board's values; the summer bots' fast Position is for the summer board only.
 """
 
 from __future__ import annotations
@@ -21,13 +24,15 @@ from typing import Any
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import OVER, Reason
 from companion.games.draftosaurus.actions import Discard, Place
-from companion.games.draftosaurus.board import BAG_PER_SPECIES, HAND_SIZE, NO_FACE, PEN_INDEX, SPECIES_INDEX, unknown_id
+from companion.games.draftosaurus.board import BAG_PER_SPECIES, HAND_SIZE, NO_FACE, SPECIES_INDEX, unknown_id
 from companion.games.draftosaurus.engine import DISCARD, PLACE, Game
-from companion.games.draftosaurus.ids import DIE_FACES, PENS, SPECIES
+from companion.games.draftosaurus.ids import DIE_FACES, SPECIES
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.playout import Position
+from companion.games.draftosaurus.winter import POSITION_INDEX
+from companion.games.draftosaurus.winter_board import WinterBoard
 
-Zoo = tuple[tuple[int, ...], ...]  # per pen (PENS order), the species ints from left to right
+Zoo = tuple[tuple[int, ...], ...]  # per pen (the board side's order), the species ints from left to right
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,11 @@ class DraftObservation:
     unknown: tuple[int, ...]
     unseen: tuple[int, ...]
     hidden_zoo: tuple[int, ...]
+    winter_board: WinterBoard | None = None
+
+    @property
+    def winter(self) -> bool:
+        return self.winter_board is not None
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -107,11 +117,7 @@ def observe_table(game: Game, seat: int, cards: Sequence[str]) -> DraftObservati
 
 
 def _check_waiting(game: Game, seat: int) -> None:
-    """RuleViolation with the engine's Reason unless `seat` must place or discard now (on the summer board:
-    the bots and the advisor know its pens only)."""
-    if game.board != "summer":
-        raise RuleViolation("the bots and the advisor play the summer board only",
-                            Reason("draft_advice_summer_only", {"board": game.board}))
+    """RuleViolation with the engine's Reason unless `seat` must place or discard now."""
     if type(seat) is not int or not 0 <= seat < len(game.players):
         raise RuleViolation(f"no player {seat}", Reason("draft_unknown_player", {"value": str(seat)}))
     name = game.players[seat]
@@ -127,10 +133,11 @@ def _check_waiting(game: Game, seat: int) -> None:
 class _View:
     """The seat's knowledge as the log unfolds (see the module's docstring)."""
 
-    def __init__(self, players: int, seat: int, full: bool):
+    def __init__(self, players: int, seat: int, full: bool, game: Game):
         self.seat = seat
         self.full = full  # full mode: the seat sees its hands, and other players' discards stay hidden
-        self.zoos: list[list[list[int]]] = [[[] for _ in PENS] for _ in range(players)]
+        self.rules = game.rules
+        self.zoos: list[list[list[int]]] = [self.rules.empty_zoo() for _ in range(players)]
         self.known = [[0] * len(SPECIES) for _ in range(players)]
         self.unknown = [0] * players
         self.gone = [0] * players  # cards put back unseen from a hand of known content
@@ -163,7 +170,8 @@ class _View:
         player = action.player
         if isinstance(action, Place):
             species = SPECIES_INDEX[action.species]
-            self.zoos[player][PEN_INDEX[action.pen]].append(species)
+            self.rules.put(self.zoos[player], self.rules.pen_index[action.pen], species,
+                           None if action.position is None else POSITION_INDEX[action.position])
             self._remove(player, species)
         elif player != self.seat and self.full:
             if self.unknown[player] > 0:
@@ -195,8 +203,9 @@ class _View:
                 unknown[player] = sum(known[player]) - self.gone[player]
                 known[player] = [0] * len(SPECIES)
         unseen = [BAG_PER_SPECIES[count] - self.discarded[species] for species in range(len(SPECIES))]
+        pens = len(game.pens)  # a winter zoo's last list is the pyramid's places, already counted in its pen
         for player in range(count):
-            for content in self.zoos[player]:
+            for content in self.zoos[player][:pens]:
                 for species in content:
                     unseen[species] -= 1
             for species, cards in enumerate(known[player]):
@@ -208,7 +217,8 @@ class _View:
             turn=game.turn - 1, roller=game.roller, face=NO_FACE if face is None else DIE_FACES.index(face.value),
             zoos=tuple(tuple(tuple(content) for content in zoo) for zoo in self.zoos),
             known=tuple(tuple(cards) for cards in known), unknown=tuple(unknown), unseen=tuple(unseen),
-            hidden_zoo=tuple(0 if player in game.tracked else placed for player in range(count)))
+            hidden_zoo=tuple(0 if player in game.tracked else placed for player in range(count)),
+            winter_board=game.winter_board)
 
 
 def _hand_size(game: Game) -> int:
@@ -221,7 +231,7 @@ def _hand_size(game: Game) -> int:
 def _walk(game: Game, seat: int, full: bool) -> _View:
     """Replay the log from the setup, showing the seat what it sees when it sees it."""
     replay = Game.from_setup(game.setup_json())
-    view = _View(len(game.players), seat, full)
+    view = _View(len(game.players), seat, full, game)
 
     def own_hand() -> list[int]:
         return [SPECIES_INDEX[species] for species in replay.hand(seat)]
