@@ -285,8 +285,9 @@ def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: flo
     result.lost = [line for line, (start, _) in zip(lines, places) if start is None]
     if recognise if recognise is not None else lang == "en":
         heard = recognised(audio, lines, places, [len(a) / SAMPLE_RATE for a in said], folder)
-        result.misrecognised = [line for line, words in zip(lines, heard)
-                                if words is not None and words != " ".join(_words(line)) and _words(line)]
+        result.misrecognised = [line for line, words in zip(lines, heard)  # a file's path is read letter by letter
+                                if words is not None and words != " ".join(_words(line)) and _words(line)
+                                and "/" not in line]
     return result
 
 
