@@ -1,5 +1,5 @@
-"""Options and arguments from the command line (issue 27, items 2, 8 and 9): whatever the command line takes,
-the program can read back; what it refuses, it refuses at once, in the language asked for."""
+"""Options and arguments from the command line: whatever the command line takes, the program can read back and
+play to the end; what it refuses, it refuses at once, in the language asked for."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import pytest
 
 from companion.dialogue.savefile import read_save, write_save
 from companion.games.common import MAX_SEED
+from companion.games.draftosaurus.engine import Game
+from tests.conftest import random_game, run_play, saved_state, script_lines
 from tests.hostile_cases import ENGLISH, REFUSALS, file_state, run_companion, saved_content
 
 PLAY = ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben", "--die", "virtual"]
@@ -29,6 +31,22 @@ def test_the_largest_seed_taken_is_read_back(tmp_path):
     assert played.returncode == 0, played.stderr
     assert read_save(save)[1]["settings"]["seed"] == MAX_SEED
     resumed = run_companion(["resume", str(save), "--engine", "text"], tmp_path / "home", "")
+    assert resumed.returncode == 0 and "companion resume" in resumed.stdout, resumed.stderr
+
+
+@pytest.mark.parametrize("lang, yes, keep", [("fr", "oui", "garde"), ("en", "yes", "keep")])
+def test_a_match_begun_with_the_largest_seed_reaches_its_winter_game(lang, yes, keep, tmp_path):
+    save = tmp_path / "m.json"
+    summer = script_lines(random_game(["Ana", "Ben"], 3), lang)
+    start = ["play", "draftosaurus", "--engine", "text", "--lang", lang, "--players", "Ana,Ben", "--match",
+             "summer-winter", "--seed", str(MAX_SEED), "--save", str(save)]
+    played = run_play(start, [*summer, yes, *[keep] * 6], tmp_path / "home")  # the winter values kept as shipped
+    assert played.returncode == 0, played.stderr
+    content = saved_state(save)
+    assert len(content["match"]["played"]) == 1, played.stdout[-600:]
+    winter = Game.from_json(content["state"])
+    assert winter.board == "winter" and winter.seed == 0
+    resumed = run_play(["resume", str(save)], [], tmp_path / "home")
     assert resumed.returncode == 0 and "companion resume" in resumed.stdout, resumed.stderr
 
 
