@@ -1,10 +1,12 @@
-"""Two processes on one save, a save link re-pointed during the game, a save changed by another program
-(issue 27, items 1 and 6): no acknowledged move is lost and nothing but the game's own save is written."""
+"""Two processes on one save, a save link re-pointed during the game, a save changed by another program: no
+acknowledged move is lost and nothing but the game's own save is written."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+import pytest
 
 from companion.dialogue.savefile import read_save, write_save
 from tests.hostile_cases import REFUSAL_BOUND_S, Live, file_state, run_companion, saved_actions, saved_content
@@ -68,6 +70,33 @@ def test_a_second_play_on_the_same_new_path_is_refused(tmp_path):
     first.wait_for(lambda: _count(save) == 2)
     assert first.finish() == 0
     assert len(read_save(save)[1]["state"]["actions"]) == 2
+
+
+IN_USE = {"fr": "sert déjà à une autre partie en cours : celle du processus {pid}",
+          "en": "is already used by another game in progress: that of process {pid}",
+          "es": "ya lo usa otra partida en curso: la del proceso {pid}"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_play_on_a_save_another_process_plays_says_so_not_to_resume_it(lang, tmp_path):
+    save = tmp_path / "g.json"
+    first = started(tmp_path, [*PLAY, "--save", str(save)], 1, MOVES[0])
+    second = run_companion([*PLAY, "--lang", lang, "--save", str(save)], tmp_path / "home", "")  # without --new
+    assert second.refused_cleanly and second.prompt, (second.returncode, second.stderr)
+    assert IN_USE[lang].format(pid=first.pid) in second.stderr and "companion resume" not in second.stderr
+    assert first.finish() == 0
+
+
+def test_a_save_held_through_a_link_is_held_by_its_own_name_too(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    save = fresh_save(tmp_path, real / "g.json")
+    link = tmp_path / "link.json"
+    link.symlink_to(save)
+    first = started(tmp_path, ["resume", str(link), "--engine", "text"], 1, MOVES[0])
+    second = run_companion(["resume", str(save), "--engine", "text"], tmp_path / "home", MOVES[1] + "\n")
+    assert_refused_as_in_use(second, first, save)
+    assert first.finish() == 0 and _count(save) == 1
 
 
 def test_the_usual_save_of_a_game_is_held_too(tmp_path):
