@@ -440,11 +440,19 @@ REFUSALS = [
                                                                   "es": "--trio-points no acepta «8»"}),
     (["play", "jurassic-snack", *PLAY_ARGS, "--quiet-turns", "0"], {"fr": "--quiet-turns ne prend pas « 0 »",
                                                                     "es": "--quiet-turns no acepta «0»"}),
+    (["play", "draftosaurus", *PLAY_ARGS, "--s", "3"], {"fr": "--s peut désigner --seed, --save, --solo",
+                                                        "es": "--s puede ser --seed, --save, --solo"}),
+    (["play", "draftosaurus", *PLAY_ARGS, "--new=yes"], {"fr": "--new s'emploie sans valeur : retire « yes »",
+                                                         "es": "--new se usa sin valor: quita «yes»"}),
+    (["play", "draftosaurus", *PLAY_ARGS, "--audio"], {"fr": "--audio attend une valeur",
+                                                       "es": "--audio necesita un valor"}),
+    (["play", "draftosaurus", *PLAY_ARGS, "--seed", "it's"], {"fr": "--seed attend un nombre, pas « it's »",
+                                                              "es": "--seed necesita un número, no «it's»"}),
 ]
 # What a refusal never says when another language was asked for.
 ENGLISH = ("must be", "is empty", "give either", "unknown game", "give the sentence", "unknown dialogue",
            "input ended", "no such audio", "say which language", "is not one of", "the seed", "needs exactly",
-           "invalid", "choose from")
+           "invalid", "choose from", "ambiguous", "could match", "ignored explicit", "expected at least")
 
 
 @dataclass
