@@ -36,6 +36,7 @@ from companion.files import (
     write_reason,
 )
 from companion.locks import Holder, Lock, LockUnusable, lock_file_for, try_lock
+from companion.paths import typed_path
 from companion.text import clean, cleaned
 
 try:
@@ -81,7 +82,8 @@ class SaveFileError(FileRefused):
             sentences = [self.cause.explain(lang), words.say(ending)]
         else:
             sentences = [super().explain(lang)]
-        sentences.extend(words.say(f"save.{key}", path=str(self.path)) for key in self.advice)
+        sentences.extend(words.say(f"save.{key}", path=str(self.path), typed=typed_path(self.path),
+                                   typed_old=typed_path(f"{self.path}.old")) for key in self.advice)
         return " ".join(sentences)
 
     def with_advice(self, *keys: str) -> SaveFileError:
@@ -105,7 +107,7 @@ class SaveWriteError(BadInput):
         reason = words.say(self.reason, detail=self.detail)
         then = "files.saved_before" if self.saved_before else "files.nothing_saved"
         return " ".join((words.say("files.cannot_write", path=str(self.path), reason=reason),
-                         words.say(then, path=str(self.path))))
+                         words.say(then, path=str(self.path), typed=typed_path(self.path))))
 
 
 def data_home() -> Path:
