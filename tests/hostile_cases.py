@@ -32,7 +32,7 @@ from companion.games.draftosaurus.simulate import play_random_game as draftosaur
 from companion.games.jurassic_snack.layout import Layout
 from companion.games.jurassic_snack.simulate import play_random_game as snack_game
 
-# Every refusal comes within this many seconds of the start of the command (the issue's bound), counted in the
+# Every refusal comes within this many seconds of the start of the command (the bound asked for), counted in the
 # program's own time (user + system): on this shared machine the wall clock also counts the others' work (a
 # plain resume took 2.1 to 3.2 s of wall clock for 0.45 s of its own time at a load of 7). A refusal that
 # waits instead (a FIFO) spends no time of its own: the wall clock catches it at HANG_BOUND_S.
@@ -307,7 +307,7 @@ def yaml_bomb() -> str:
 
 
 def crashing_documents(game: str = "draftosaurus") -> dict[str, str]:
-    """The texts that made the readers crash (issue item 2): name → file text."""
+    """The texts that made the readers crash : name → file text."""
     good = document(game, saved_content(game))
     no_game = {k: v for k, v in good.items() if k != "game"}
     infinite_seed = copy.deepcopy(good["content"])
@@ -481,7 +481,8 @@ class Case:
 
 
 def cases_of_two_writers_and_others(folder: Path) -> list[Case]:
-    """The cases of issue 27, items 1 to 9 (the numbers in their names), each made in `folder`."""
+    """The cases of two writers, seeds, boards, settings, paths, names, claims and the language of refusals
+    (numbered 1 to 9 in their names, in that order), each made in `folder`."""
     from companion.games.common import MAX_SEED
     from companion.games.dino.board import MAX_COLUMNS
 

@@ -1,4 +1,4 @@
-"""What the program claims and the codes it exits with (issue 27, item 8): nothing said to be remembered that
+"""What the program claims and the codes it exits with: nothing said to be remembered that
 was not written, no internal error for a seventh Dino player or a full standard output, a plain resume that
 does not read every file of the data folder, and a second stop signal that changes nothing."""
 

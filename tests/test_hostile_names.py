@@ -1,4 +1,4 @@
-"""Names from files and from the table (issue 27, item 7): a line break in a name read from a save or a file
+"""Names from files and from the table: a line break in a name read from a save or a file
 of zoos never starts a line of its own, and names that differ only by invisible characters are one name."""
 
 from __future__ import annotations
