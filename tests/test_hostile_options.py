@@ -80,3 +80,11 @@ def test_a_game_name_wins_over_a_folder_of_that_name(tmp_path):
     (tmp_path / "dino").mkdir()
     resumed = run_companion(["resume", "dino", "--engine", "text"], home, "", cwd=tmp_path)
     assert resumed.returncode == 0 and "Reprise de la partie" in resumed.stdout, resumed.stderr
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_a_refusal_said_aloud_keeps_its_option_as_typed(lang, tmp_path):
+    run = run_play(["play", "draftosaurus", *PLAY_ARGS, "--lang", lang, "--only-mine", "Zed"], [], tmp_path / "home")
+    assert run.returncode == 2, run.stderr
+    said = run.stdout.strip().splitlines()[-1]
+    assert said.startswith("--only-mine") and "Zed" in said, said  # it was said and printed as "--Only-mine"
