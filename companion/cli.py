@@ -13,7 +13,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import Any, NoReturn, TextIO
 
 from companion import __version__
 from companion.commands import COMMANDS, add_chosen
@@ -93,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         print_anywhere(stream)
     read_anything(sys.stdin)
+    given = sys.stdout
+    sys.stdout = _Output(given)
     try:
         with _signals_stop():
             parser = build_parser()
@@ -100,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
             if not getattr(args, "_command_run", None):
                 parser.print_help()
                 return EXIT_BAD_INPUT
-            return int(args._command_run(args) or 0)
+            code = int(args._command_run(args) or 0)
+            sys.stdout.flush()  # what is left to print, while a full output can still be said
+            return code
     except BadInput as error:
         explain = getattr(error, "explain", None)
         _complain(explain(_lang(args)) if explain else str(error))
@@ -116,6 +120,36 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - the last line of defence: never a bare traceback for users
         _complain(f"internal error: {type(error).__name__}: {error}")
         return EXIT_INTERNAL
+    finally:
+        sys.stdout = given
+
+
+class _Output:
+    """Standard output, for every command: a write it does not take (a full disk, a device error) is OutputLost,
+    said on standard error with exit code 3 (parse or rules > /dev/full ended in an internal error). A pipe closed
+    by its reader stays a BrokenPipeError. Anything else is the stream's own."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputLost(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputLost(error) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _complain(message: str) -> None:

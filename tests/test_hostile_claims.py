@@ -137,3 +137,15 @@ def test_a_second_stop_signal_soon_after_the_first_changes_nothing(first, second
     assert "Traceback" not in live.errors() and "internal error" not in live.errors(), live.errors()
     assert len(read_save(save)[1]["state"]["actions"]) == 2
     assert "Interruption. La partie est enregistrée" in live.output().splitlines()[-1]
+
+
+@pytest.mark.parametrize("args", [["parse", "tricératops dans la rivière"], ["tactile", "12"], ["rules", "dino"],
+                                  ["--help"]], ids=["parse", "tactile", "rules", "help"])
+def test_any_command_on_a_full_standard_output_says_so_in_one_line(args, tmp_path):
+    with open("/dev/full", "w") as full:
+        process = subprocess.run([sys.executable, "-m", "companion", *args], stdin=subprocess.DEVNULL, stdout=full,
+                                 stderr=subprocess.PIPE, text=True, env=environment(tmp_path / "home"), timeout=60,
+                                 check=False)
+    lines = process.stderr.strip().splitlines()
+    assert process.returncode == EXIT_CANNOT_WRITE and len(lines) == 1, process.stderr  # was an internal error
+    assert "sortie standard" in lines[0] and "le disque est plein" in lines[0], process.stderr
