@@ -7,12 +7,13 @@ Exit codes: 0 done, 2 bad input (one line on stderr), 3 a save could not be writ
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import Any, NoReturn, TextIO
 
 from companion import __version__
 from companion.commands import COMMANDS, add_chosen
@@ -31,12 +32,16 @@ from companion.text import clean, print_anywhere, read_anything
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-# argparse's usual complaints, said in the user's language (cli.<key> in voices/<lang>/messages/).
+# argparse's usual complaints, said in the user's language (cli.<key> in voices/<lang>/messages/). A value is
+# shown by argparse as Python writes it ('x', or "it's" when it holds a quote): _REPR takes either.
+_REPR = r"""(?P<value>'.*'|".*"|[^'"].*?)"""
 _USAGE_ERRORS = ((re.compile(r"unrecognized arguments: (?P<value>.+)"), "unknown_option"),
-                 (re.compile(r"argument (?P<option>\S+): invalid choice: '?(?P<value>.*?)'? \(choose from "
+                 (re.compile(rf"argument (?P<option>\S+): invalid choice: {_REPR} \(choose from "
                              r"(?P<choices>.+)\)"), "bad_choice"),
-                 (re.compile(r"argument (?P<option>\S+): invalid (?:int|float) value: '(?P<value>.*)'"), "bad_number"),
-                 (re.compile(r"argument (?P<option>\S+): expected one argument"), "needs_value"),
+                 (re.compile(rf"argument (?P<option>\S+): invalid (?:int|float) value: {_REPR}"), "bad_number"),
+                 (re.compile(r"argument (?P<option>\S+): expected (?:one|at least one) argument"), "needs_value"),
+                 (re.compile(rf"argument (?P<option>\S+): ignored explicit argument {_REPR}"), "takes_no_value"),
+                 (re.compile(r"ambiguous option: (?P<option>\S+?)(?:=.*)? could match (?P<choices>.+)"), "ambiguous"),
                  (re.compile(r"the following arguments are required: (?P<value>.+)"), "missing"))
 
 
@@ -48,9 +53,20 @@ class _Parser(argparse.ArgumentParser):
         for pattern, key in _USAGE_ERRORS:
             found = pattern.fullmatch(message)
             if found:
-                message = catalog(_language(sys.argv[1:])).say(f"cli.{key}", **found.groupdict())
+                message = catalog(_language(sys.argv[1:])).say(f"cli.{key}", **_unquoted(found.groupdict()))
                 break
         raise BadInput(f"{command}: {message}" if command else message)
+
+
+def _unquoted(found: dict[str, str]) -> dict[str, str]:
+    """The parts of an argparse complaint, its value as it was typed (not as Python writes it)."""
+    value = found.get("value")
+    if value is not None and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        try:
+            found = {**found, "value": str(ast.literal_eval(value))}
+        except (ValueError, SyntaxError):
+            pass
+    return found
 
 
 def _language(argv: list[str]) -> str:
@@ -77,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         print_anywhere(stream)
     read_anything(sys.stdin)
+    given = sys.stdout
+    sys.stdout = _Output(given)
     try:
         with _signals_stop():
             parser = build_parser()
@@ -84,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
             if not getattr(args, "_command_run", None):
                 parser.print_help()
                 return EXIT_BAD_INPUT
-            return int(args._command_run(args) or 0)
+            code = int(args._command_run(args) or 0)
+            sys.stdout.flush()  # what is left to print, while a full output can still be said
+            return code
     except BadInput as error:
         explain = getattr(error, "explain", None)
         _complain(explain(_lang(args)) if explain else str(error))
@@ -100,6 +120,36 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - the last line of defence: never a bare traceback for users
         _complain(f"internal error: {type(error).__name__}: {error}")
         return EXIT_INTERNAL
+    finally:
+        sys.stdout = given
+
+
+class _Output:
+    """Standard output, for every command: a write it does not take (a full disk, a device error) is OutputLost,
+    said on standard error with exit code 3 (parse or rules > /dev/full ended in an internal error). A pipe closed
+    by its reader stays a BrokenPipeError. Anything else is the stream's own."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputLost(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputLost(error) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _complain(message: str) -> None:

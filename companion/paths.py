@@ -12,12 +12,36 @@ and %LOCALAPPDATA%. COMPANION_HOME moves the saves, COMPANION_CONFIG names the s
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 # platformdirs, importlib.resources and yaml are imported where used: `companion --version` needs none of them
 # (they were 55 to 137 ms of its 92 to 187 ms of imports, on a busy machine).
 APP = "companion"
+
+
+# Characters of a file name that mean nothing to a shell: letters and digits of every script, and @+:,./_-.
+_SHELL_PLAIN = re.compile(r"[\w@+:,./-]+")
+
+
+def typed_path(path: Path | str) -> str:
+    """How to type `path` in a shell (bash, zsh): as it is when nothing in it means anything to a shell; else
+    between single quotes ('my game.json'); and, when it holds a line break or another character that cannot be
+    typed, or bytes that are not UTF-8, in the $'...' form of bash and zsh ($'x\\xff.json'). A name beginning
+    with a dash begins with ./ (else it would be taken for an option)."""
+    text = str(path)
+    if text.startswith("-"):
+        text = f"./{text}"
+    data = os.fsencode(text)
+    try:
+        plain = data.decode("utf-8")
+    except UnicodeDecodeError:
+        plain = None
+    if plain is not None and plain.isprintable():
+        return plain if _SHELL_PLAIN.fullmatch(plain) else "'" + plain.replace("'", "'\\''") + "'"
+    return "$'" + "".join(chr(byte) if 32 <= byte < 127 and chr(byte) not in "'\\" else f"\\x{byte:02x}"
+                          for byte in data) + "'"
 
 
 def data_home() -> Path:

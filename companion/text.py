@@ -109,8 +109,14 @@ def _set_errors(stream: IO[str] | None, errors: str) -> None:
             pass
 
 
+# What begins a word that is typed, not said, when it starts a sentence: an option (--board), a path (/tmp,
+# ~/x, ./g.json), a shell's $'...': its letters keep their case.
+_TYPED_START = frozenset("-/~$\\")
+
+
 def sentences(text: str) -> str:
-    """`text` with a capital letter at the start of each sentence (names in the catalogs are lower case)."""
+    """`text` with a capital letter at the start of each sentence (names in the catalogs are lower case), unless
+    the sentence begins with an option or a path ("--board wide.yaml: ...")."""
     chars = list(text)
     start = True
     for index, char in enumerate(chars):
@@ -119,6 +125,7 @@ def sentences(text: str) -> str:
             start = False
         elif char in ".?!" and (index + 1 == len(chars) or chars[index + 1] == " "):
             start = True
-        elif char.isalnum():
+        elif char.isalnum() or start and char in _TYPED_START and index + 1 < len(chars) and \
+                not chars[index + 1].isspace():
             start = False
     return "".join(chars)

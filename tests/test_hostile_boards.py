@@ -1,4 +1,4 @@
-"""Dino boards far bigger than a table's (issue 27, item 3): refused at once, from a board file or from a
+"""Dino boards far bigger than a table's: refused at once, from a board file or from a
 forged save, and the biggest board taken is played without a wait."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the program claims and the codes it exits with (issue 27, item 8): nothing said to be remembered that
+"""What the program claims and the codes it exits with: nothing said to be remembered that
 was not written, no internal error for a seventh Dino player or a full standard output, a plain resume that
 does not read every file of the data folder, and a second stop signal that changes nothing."""
 
@@ -105,12 +105,12 @@ def test_a_plain_resume_does_not_read_every_file_of_the_data_folder(tmp_path):
     bulky["padding"] = ["x"] * 110_000  # about 0.9 MB (under the 1 MiB a save may hold), each value checked
     damaged = document("draftosaurus", bulky)
     damaged["checksum"] = "0" * 64
-    text = json.dumps(damaged, indent=1)
+    first = saves / "copy-000.json"
+    first.write_text(json.dumps(damaged, indent=1))
     later = time.time() + 60
-    for number in range(60):
-        path = saves / f"copy-{number:03}.json"
-        path.write_text(text)
-        os.utime(path, (later + number, later + number))
+    os.utime(first, (later, later))  # newer than the game's own save
+    for number in range(1, 600):  # 600 names of one file, as many reads before: 35.7 s
+        os.link(first, saves / f"copy-{number:03}.json")
     run = run_companion(["resume", "--engine", "text"], home, "")
     assert run.returncode == 0 and run.prompt, (run.returncode, round(run.cpu_seconds, 2), run.stderr)
     assert "companion resume draftosaurus" in run.stdout
@@ -137,3 +137,15 @@ def test_a_second_stop_signal_soon_after_the_first_changes_nothing(first, second
     assert "Traceback" not in live.errors() and "internal error" not in live.errors(), live.errors()
     assert len(read_save(save)[1]["state"]["actions"]) == 2
     assert "Interruption. La partie est enregistrée" in live.output().splitlines()[-1]
+
+
+@pytest.mark.parametrize("args", [["parse", "tricératops dans la rivière"], ["tactile", "12"], ["rules", "dino"],
+                                  ["--help"]], ids=["parse", "tactile", "rules", "help"])
+def test_any_command_on_a_full_standard_output_says_so_in_one_line(args, tmp_path):
+    with open("/dev/full", "w") as full:
+        process = subprocess.run([sys.executable, "-m", "companion", *args], stdin=subprocess.DEVNULL, stdout=full,
+                                 stderr=subprocess.PIPE, text=True, env=environment(tmp_path / "home"), timeout=60,
+                                 check=False)
+    lines = process.stderr.strip().splitlines()
+    assert process.returncode == EXIT_CANNOT_WRITE and len(lines) == 1, process.stderr  # was an internal error
+    assert "sortie standard" in lines[0] and "le disque est plein" in lines[0], process.stderr

@@ -1,4 +1,4 @@
-"""Hostile environments (issue 20, items 5, 6 and 8): a closed standard input, a terminal that cannot print
+"""Hostile environments: a closed standard input, a terminal that cannot print
 every letter, a save that cannot be written, names holding escape sequences, and SIGTERM or SIGHUP."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hostile files given to every reader (issue 20, items 2 and 3): the real command refuses each one with exit
+"""Hostile files given to every reader: the real command refuses each one with exit
 code 2 and one line, within the bound, without running out of memory, and leaves the file as it was."""
 
 from __future__ import annotations

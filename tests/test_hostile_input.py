@@ -1,4 +1,4 @@
-"""Hostile typed input (issue 20, item 1): a line far longer than any command is answered at once, as not
+"""Hostile typed input: a line far longer than any command is answered at once, as not
 understood, and a line without end does not fill the memory."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from companion.speech.base import LINE_GIVEN_UP, LINE_KEPT, TextListener
 from tests.hostile_cases import run_companion
 
 PLAY = ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben"]
-# Scripts whose long lines never finished parsing before the bound, and the filler of the issue.
+# Scripts whose long lines never finished parsing before the bound, and the filler that was reported.
 LONG_LINES = {
     "filler": "euh " * 7500,
     "scripts": ("दिनोसौर 李龍 ثعبان Ελλάδα ž̌̌̌ " * 30000)[:900_000],

@@ -1,7 +1,9 @@
-"""Names from files and from the table (issue 27, item 7): a line break in a name read from a save or a file
+"""Names from files and from the table: a line break in a name read from a save or a file
 of zoos never starts a line of its own, and names that differ only by invisible characters are one name."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -61,3 +63,11 @@ def test_only_mine_finds_a_name_written_with_an_invisible_character(tmp_path):
     run = run_companion(["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben", "--only-mine",
                          "A\u200bna", "--save", str(tmp_path / "s.json")], tmp_path / "home", "")
     assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("written", [os.fsdecode(b"An\xffa"), "An\x01a", "\x1b[1mAna"],
+                         ids=["not UTF-8", "control character", "escape sequence"])
+def test_only_mine_finds_a_name_shown_the_same(written, tmp_path):
+    run = run_companion(["play", "draftosaurus", "--engine", "text", "--players", f"{written},Ben", "--only-mine",
+                         written, "--save", str(tmp_path / "s.json")], tmp_path / "home", "")
+    assert run.returncode == 0 and "Ana" in run.stdout, run.stderr

@@ -1,5 +1,5 @@
-"""Options and arguments from the command line (issue 27, items 2, 8 and 9): whatever the command line takes,
-the program can read back; what it refuses, it refuses at once, in the language asked for."""
+"""Options and arguments from the command line: whatever the command line takes, the program can read back and
+play to the end; what it refuses, it refuses at once, in the language asked for."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import pytest
 
 from companion.dialogue.savefile import read_save, write_save
 from companion.games.common import MAX_SEED
-from tests.hostile_cases import ENGLISH, REFUSALS, file_state, run_companion, saved_content
+from companion.games.draftosaurus.engine import Game
+from tests.conftest import random_game, run_play, saved_state, script_lines
+from tests.hostile_cases import ENGLISH, PLAY_ARGS, REFUSALS, file_state, run_companion, saved_content
 
 PLAY = ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben", "--die", "virtual"]
 
@@ -32,6 +34,22 @@ def test_the_largest_seed_taken_is_read_back(tmp_path):
     assert resumed.returncode == 0 and "companion resume" in resumed.stdout, resumed.stderr
 
 
+@pytest.mark.parametrize("lang, yes, keep", [("fr", "oui", "garde"), ("en", "yes", "keep")])
+def test_a_match_begun_with_the_largest_seed_reaches_its_winter_game(lang, yes, keep, tmp_path):
+    save = tmp_path / "m.json"
+    summer = script_lines(random_game(["Ana", "Ben"], 3), lang)
+    start = ["play", "draftosaurus", "--engine", "text", "--lang", lang, "--players", "Ana,Ben", "--match",
+             "summer-winter", "--seed", str(MAX_SEED), "--save", str(save)]
+    played = run_play(start, [*summer, yes, *[keep] * 6], tmp_path / "home")  # the winter values kept as shipped
+    assert played.returncode == 0, played.stderr
+    content = saved_state(save)
+    assert len(content["match"]["played"]) == 1, played.stdout[-600:]
+    winter = Game.from_json(content["state"])
+    assert winter.board == "winter" and winter.seed == 0
+    resumed = run_play(["resume", str(save)], [], tmp_path / "home")
+    assert resumed.returncode == 0 and "companion resume" in resumed.stdout, resumed.stderr
+
+
 def test_no_save_is_written_that_the_reader_would_refuse(tmp_path):
     save = tmp_path / "s.json"
     write_save(save, "draftosaurus", saved_content("draftosaurus"))
@@ -46,7 +64,7 @@ def test_no_save_is_written_that_the_reader_would_refuse(tmp_path):
 # ---- item 9: refusals in the language asked for
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-@pytest.mark.parametrize("args, said", REFUSALS, ids=[" ".join(args[:3]) for args, _ in REFUSALS])
+@pytest.mark.parametrize("args, said", REFUSALS, ids=[" ".join(a for a in args if a not in PLAY_ARGS) for args, _ in REFUSALS])
 def test_a_refusal_is_said_in_the_language_asked_for(args, said, lang, tmp_path):
     run = run_companion([*args, "--lang", lang], tmp_path / "home", "")
     last = run.stderr.strip().splitlines()[-1]  # listen says first, on its own line, how to type
@@ -62,3 +80,11 @@ def test_a_game_name_wins_over_a_folder_of_that_name(tmp_path):
     (tmp_path / "dino").mkdir()
     resumed = run_companion(["resume", "dino", "--engine", "text"], home, "", cwd=tmp_path)
     assert resumed.returncode == 0 and "Reprise de la partie" in resumed.stdout, resumed.stderr
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_a_refusal_said_aloud_keeps_its_option_as_typed(lang, tmp_path):
+    run = run_play(["play", "draftosaurus", *PLAY_ARGS, "--lang", lang, "--only-mine", "Zed"], [], tmp_path / "home")
+    assert run.returncode == 2, run.stderr
+    said = run.stdout.strip().splitlines()[-1]
+    assert said.startswith("--only-mine") and "Zed" in said, said  # it was said and printed as "--Only-mine"

@@ -1,12 +1,16 @@
-"""File names that are not UTF-8 text (issue 27, item 5): a save there is written, said, listed and taken up
-again; a save folder named so works the same."""
+"""File names that are not UTF-8 text, or that mean something to a shell: a save there is written, said on one
+line, listed and taken up again with the very command the program tells; a save folder named so works the same."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+
+import pytest
 
 from companion.dialogue.savefile import read_save
-from tests.hostile_cases import environment, run_companion
+from tests.hostile_cases import INJECTED, environment, run_companion
 
 PLAY = ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben"]
 
@@ -38,3 +42,22 @@ def test_a_data_folder_whose_name_is_not_utf8_holds_the_usual_saves(tmp_path):
     for args in (["resume", "--engine", "text"], ["resume", "draftosaurus", "--engine", "text"]):
         resumed = run_companion(args, home, "", env=env)
         assert no_crash(resumed), resumed.stderr
+
+
+@pytest.mark.parametrize("name", ["my game $(touch pwned).json", "it's `touch pwned`.json", "-x.json",
+                                  f"a\n{INJECTED} #.json", "tab\there.json", os.fsdecode(b"caf\xe9 & co.json")],
+                         ids=["command substitution", "quote and backquotes", "dash", "line break", "tab", "latin-1"])
+def test_the_command_told_to_go_on_is_the_one_a_shell_takes(name, tmp_path):
+    save = tmp_path / name
+    played = run_companion([*PLAY, "--save", f"./{name}" if name.startswith("-") else name], tmp_path / "home", "",
+                           cwd=tmp_path)
+    assert no_crash(played) and read_save(save)[0] == "draftosaurus", played.stderr
+    assert not [line for line in played.stdout.splitlines() if line.startswith(INJECTED)], played.stdout
+    last = played.stdout.splitlines()[-1]
+    assert "tape : companion resume " in last, played.stdout
+    told = "companion resume " + last.rpartition("tape : companion resume ")[2].removesuffix(".")
+    typed = told.replace("companion", f"{sys.executable} -m companion", 1) + " --engine text"
+    resumed = subprocess.run(["bash", "-c", typed], cwd=tmp_path, env=environment(tmp_path / "home"), input="",
+                             capture_output=True, text=True, errors="replace", timeout=60, check=False)
+    assert resumed.returncode == 0 and "Reprise de la partie" in resumed.stdout, (typed, resumed.stderr)
+    assert not (tmp_path / "pwned").exists()

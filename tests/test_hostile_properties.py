@@ -1,4 +1,4 @@
-"""Thousands of malformed saves (issue 20): each is either taken back or refused as a save error, never a
+"""Thousands of malformed saves: each is either taken back or refused as a save error, never a
 crash, and `play --new` writes over exactly the saves that `resume` takes back. The real commands run on a
 sample, whose exit codes are 0 or 2 only."""
 

@@ -1,5 +1,4 @@
-"""Saves that must never be written over, stray temporary files, and telling a real save from anything else
-(issue 20, items 4 and 7)."""
+"""Saves that must never be written over, stray temporary files, and telling a real save from anything else."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The settings file (issue 27, item 4): written under a name of its own, never through what an attacker
+"""The settings file: written under a name of its own, never through what an attacker
 left beside it, and two processes writing at once each keep the other's section."""
 
 from __future__ import annotations

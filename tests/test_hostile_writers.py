@@ -1,16 +1,20 @@
-"""Two processes on one save, a save link re-pointed during the game, a save changed by another program
-(issue 27, items 1 and 6): no acknowledged move is lost and nothing but the game's own save is written."""
+"""Two processes on one save, a save link re-pointed during the game, a save changed by another program: no
+acknowledged move is lost and nothing but the game's own save is written."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import pytest
+
 from companion.dialogue.savefile import read_save, write_save
 from tests.hostile_cases import REFUSAL_BOUND_S, Live, file_state, run_companion, saved_actions, saved_content
 
 PLAY = ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben,Cléo"]  # three: no discards
 MOVES = ["dé : forêt", "Ana : tricératops dans la rivière", "Ben : diplodocus dans la rivière"]
+MOVES_IN = {"fr": MOVES, "en": ["the die says forest", "Ana: triceratops in the river", "Ben: diplodocus in the river"],
+            "es": ["dado: bosque", "Ana: tricerátops en el río", "Ben: diplodocus en el río"]}
 
 
 def started(tmp_path: Path, args: list[str], actions: int, *lines: str) -> Live:
@@ -70,6 +74,33 @@ def test_a_second_play_on_the_same_new_path_is_refused(tmp_path):
     assert len(read_save(save)[1]["state"]["actions"]) == 2
 
 
+IN_USE = {"fr": "sert déjà à une autre partie en cours : celle du processus {pid}",
+          "en": "is already used by another game in progress: that of process {pid}",
+          "es": "ya lo usa otra partida en curso: la del proceso {pid}"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_play_on_a_save_another_process_plays_says_so_not_to_resume_it(lang, tmp_path):
+    save = tmp_path / "g.json"
+    first = started(tmp_path, [*PLAY, "--save", str(save)], 1, MOVES[0])
+    second = run_companion([*PLAY, "--lang", lang, "--save", str(save)], tmp_path / "home", "")  # without --new
+    assert second.refused_cleanly and second.prompt, (second.returncode, second.stderr)
+    assert IN_USE[lang].format(pid=first.pid) in second.stderr and "companion resume" not in second.stderr
+    assert first.finish() == 0
+
+
+def test_a_save_held_through_a_link_is_held_by_its_own_name_too(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    save = fresh_save(tmp_path, real / "g.json")
+    link = tmp_path / "link.json"
+    link.symlink_to(save)
+    first = started(tmp_path, ["resume", str(link), "--engine", "text"], 1, MOVES[0])
+    second = run_companion(["resume", str(save), "--engine", "text"], tmp_path / "home", MOVES[1] + "\n")
+    assert_refused_as_in_use(second, first, save)
+    assert first.finish() == 0 and _count(save) == 1
+
+
 def test_the_usual_save_of_a_game_is_held_too(tmp_path):
     home = tmp_path / "home"
     first = Live(PLAY, home)
@@ -121,7 +152,13 @@ def test_a_save_replaced_by_another_program_is_kept_and_the_game_goes_on_beside_
 
 # ---- item 6: a link re-pointed during the game
 
-def test_a_save_link_re_pointed_during_the_game_writes_nothing_but_the_save(tmp_path):
+NAME_MOVED = {"fr": "Le nom {link} ne mène plus à la sauvegarde de cette partie : je n'y touche pas.",
+              "en": "The name {link} no longer leads to this game's save: I leave it as it is.",
+              "es": "El nombre {link} ya no lleva al archivo de esta partida: no lo toco."}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_a_save_link_re_pointed_during_the_game_writes_nothing_but_the_save(lang, tmp_path):
     real = tmp_path / "real"
     real.mkdir()
     save = fresh_save(tmp_path, real / "g.json")
@@ -129,14 +166,20 @@ def test_a_save_link_re_pointed_during_the_game_writes_nothing_but_the_save(tmp_
     link.symlink_to(save)
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")
-    first = started(tmp_path, ["resume", str(link), "--engine", "text"], 1, MOVES[0])
+    moves = MOVES_IN[lang]
+    first = started(tmp_path, ["resume", str(link), "--engine", "text", "--lang", lang], 1, moves[0])
     os.unlink(link)
     link.symlink_to(victim)  # ln -sfn victim.txt link.json
-    first.send(MOVES[1])
+    first.send(moves[1])
     first.wait_for(lambda: _count(save) == 2)
     assert first.finish() == 0
     assert victim.read_text() == "precious\n" and oct(victim.stat().st_mode & 0o777) != "0o600"
     assert len(read_save(save)[1]["state"]["actions"]) == 2
+    said = first.output()  # the game is told under its file's own name, never the link's (now the victim's)
+    assert NAME_MOVED[lang].format(link=link) in said
+    assert said.splitlines()[-1].endswith(f"companion resume {save}."), said[-300:]
+    resumed = run_companion(["resume", str(save), "--engine", "text"], tmp_path / "home", moves[2] + "\n")
+    assert resumed.returncode == 0 and _count(save) == 3, resumed.stdout
 
 
 def test_the_refusal_comes_within_the_bound(tmp_path):

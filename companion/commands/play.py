@@ -11,7 +11,7 @@ from typing import Any
 
 from companion import registry
 from companion.dialogue.runner import add_speech_options, held_save, open_session, refuse_save, run_table
-from companion.dialogue.savefile import SaveFileError, default_save_path, read_save, save_state
+from companion.dialogue.savefile import SaveFileError, default_save_path, hold_save, read_save, save_state
 from companion.dialogue.session import Session
 from companion.dialogue.setup import listed_names
 from companion.dialogue.turn import Table
@@ -86,4 +86,14 @@ def _check(args: argparse.Namespace, save_path: Path) -> None:
     try:
         check_save_target(save_path, args.new, args.game, args.lang)
     except SaveFileError as error:
-        raise refuse_save(args, error) from None
+        raise refuse_save(args, _in_use(save_path) if error.code == "in_progress" else error) from None
+
+
+def _in_use(save_path: Path) -> SaveFileError:
+    """The refusal of a save holding a game in progress: that another program plays it now, when one does (to
+    resume it would be refused too), else that it is in progress."""
+    try:
+        hold_save(save_path).release()
+    except SaveFileError as refusal:  # SaveInUse, or a lock file that is no plain file
+        return refusal
+    return SaveFileError("in_progress", save_path)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +27,7 @@ from companion.errors import (
     Stopped,
 )
 from companion.games.common import OVER
+from companion.paths import typed_path
 from companion.speech.base import TextListener, TextSpeaker
 from companion.speech.config import SPEAKER_KINDS
 from companion.text import clean
@@ -140,18 +140,6 @@ def speaker_kind(args: argparse.Namespace) -> str:
 def resume_command(game: str, save_path: Path) -> str:
     """What to type to go on: the game's name for its usual save, else the file."""
     return f"companion resume {game if Path(save_path) == default_save_path(game) else typed_path(save_path)}"
-
-
-def typed_path(path: Path) -> str:
-    """How to type `path` in a shell: as it is, or, when it holds bytes that are not UTF-8, in the $'...' form
-    of bash and zsh ($'x\\xff.json')."""
-    text = str(path)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "$'" + "".join(chr(byte) if 32 <= byte < 127 and chr(byte) not in "'\\" else f"\\x{byte:02x}"
-                              for byte in os.fsencode(path)) + "'"
-    return text
 
 
 def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: bool) -> int:

@@ -36,6 +36,7 @@ from companion.files import (
     write_reason,
 )
 from companion.locks import Holder, Lock, LockUnusable, lock_file_for, try_lock
+from companion.paths import typed_path
 from companion.text import clean, cleaned
 
 try:
@@ -81,7 +82,8 @@ class SaveFileError(FileRefused):
             sentences = [self.cause.explain(lang), words.say(ending)]
         else:
             sentences = [super().explain(lang)]
-        sentences.extend(words.say(f"save.{key}", path=str(self.path)) for key in self.advice)
+        sentences.extend(words.say(f"save.{key}", path=str(self.path), typed=typed_path(self.path),
+                                   typed_old=typed_path(f"{self.path}.old")) for key in self.advice)
         return " ".join(sentences)
 
     def with_advice(self, *keys: str) -> SaveFileError:
@@ -105,7 +107,7 @@ class SaveWriteError(BadInput):
         reason = words.say(self.reason, detail=self.detail)
         then = "files.saved_before" if self.saved_before else "files.nothing_saved"
         return " ".join((words.say("files.cannot_write", path=str(self.path), reason=reason),
-                         words.say(then, path=str(self.path))))
+                         words.say(then, path=str(self.path), typed=typed_path(self.path))))
 
 
 def data_home() -> Path:
@@ -193,10 +195,13 @@ class HeldSave:
         self.target = Path(os.path.realpath(path))
         self.lock: Lock | None = None
         self.found: Fingerprint | None = None  # the file as it was once held
+        self.notice = ""  # the sentence that says why the game went on under another name (session.*)
         self._expected: Fingerprint | None = None
 
     def write(self, document: dict[str, Any]) -> Path:
         """Write the save document where the game is saved; the path it is saved at (see the class)."""
+        if Path(os.path.realpath(self.path)) != self.target:  # a link or a folder re-pointed since: the file held
+            self._go_on_at(self.target, self.lock, "session.name_moved")  # is named as it is
         if _fingerprint(self.target) not in (self._expected, None):
             self._move_beside()
         self._expected = _write_save_document(self.path, self.target, document)
@@ -233,13 +238,18 @@ class HeldSave:
                 continue
             if self.lock is not None:
                 self.lock.release()
-            _held.pop(self.path, None)
             same_folder = Path(os.path.realpath(self.path.parent)) == self.target.parent
-            self.path = self.path.with_name(candidate.name) if same_folder else candidate
-            self.target, self.lock, self._expected = candidate, taken, None
-            _held[self.path] = self
+            self._go_on_at(self.path.with_name(candidate.name) if same_folder else candidate, taken,
+                           "session.saved_elsewhere")
+            self.target, self._expected = candidate, None
             return
         raise SaveWriteError(self.path, OSError(errno.EEXIST, os.strerror(errno.EEXIST)), saved_before=False)
+
+    def _go_on_at(self, path: Path, lock: Lock | None, notice: str) -> None:
+        """From now on the game is saved at `path` (holding `lock`), for the reason `notice` says."""
+        _held.pop(self.path, None)
+        self.path, self.lock, self.notice = path, lock, notice
+        _held[path] = self
 
 
 def hold_save(path: Path) -> HeldSave:
@@ -255,6 +265,13 @@ def hold_save(path: Path) -> HeldSave:
     held.found = held._expected = _fingerprint(held.target)  # as it is now that no other game writes it
     _held[path] = held
     return held
+
+
+def moved_notice(path: Path) -> str:
+    """The sentence (session.*, filled with the old `path` and the `new` one) that says why the game held at
+    `path` is saved there now, after write_save returned another path than the one it was given."""
+    held = _held.get(path)
+    return held.notice if held is not None and held.notice else "session.saved_elsewhere"
 
 
 def save_state(path: Path) -> Fingerprint | None:

@@ -234,8 +234,9 @@ def ask_player(session: Session, players: Sequence[str], key: str, *, again_key:
 
 
 def player_by_name(players: Sequence[str], name: Any) -> int | None:
-    """The index of the player called `name`, in any case; None when nobody is."""
-    wanted = name_key(str(name))
+    """The index of the player called `name` as it is shown (text.clean_name: a control character or a byte that
+    is not UTF-8 left out, as in the players' own names), in any case; None when nobody is."""
+    wanted = name_key(clean_name(str(name)))
     return next((index for index, player in enumerate(players) if name_key(player) == wanted), None)
 
 

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from companion import registry
 from companion.dialogue.recent import remember
-from companion.dialogue.savefile import SaveFileError, write_save
+from companion.dialogue.savefile import SaveFileError, moved_notice, write_save
 from companion.dialogue.session import Answer, QuitRequested, Session
 from companion.dialogue.setup import player_by_name
 from companion.dialogue.solo import Seats
@@ -537,10 +537,11 @@ class Table(Generic[GameT]):
 
     def save(self) -> None:
         """Write the save at once; when the file was changed by someone else meanwhile, the game goes on in a
-        new file (savefile.HeldSave) and the table hears where."""
+        new file (savefile.HeldSave), and when its name leads elsewhere now, under the file's own name: the
+        table hears where."""
         saved_at = write_save(self.save_path, self.SPEC.id, self.save_content())
         if saved_at != self.save_path:
-            self.session.say("session.saved_elsewhere", path=str(self.save_path), new=str(saved_at))
+            self.session.say(moved_notice(saved_at), path=str(self.save_path), new=str(saved_at))
             self.save_path = saved_at
             remember(saved_at)
 

@@ -87,6 +87,12 @@ SEED_DIGITS = 20
 MAX_SEED = 10 ** SEED_DIGITS - 1
 
 
+def next_seed(seed: int) -> int:
+    """The seed of the game that follows a game of `seed` (a match's next game): one more, and 0 after MAX_SEED
+    (a match begun with the largest seed taken must reach its next game)."""
+    return 0 if seed >= MAX_SEED else seed + 1
+
+
 def game_seed(seed: Any) -> int:
     """The seed given to a new game, or one drawn now when none is (the game keeps it)."""
     if seed is None:

@@ -15,7 +15,7 @@ from typing import Any, Self
 
 from companion.errors import BadInput
 from companion.paths import read_data, voices_dir
-from companion.text import shown
+from companion.text import clean_line, shown
 
 LANGUAGES: tuple[str, ...] = ("fr", "en", "es")
 DEFAULT_LANGUAGE = "fr"
@@ -186,9 +186,9 @@ class Catalog:
         for param, value in params.items():  # other lists (player names...) are said as "a, b and c"
             if param not in _ID_LIST_PARAMS and isinstance(value, (list, tuple)):
                 spoken[param] = self.join(str(item) for item in value)
-        for param, value in spoken.items():  # a file name that is not UTF-8 is said and printed all the same
-            if isinstance(value, (Path, str)) and not isinstance(value, Spoken):
-                spoken[param] = shown(str(value))
+        for param, value in spoken.items():  # a file name that is not UTF-8 is said and printed all the same, and
+            if isinstance(value, (Path, str)) and not isinstance(value, Spoken):  # a line break in a name never
+                spoken[param] = clean_line(shown(str(value)))  # starts a line of its own
         return spoken
 
 

@@ -25,7 +25,7 @@ from companion.dialogue.setup import (
 )
 from companion.dialogue.solo import Seats, SoloRequest, refuse_with_solo, solo_players, solo_seats, table_seats
 from companion.errors import BadInput, RuleViolation, Said
-from companion.games.common import Reason
+from companion.games.common import Reason, next_seed
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
 from companion.games.draftosaurus.engine import Game, Options
 from companion.games.draftosaurus.ids import BOARDS
@@ -125,7 +125,7 @@ def winter_board(session: Session, board: str, winter_file: WinterBoard | None) 
 
 def next_game(session: Session, previous: Game, board: str, winter_file: WinterBoard | None) -> Game:
     """The next game of a match: the same players, rules, first roller and followed zoos, on `board`."""
-    return Game.new(previous.players, options=previous.options, mode=previous.mode, seed=previous.seed + 1,
+    return Game.new(previous.players, options=previous.options, mode=previous.mode, seed=next_seed(previous.seed),
                     first_roller=previous.first_roller,
                     tracked=None if previous.tracks_everyone else previous.tracked, board=board,
                     winter_board=winter_board(session, board, winter_file))
