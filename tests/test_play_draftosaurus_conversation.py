@@ -209,8 +209,8 @@ def test_a_pen_says_each_species_once_with_its_count(tmp_path, lang, die, place,
     ("fr", ["dé croix", "tricératops dans le trio des bois", "Bruno : T-Rex dans la rivière", "qu'a-t-on joué à ce tour ?",
             "quels enclos sont vides ?", "quels enclos de Bruno sont vides ?"],
      "À ce tour, dé : forêt. Alice : tricératops, trio des bois ; Bruno : T-Rex, rivière.\nOn attend encore David.",
-     ["Enclos vides de David : forêt des similaires, trio des bois, prairie des amoureux, roi de la jungle, plaine "
-      "des différences et île du solitaire.", "Enclos vides de Bruno :"]),
+     [("Enclos vides de David : forêt des similaires, trio des bois, prairie des amoureux, roi de la jungle, plaine "
+       "des différences et île du solitaire."), "Enclos vides de Bruno :"]),
     ("en", ["the die says cross", "triceratops in the woody trio", "Bruno: T-Rex in the river",
             "what was played this turn?", "which pens are empty?", "which of Alice's pens are empty?"],
      "This turn, the die says forest. Alice: triceratops, woody trio; Bruno: T-Rex, river.\nStill waiting for David.",
@@ -299,7 +299,7 @@ def test_the_question_is_said_again_after_not_understood_help_and_short_messages
 
 def test_the_last_turn_never_says_a_dinosaur_waits_for_a_partner(tmp_path):
     species = ["T-Rex", "stégosaure", "diplodocus", "parasaurolophe", "spinosaure", "tricératops"]
-    lines, turn = [], 0
+    lines: list[str] = []
     for turn in range(12):
         lines.append("dé fleur")
         if turn < 11:
@@ -307,8 +307,8 @@ def test_the_last_turn_never_says_a_dinosaur_waits_for_a_partner(tmp_path):
                       f"Bruno : {species[(2 * turn + 1) % 5]} dans la rivière"]
     lines += ["Bruno : diplodocus dans la rivière", "Alice : tricératops dans la prairie", "non", "qu'a joué Alice ?"]
     out = draft(tmp_path, lines, "Alice,Bruno").stdout
-    assert "Alice a mis le tricératops dans la prairie des amoureux : il reste sans partenaire, la partie finit à " \
-           "ce tour : aucun point." in out
+    assert ("Alice a mis le tricératops dans la prairie des amoureux : il reste sans partenaire, la partie finit à "
+            "ce tour : aucun point.") in out
     assert "attend un partenaire" not in out
 
 

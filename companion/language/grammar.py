@@ -200,6 +200,12 @@ def _meaning_words(folded: dict[str, Any]) -> frozenset[str]:
     return frozenset(values - frame)
 
 
+@cache
+def words_known(game: str, lang: str) -> frozenset[str]:
+    """Every word of a game's grammar in a language, folded (without compiling the grammar)."""
+    return frozenset(_spellings(grammar_source(game, lang)))
+
+
 def _spellings(source: dict[str, Any]) -> dict[str, str]:
     """Every word of the grammar, folded → as written (first spelling wins)."""
     spellings: dict[str, str] = {}

@@ -51,13 +51,15 @@ def guess(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, 
 
 
 def _in_other_language(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> str | None:
-    """The sentence of the game's language for what another language's grammar understands."""
-    from companion.language.grammar import _match, load_grammar
+    """The sentence of the game's language for what another language's grammar understands. Only a sentence
+    whose every word that language's grammar knows is parsed in it: loading a grammar takes a while."""
+    from companion.language.grammar import _match, load_grammar, words_known
     from companion.language.messages import LANGUAGES
     from companion.language.saying import saying
 
+    names = {word for player in players for word in fold(player).words}
     for lang in LANGUAGES:
-        if lang == grammar.lang:
+        if lang == grammar.lang or not set(folded.words) - names <= words_known(grammar.game, lang):
             continue
         found = _match(folded, load_grammar(grammar.game, lang), state, players)
         if found is not None:
@@ -137,10 +139,11 @@ def _close_words_cached(word: str, vocabulary: frozenset[str]) -> tuple[str, ...
 
 
 def _close_words(word: str, grammar: GameGrammar, names: frozenset[str] = frozenset()) -> tuple[str, ...]:
-    """The known words closest to `word`: the grammar's, and the words of the players' names ("Brono" is
-    Bruno); a word holding digits is close only to words holding the same digits ("Bot 7" is no "Bot 1")."""
-    close = _close_words_cached(word, grammar.vocabulary | names)
-    return tuple(other for other in close if _digits(other) == _digits(word))
+    """The known words closest to `word`: the words of the players' names first ("Brono" is Bruno, "Beta" is
+    Beto rather than "esta"), then the grammar's; a word holding digits is close only to words holding the same
+    digits ("Bot 7" is no "Bot 1")."""
+    close = dict.fromkeys((*_close_words_cached(word, names), *_close_words_cached(word, grammar.vocabulary)))
+    return tuple(other for other in close if _digits(other) == _digits(word))[:CHOICES_PER_WORD]
 
 
 def _digits(word: str) -> str:
