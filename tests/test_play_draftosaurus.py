@@ -135,6 +135,9 @@ def test_only_my_zoo_asks_the_others_for_the_king_species(tmp_path):
     # Chloé: 1 T-Rex in the King, Alice says 2: the King scores 0; 11 river dinosaurs; T-Rex bonus 1.
     assert "Chloé : 12 points." in out
     assert "Roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice, 0 point." in out
+    # the counts told are saved: the finished game, resumed, does not ask them again
+    again = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], ["tous"], tmp_path).stdout
+    assert "combien de dinosaures" not in again and "Roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice" in again
 
 
 def test_end_of_input_saves_and_exits_0_and_resume_goes_on(tmp_path):

@@ -152,20 +152,6 @@ def test_all_gives_every_player_s_detail_and_no_goes_on(tmp_path):
     assert "En code tactile" not in other and catalog("fr").say("session.after_end") in other
 
 
-def test_the_counts_of_the_zoos_not_followed_are_kept_for_a_resume(tmp_path):
-    others = ["tricératops", "stégosaure", "diplodocus", "parasaurolophe", "spinosaure"]
-    lines = ["dé carré", "T-Rex dans le roi"]
-    for turn in range(1, 12):
-        lines += ["dé carré", f"{others[turn % 5]} dans la rivière"]
-    lines += ["deux", "1", "non"]
-    first = draft(tmp_path, lines, "Alice,Bruno,Chloé", "fr", "--only-mine", "Chloé")
-    asked = "Alice, combien de dinosaures de l'espèce T-Rex as-tu dans ton zoo, sans compter la rivière ?"
-    assert asked in first.stdout and saved_state(tmp_path / "g.json")["finished"] is True
-    again = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], ["tous"], tmp_path).stdout
-    assert asked not in again
-    assert "Roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice, 0 point." in again
-
-
 # ---------------------------------------------------------------- the match
 
 @pytest.mark.parametrize("lang, asked, side", [
