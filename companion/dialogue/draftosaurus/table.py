@@ -419,13 +419,12 @@ class DraftosaurusTable(Table[Game]):
         sheet = self.final_sheet()
         match_over = self.match is not None and self.match.next_side() is None
         if match_over:
-            self.announce_match_result()
+            self.announce_match_result()  # the winter game's own result comes with the detail
         elif self.game.tracks_everyone:
             self.say("ranking", ranking=self.ranking([(entry.name, entry.total, entry.trex_count)
                                                       for entry in sheet.players]))
-        if self.game.tracks_everyone:
             self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
-        else:
+        if not self.game.tracks_everyone:
             for entry in sheet.players:
                 self.say("final_total", player=entry.name, total=entry.total)
             self.say("compare_totals")
@@ -444,12 +443,12 @@ class DraftosaurusTable(Table[Game]):
             if answer.intent in ("no", "stop", "next"):
                 return
             if answer.intent in ("yes", "everyone"):
-                self.say_details(sheet.players, match_over)
+                self.say_details(sheet, sheet.players, match_over)
                 return
             named = self.player_named(answer.slots.get("player")) if answer.intent == "player" else None
             entries = [entry for entry in sheet.players if named is not None and entry.name == self.game.players[named]]
             if entries:
-                self.say_details(entries, match_over)
+                self.say_details(sheet, entries, match_over)
                 return
             if named is not None:
                 self.say("not_followed", player=self.game.players[named],
@@ -458,11 +457,14 @@ class DraftosaurusTable(Table[Game]):
                 self.session.earcon("not_understood")
                 self.say("detail_expected")
 
-    def say_details(self, entries: list[Any], match_over: bool) -> None:
-        """Each entry's points pen by pen, why, and the tactile code; at the end of a match, its games too."""
+    def say_details(self, sheet: ScoreSheet, entries: list[Any], match_over: bool) -> None:
+        """Each entry's points pen by pen, why, and the tactile code; at the end of a match, who won its last
+        game and each entry's games."""
         for entry in entries:
             self.session.say_text(self.score_line(entry, final=True))
         if match_over:
+            if self.game.tracks_everyone and len(entries) > 1:
+                self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
             self.say_match_totals([entry.name for entry in entries])
 
     def back_in_play(self) -> None:
