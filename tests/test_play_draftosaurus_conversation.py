@@ -312,3 +312,11 @@ def test_a_refused_quarantine_destination_says_the_destinations_once(tmp_path):
     after = out[refused:]
     assert after.count("in the river for") == 1, after  # the list of destinations, once
     assert "Ann, before scoring, the diplodocus leaves the quarantine zone." in after
+
+
+def test_a_player_named_like_a_filler_word_is_heard_as_the_player(tmp_path):
+    """"Ben" is a French filler ("ben, je sais pas"): at a table where Ben plays, it is his name."""
+    out = draft(tmp_path, ["dé croix", "Ben : stégosaure dans la rivière"], "Alice,Ben,Cal").stdout
+    assert "Ben met le stégosaure dans la rivière." in out
+    alice, ben, _ = zoos(tmp_path)
+    assert ben["river"] == ["stegosaurus"] and not any(alice.values())

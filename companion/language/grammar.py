@@ -361,11 +361,17 @@ def readings(folded: Folded, skip_phrases: Sequence[tuple[str, ...]]) -> list[Fo
     return [reading for reading in found.values() if reading.words]
 
 
+def fillers(grammar: GameGrammar, players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The filler words set aside in a sentence, but for a player's name ("Ben" is a French filler)."""
+    names = {fold(player).words for player in players}
+    return tuple(phrase for phrase in grammar.skip_phrases if phrase not in names) if names else grammar.skip_phrases
+
+
 def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
            intents: frozenset[str] | None = None, strangers: int = 0) -> tuple[str, dict[str, str | int]] | None:
     """The first intent of the state that accepts the sentence, read as `readings` says; with `strangers`,
     any words (at most that many) may stand where a player's name goes."""
-    for candidate in readings(folded, grammar.skip_phrases):
+    for candidate in readings(folded, fillers(grammar, players)):
         found = _recognize(candidate, grammar, state, players, intents, strangers)
         if found is not None:
             return found

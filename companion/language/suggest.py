@@ -96,7 +96,9 @@ def _meaning(folded: Folded, grammar: GameGrammar, state: str, players: tuple[st
 
 def suggest(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> str | None:
     """The closest accepted sentence, spelled as the grammar writes it, or None."""
-    words = (folded.without(grammar.skip_phrases).words or folded.words)[:MAX_WORDS]
+    from companion.language.grammar import fillers
+
+    words = (folded.without(fillers(grammar, players)).words or folded.words)[:MAX_WORDS]
     if not words:
         return None
     names = frozenset(w for name in players for w in fold(name).words)
