@@ -20,10 +20,11 @@ from companion.games.draftosaurus.simulate import play_random_step
 from companion.games.jurassic_snack.advice import REASONS as SNACK_REASONS
 
 WORLDS = 16
-PEN_CODES = {"prairie_of_love": {"draft_advice_pair", "draft_advice_pair_started"},
+PEN_CODES = {"prairie_of_love": {"draft_advice_pair", "draft_advice_pair_started", "draft_advice_pair_last"},
              "forest_of_sameness": {"draft_advice_forest"},
-             "woody_trio": {"draft_advice_trio_full", "draft_advice_trio_part"},
-             "king_of_the_jungle": {"draft_advice_king_kept", "draft_advice_king_behind"},
+             "woody_trio": {"draft_advice_trio_full", "draft_advice_trio_part", "draft_advice_trio_last"},
+             "king_of_the_jungle": {"draft_advice_king_kept", "draft_advice_king_kept_one_rival",
+                                    "draft_advice_king_behind"},
              "meadow_of_differences": {"draft_advice_meadow"},
              "solitary_island": {"draft_advice_island_alone", "draft_advice_island_crowded"},
              "river": {"draft_advice_river"}}

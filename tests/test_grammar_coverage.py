@@ -100,11 +100,12 @@ def test_list_outputs_are_canonical_ids(lang):
 
 def test_states_are_the_contract():
     assert set(states(GAME)) == {"die", "turn", "confirm", "setup", "who", "any", "winter_die", "winter_turn",
-                                 "quarantine", "board_value", "discard", "hand_named"}
+                                 "quarantine", "board_value", "discard", "hand_named", "detail", "winter_detail"}
     die, turn, confirm, setup = (set(state_intents(GAME, s)) for s in ("die", "turn", "confirm", "setup"))
     winter_die, winter_turn, quarantine, board_value = (
         set(state_intents(GAME, s)) for s in ("winter_die", "winter_turn", "quarantine", "board_value"))
-    queries = {"legal", "zoo", "score", "rules", "face_meaning", "advice", "hand", "played"}
+    queries = {"legal", "zoo", "score", "rules", "face_meaning", "advice", "hand", "played", "empty_pens", "turn_recap",
+               "match_score", "score_detail"}
     winter_queries = queries - {"zoo"} | {"winter_zoo"}
     shared = {"repeat", "undo", "help", "pause", "quit", "next", "previous", "stop",
               "review_previous", "review_next", "verbosity", "whose_turn"}
@@ -124,8 +125,12 @@ def test_states_are_the_contract():
     assert "discard" in discard and queries | shared <= discard and not {"die", "hand_cards"} & discard
     assert {"hand_cards", "no"} | queries | shared <= hand_named and not {"die", "discard"} & hand_named
     assert not {"discard", "hand_cards"} & (die | turn | winter_turn)
+    # The end's "the points in detail?": yes, no, everyone, a player's name, and every query.
+    detail, winter_detail = (set(state_intents(GAME, s)) for s in ("detail", "winter_detail"))
+    assert {"yes", "no", "everyone", "player"} | queries | shared <= detail and not {"place", "die"} & detail
+    assert {"yes", "no", "everyone", "player"} | winter_queries | shared <= winter_detail
     every = die | turn | confirm | setup | winter_die | winter_turn | quarantine | board_value | discard | hand_named
-    assert every <= set(state_intents(GAME, "any"))
+    assert every | detail | winter_detail <= set(state_intents(GAME, "any"))
 
 
 @pytest.mark.parametrize("lang, text, state", [

@@ -34,13 +34,14 @@ def test_the_largest_seed_taken_is_read_back(tmp_path):
     assert resumed.returncode == 0 and "companion resume" in resumed.stdout, resumed.stderr
 
 
-@pytest.mark.parametrize("lang, yes, keep", [("fr", "oui", "garde"), ("en", "yes", "keep")])
-def test_a_match_begun_with_the_largest_seed_reaches_its_winter_game(lang, yes, keep, tmp_path):
+@pytest.mark.parametrize("lang, no, yes, keep", [("fr", "non", "oui", "garde"), ("en", "no", "yes", "keep")])
+def test_a_match_begun_with_the_largest_seed_reaches_its_winter_game(lang, no, yes, keep, tmp_path):
     save = tmp_path / "m.json"
     summer = script_lines(random_game(["Ana", "Ben"], 3), lang)
     start = ["play", "draftosaurus", "--engine", "text", "--lang", lang, "--players", "Ana,Ben", "--match",
              "summer-winter", "--seed", str(MAX_SEED), "--save", str(save)]
-    played = run_play(start, [*summer, yes, *[keep] * 6], tmp_path / "home")  # the winter values kept as shipped
+    # no detail of the summer points, yes to the winter game, the winter values kept as shipped
+    played = run_play(start, [*summer, no, yes, *[keep] * 6], tmp_path / "home")
     assert played.returncode == 0, played.stderr
     content = saved_state(save)
     assert len(content["match"]["played"]) == 1, played.stdout[-600:]

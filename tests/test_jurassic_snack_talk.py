@@ -259,8 +259,10 @@ def test_repeat_after_hearing_a_secret_asks_the_open_question_not_the_answered_o
     asked = [index for index, line in enumerate(out) if line.startswith(warning)]
     first_secret = asked[0] + 1
     question = out[first_secret + 1]  # the open question, said again after the secret
-    assert out[first_secret + 2] == question  # the repeat
-    assert [out[asked[1]], out[asked[1] + 1]] == [out[asked[0]]] * 2  # asked, and asked again by repeat
+    words = catalog(lang)
+    assert out[first_secret + 2] == words.say("session.repeating", text=question)  # the repeat
+    # asked, and asked again by repeat
+    assert [out[asked[1]], out[asked[1] + 1]] == [out[asked[0]], words.say("session.repeating", text=out[asked[0]])]
     assert out[asked[1] + 2] == out[first_secret]  # yes: the secret
 
 

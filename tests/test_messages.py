@@ -94,3 +94,103 @@ def test_english_says_a_piece_goes_north():
 ])
 def test_the_average_of_a_token_not_seen_is_said_with_its_unit(lang, average, said):
     assert Catalog(lang).say("reasons.js_advice_eat", square="B6", expected_points=average) == said
+
+
+# ---------------------------------------------------------------- one way of addressing people
+
+# Forms of "vous" (French) and of "vosotros" or "usted" (Spanish): the program says "tu" / "tú" to the person it
+# answers, and speaks of the whole table in the third person ("chacun passe…", "cada uno pasa…").
+_PLURAL_ADDRESS = {
+    "fr": (re.compile(r"(?i)^(vous|votre|vos|vôtre|vôtres|dites|faites|\w+ez(-vous|-en|-les|-le|-la|-moi|-nous)?)$"),
+           {"chez", "assez", "nez", "rez"}),
+    "es": (re.compile(r"(?i)^(usted|ustedes|vosotros|vosotras|os|vuestro|vuestra|vuestros|vuestras|\w+(áis|éis)"
+                      r"|\w+[aei]d(lo|la|los|las|le|les)?)$"),
+           {"red", "pared", "sed", "césped", "huésped", "download", "confirmed", "pyramid"}),  # and English ids
+}
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_every_sentence_says_tu_to_one_person_and_never_vous_or_usted(lang):
+    from companion.paths import read_data, voices_dir
+
+    pattern, allowed = _PLURAL_ADDRESS[lang]
+    found = []
+    for path in sorted((voices_dir() / lang).rglob("*.yaml")):
+        for text in _strings(read_data(path)):
+            for word in re.findall(r"[\w'-]+", re.sub(r"{[^}]*}", " ", text)):
+                word = word.split("'")[-1]
+                if pattern.match(word) and word.casefold() not in allowed and not word.casefold().endswith(
+                        ("dad", "tad")):
+                    found.append(f"{path.relative_to(voices_dir())}: {word} in «{text[:80]}»")
+    assert not found, "\n".join(found)
+
+
+# ---------------------------------------------------------------- sentences as a native speaker says them
+
+def test_french_island_is_sur_and_english_island_is_on():
+    assert Catalog("fr").say("draft.accepted_full", player="Ana", species="trex", pen="solitary_island") == (
+        "Ana met le T-Rex sur l'île du solitaire.")
+    assert Catalog("fr").say("reasons.draft_die_forest", pen="solitary_island") == (
+        "Pas sur l'île du solitaire : le dé impose un enclos de la forêt.")
+    assert Catalog("en").say("draft.accepted_full", player="Eve", species="trex", pen="solitary_island") == (
+        "Eve puts the T-Rex on the solitary island.")
+
+
+def test_french_winter_faces_offer_a_choice_with_ou(tmp_path):
+    from tests.conftest import run_play
+    from tests.test_play_draftosaurus_winter import confirm_shipped_values
+
+    confirm_shipped_values(tmp_path)
+    out = run_play(["play", "draftosaurus", "--engine", "text", "--board", "winter", "--players", "Alice,Bruno",
+                    "--save", str(tmp_path / "g.json")], ["que veut dire la croix"], tmp_path).stdout
+    meaning = next(line for line in out.splitlines() if line.startswith("Forêt, autocollant croix."))
+    pens = meaning.split("Dans la forêt : ")[1].split(", ou bien la rivière")[0]
+    assert " ou " in pens and " et " not in pens, meaning
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("es", "El tricerátops de Ana solo puede ir al río."),
+    ("en", "Eve's triceratops can only go in the river."),
+    ("fr", "Le tricératops d'Ana ne peut aller que dans la rivière."),
+])
+def test_a_choice_of_one_is_said_as_the_only_one(lang, expected):
+    player = "Eve" if lang == "en" else "Ana"
+    said = Catalog(lang).say("draft.legal_one", player=player, species="triceratops", pen="river")
+    assert said[:1].upper() + said[1:] == expected
+
+
+def test_english_scores_and_advice_read_naturally():
+    from companion.games.draftosaurus.scoring import score_zoos
+
+    en = Catalog("en")
+    forest = en.say("reasons.draft_score_forest", pen="forest_of_sameness", species="trex", count=1, points=2)
+    assert forest == "forest of sameness: T-Rex, 1 dinosaur, 2 points." and "all" not in forest
+    one_each = score_zoos([{"king_of_the_jungle": ["trex"]}, {"woody_trio": ["trex"]}])  # two players: "the other"
+    kept = one_each.players[0].details["king_of_the_jungle"]
+    assert en.say(f"reasons.{kept.code}", **kept.params) == "king of the jungle: T-Rex, 1 in this zoo and 1 in the other, 7 points."
+    assert Catalog("fr").say(f"reasons.{kept.code}", **kept.params) == (
+        "roi de la jungle : T-Rex, 1 dans ce zoo et 1 dans l'autre, 7 points.")
+    many = score_zoos([{"king_of_the_jungle": ["trex"]}, {"woody_trio": ["trex"]}, {}])
+    kept = many.players[0].details["king_of_the_jungle"]
+    assert en.say(f"reasons.{kept.code}", **kept.params) == (
+        "king of the jungle: T-Rex, 1 in this zoo, and no other zoo has more than 1, 7 points.")
+    assert en.say("draft.advice_total_gain", points=8) == "In all, you gain 8 points."
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_question_said_aloud_never_speaks_of_commas(lang):
+    words = Catalog(lang)
+    for key in ("setup.ask_first_name", "setup.name_separator"):
+        said = words.say(key, number=1, mark=";", name="Ana; Ben").casefold()
+        assert not any(comma in said for comma in ("virgule", "comma", "coma ", "comas")), said

@@ -27,12 +27,16 @@ TABLES = [
 ]
 
 
+EVERYONE = {"fr": "tous", "en": "all", "es": "todos"}  # the answer to "the points in detail?"
+RANKING = {"fr": "Classement : ", "en": "Ranking: ", "es": "Clasificación: "}
+
+
 @pytest.mark.parametrize("players, lang, seed", TABLES, ids=lambda v: str(v))
 def test_scripted_complete_game_ends_with_the_right_scores(tmp_path, players, lang, seed):
     expected = random_game(players, seed)
     save = tmp_path / "game.json"
     result = run_play(["play", "draftosaurus", "--engine", "text", "--lang", lang, "--players", ",".join(players),
-                       "--save", str(save)], script_lines(expected, lang), tmp_path)
+                       "--save", str(save)], [*script_lines(expected, lang), EVERYONE[lang]], tmp_path)
     assert result.returncode == 0, result.stderr
     content = saved_state(save)
     assert content["finished"] is True
@@ -45,9 +49,10 @@ def test_scripted_complete_game_ends_with_the_right_scores(tmp_path, players, la
         assert spoken[entry.name].startswith(f"{entry.name} : {entry.total} " if lang == "fr"
                                              else f"{entry.name}: {entry.total} "), spoken[entry.name]
     lines = result.stdout.splitlines()
-    verdict = lines[lines.index(catalog(lang).say("session.after_end")) - 2]  # then the ranking, then the last question
-    for winner in scores.winner_names:
-        assert winner in verdict
+    ranking = next(index for index, line in enumerate(lines) if line.startswith(RANKING[lang]))
+    for winner in scores.winner_names:  # the ranking first, then why the winner wins, then "the points in detail?"
+        assert winner in lines[ranking] and winner in lines[ranking + 1]
+    assert lines[ranking + 2] == catalog(lang).say("draft.ask_detail_full")
 
 
 def test_final_scores_by_hand(tmp_path):
@@ -107,7 +112,7 @@ def test_queries_answer_without_changing_the_game(tmp_path):
     result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno",
                        "--save", str(save)], lines, tmp_path)
     out = result.stdout
-    assert "Zoo de Bruno, 1 dinosaure. Forêt des similaires : stégosaure." in out
+    assert "Zoo de Bruno, 1 dinosaure. Forêt des similaires : un stégosaure." in out
     assert "Pour le tricératops, Alice peut choisir" in out  # Alice rolled: every pen is open to her
     assert "Côté toilettes, autocollant fenêtre." in out
     assert "Dis le dinosaure et l'enclos" in out
@@ -120,7 +125,7 @@ def test_only_my_zoo_asks_the_others_for_the_king_species(tmp_path):
     lines = ["dé carré", "T-Rex dans le roi"]
     for turn in range(1, 12):
         lines += ["dé carré", f"{others[turn % 5]} dans la rivière"]
-    lines += ["deux", "1"]
+    lines += ["deux", "1", "tous"]
     result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé",
                        "--only-mine", "Chloé", "--save", str(tmp_path / "g.json")], lines, tmp_path)
     out = result.stdout
@@ -130,6 +135,9 @@ def test_only_my_zoo_asks_the_others_for_the_king_species(tmp_path):
     # Chloé: 1 T-Rex in the King, Alice says 2: the King scores 0; 11 river dinosaurs; T-Rex bonus 1.
     assert "Chloé : 12 points." in out
     assert "Roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice, 0 point." in out
+    # the counts told are saved: the finished game, resumed, does not ask them again
+    again = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], ["tous"], tmp_path).stdout
+    assert "combien de dinosaures" not in again and "Roi de la jungle : T-Rex, 1 dans ce zoo mais 2 chez Alice" in again
 
 
 def test_end_of_input_saves_and_exits_0_and_resume_goes_on(tmp_path):

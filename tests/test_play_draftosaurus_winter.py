@@ -50,7 +50,9 @@ def test_a_scripted_winter_game_ends_with_the_engines_scores(tmp_path, players, 
     expected = random_game(players, seed, board="winter")
     assert any(isinstance(action, QuarantineMove) for action in expected.actions)
     confirm_shipped_values(tmp_path)
-    result = play(tmp_path, script_lines(expected, lang), "--board", "winter", players=",".join(players), lang=lang)
+    everyone = {"fr": "tous", "en": "all", "es": "todos"}[lang]  # the answer to "the points in detail?"
+    result = play(tmp_path, [*script_lines(expected, lang), everyone], "--board", "winter", players=",".join(players),
+                  lang=lang)
     assert result.returncode == 0, result.stderr
     content = saved_state(tmp_path / "g.json")
     assert content["finished"] is True
@@ -83,7 +85,7 @@ def test_unconfirmed_values_are_said_asked_once_each_and_remembered(tmp_path):
     assert "J'attends 6 nombres entiers de 0 à 100, dans l'ordre." in out
     assert out.count("Rive droite du pont des amoureux : combien de dinosaures") == 2  # repeated
     assert "Dis laquelle des deux rives du pont" in out
-    assert "Je retiens ces réponses pour vos prochaines parties d'hiver." in out
+    assert "Je retiens ces réponses pour les prochaines parties d'hiver." in out
     assert "Valeurs du plateau pas encore confirmées, prises telles quelles : la table de points du bois" in out
     remembered = json.loads((tmp_path / "config.json").read_text(encoding="utf-8"))[SETTINGS_SECTION]
     assert remembered["pyramid_points"] == [1, 1, 1, 3, 3, 7]
@@ -232,11 +234,11 @@ def test_winter_refusals_say_why_and_what_is_allowed_and_the_zoo_reads_row_by_ro
             "T-Rex. Reste un autre enclos, ou la rivière.") in out
     assert "Pour le T-Rex, Alice peut choisir : bois bien ordonné, point de vue ou rivière." in out
     assert ("Zoo de Bruno, 3 dinosaures. Bois bien ordonné : diplodocus. Pont des amoureux : rive gauche, rien ; "
-            "rive droite, stégosaure. Pyramide : en bas, libre à gauche, libre au centre et tricératops à droite ; "
+            "rive droite, un stégosaure. Pyramide : en bas, libre à gauche, libre au centre et tricératops à droite ; "
             "au milieu, rien ; en haut, rien. Sans dinosaure : point de vue et zone de quarantaine.") in out
-    assert "Le pont des amoureux de Bruno : rive gauche, rien ; rive droite, stégosaure." in out
+    assert "Le pont des amoureux de Bruno : rive gauche, rien ; rive droite, un stégosaure." in out
     assert "La pyramide de Bruno : en bas, libre à gauche, libre au centre et tricératops à droite ;" in out
-    assert "Dans la pyramide, places possibles : en bas à gauche." in out
+    assert "Dans la pyramide, une seule place possible : en bas à gauche." in out
     assert "Elle reçoit jusqu'à six dinosaures et se bâtit par le bas" in out  # the rules topic
     assert "Dis le dinosaure et l'enclos d'hiver" in out  # the help of the winter turn
     assert "Annulé : le T-Rex d'Alice sur le point de vue." in out
@@ -297,7 +299,7 @@ def test_the_quarantine_move_is_asked_with_the_choices_and_the_best_suggested(tm
              destination_line(game, second, other.pen, other.position),  # another legal destination
              f"{game.players[third]} : le tricératops dans la rivière" if game.zoos[third]["quarantine"] != [
                  "triceratops"] else f"{game.players[third]} : le stégosaure dans la rivière",  # not its species
-             f"{game.players[third]} : dans la rivière"]
+             f"{game.players[third]} : dans la rivière", "tous"]
     result = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], lines, tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
@@ -310,7 +312,9 @@ def test_the_quarantine_move_is_asked_with_the_choices_and_the_best_suggested(tm
     assert "Dis où va le dinosaure de la quarantaine" in out  # help
     assert out.count(f"{name}, avant le décompte,") >= 2  # repeat
     assert f"Refusé. {game.players[second]} : ce dinosaure doit quitter la quarantaine" in out
-    assert f"{game.players[second]}, le dinosaure de la quarantaine peut aller :" in out  # the choices after it
+    refused = out.index(f"Refusé. {game.players[second]} : ce dinosaure doit quitter la quarantaine")
+    asked_again = f"{game.players[second]}, avant le décompte,"  # the question again, with the choices: said once
+    assert out.index(asked_again, refused) > refused and "le dinosaure de la quarantaine peut aller" not in out
     assert f"La quarantaine de {game.players[third]} contient" in out or \
         f"La quarantaine d'{game.players[third]} contient" in out
     final = Game.from_json(saved_state(tmp_path / "g.json")["state"])
@@ -346,7 +350,7 @@ def test_the_match_adds_the_scores_of_both_games_and_resumes_across_them(tmp_pat
     refused = run_play(start, [], tmp_path)  # an unfinished match is not replaced
     assert refused.returncode == 2 and "companion resume" in refused.stderr
     # The summer game ends and the winter one starts; the input ends in the middle of the winter game.
-    second = run_play(["resume", str(tmp_path / "g.json")], summer_lines[20:] + ["yes"] + winter_lines[:15], tmp_path)
+    second = run_play(["resume", str(tmp_path / "g.json")], summer_lines[20:] + ["no", "yes"] + winter_lines[:15], tmp_path)
     assert second.returncode == 0, second.stderr
     assert "Summer and winter match: this is the summer game." in second.stdout
     assert "The summer game is over. On to the winter game? Say yes to start it" in second.stdout
@@ -356,7 +360,7 @@ def test_the_match_adds_the_scores_of_both_games_and_resumes_across_them(tmp_pat
     assert [played["totals"] for played in content["match"]["played"]] == [
         {entry.name: entry.total for entry in summer.score().players}]
     assert Game.from_json(content["state"]).board == "winter"
-    third = run_play(["resume", str(tmp_path / "g.json")], winter_lines[15:], tmp_path)
+    third = run_play(["resume", str(tmp_path / "g.json")], winter_lines[15:] + ["all"], tmp_path)
     assert third.returncode == 0, third.stderr
     assert "Summer and winter match: this is the winter game." in third.stdout
     sums = {}
@@ -364,7 +368,7 @@ def test_the_match_adds_the_scores_of_both_games_and_resumes_across_them(tmp_pat
         in_summer = next(e.total for e in summer.score().players if e.name == name)
         in_winter = next(e.total for e in winter.score().players if e.name == name)
         sums[name] = in_summer + in_winter
-        assert (f"{name}: {in_summer} points in summer, {in_winter} points in winter, {sums[name]} points in all."
+        assert (f"{name}: {in_summer} points in summer and {in_winter} points in winter, {sums[name]} points in all."
                 in third.stdout)
     ranking = next(line for line in third.stdout.splitlines() if line.startswith("Match ranking: "))
     assert ranking.startswith("Match ranking: 1. ")

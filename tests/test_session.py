@@ -147,4 +147,5 @@ def test_repeat_after_a_yes_no_question_is_answered_says_the_open_question_not_t
     assert session.confirm(closed, "turn") is True
     assert session.ask(None, "turn").intent == "score"
     said = out.getvalue().splitlines()
-    assert said == [open_question, open_question, closed, open_question]
+    again = session.text("session.repeating", text=open_question)  # said as a repetition
+    assert said == [open_question, again, closed, again]

@@ -111,7 +111,7 @@ def test_a_whole_solo_game_in_french_with_undo_detail_and_resume(tmp_path):
     assert state["seats"] == {"solo": True, "bots": [{"seat": seat, "level": "greedy"} for seat in (1, 2, 3)],
                               "seed": seed, "advice": True}
     # resumed, the same bots finish the same game
-    second = run_play(["resume", str(save), "--engine", "text"], lines[half:], tmp_path)
+    second = run_play(["resume", str(save), "--engine", "text"], [*lines[half:], "tous"], tmp_path)  # every detail
     assert second.returncode == 0, second.stderr
     assert saved_state(save)["state"] == json.loads(json.dumps(game.to_json()))
     check_final(second.stdout, game, "fr")
@@ -122,7 +122,7 @@ def test_a_whole_two_player_solo_game_in_english_against_the_strong_bot(tmp_path
     game = expected_game(seed, 1, "strong")
     save = tmp_path / "solo.json"
     lines = player_lines(game, "en")
-    result = run_play(solo_args(save, "en", seed, 1, "strong"), [lines[0], lines[1], "what did Bot play?", *lines[2:]],
+    result = run_play(solo_args(save, "en", seed, 1, "strong"), [lines[0], lines[1], "what did Bot play?", *lines[2:], "all"],
                       tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -143,7 +143,7 @@ def test_a_solo_game_in_spanish_against_random_bots(tmp_path):
     save = tmp_path / "solo.json"
     lines = player_lines(game, "es")
     result = run_play(solo_args(save, "es", seed, 2, "random"),
-                      [lines[0], "¿qué ha jugado Bot 2?", "deshacer", *lines], tmp_path)
+                      [lines[0], "¿qué ha jugado Bot 2?", "deshacer", *lines, "todos"], tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Tu mano: " in out and "Bot 2 ha puesto " in out

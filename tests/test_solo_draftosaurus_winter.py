@@ -67,7 +67,7 @@ def test_a_whole_winter_solo_game_in_spanish_with_the_quarantine_advice_and_undo
     lines = player_lines(game, "es")
     save = tmp_path / "solo.json"
     result = run_play(solo_args(save, "es", seed, 2, "greedy", "--board", "winter"),
-                      [ADVICE["es"], lines[0], "deshacer", *lines, "¿qué ha jugado Bot 1?"], tmp_path)
+                      [ADVICE["es"], lines[0], "deshacer", *lines, "todos", "¿qué ha jugado Bot 1?"], tmp_path)
     assert result.returncode == 0, result.stderr
     out, words = result.stdout, catalog("es")
     assert words.say("draft.winter_board") in out
@@ -102,7 +102,7 @@ def test_a_two_player_winter_solo_game_in_french_against_the_strong_bot(tmp_path
     lines = player_lines(game, "fr")
     save = tmp_path / "solo.json"
     result = run_play(solo_args(save, "fr", seed, 1, "strong", "--board", "winter"),
-                      [lines[0], "qu'a joué Bot ?", *lines[1:]], tmp_path)
+                      [lines[0], "qu'a joué Bot ?", *lines[1:], "tous"], tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Bot met " in out or "Bot remet " in out
@@ -116,7 +116,8 @@ def test_a_solo_match_in_english_adds_both_games(tmp_path):
     winter = Game.new(["Alice", "Bot"], mode="full", seed=seed + 1, board="winter")
     winter = play_game(winter, [GreedyBot(PLAYER_POLICY_SEED), BOTS["random"](seed)])
     save = tmp_path / "match.json"
-    lines = player_lines(summer, "en") + ["yes"] + player_lines(winter, "en")
+    # "all" answers "the points in detail?" after each game; then yes to the winter game
+    lines = player_lines(summer, "en") + ["all", "yes"] + player_lines(winter, "en") + ["all"]
     result = run_play(solo_args(save, "en", seed, 1, "random", "--match", "summer-winter"), lines, tmp_path)
     assert result.returncode == 0, result.stderr
     out, words = result.stdout, catalog("en")
@@ -124,7 +125,9 @@ def test_a_solo_match_in_english_adds_both_games(tmp_path):
     check_scores(out, winter, "en")
     totals = {entry.name: entry.total for entry in summer.score().players}
     for entry in winter.score().players:
-        assert words.say("draft.match_player", player=entry.name, summer=totals[entry.name], winter=entry.total,
+        games = words.join([words.say("draft.match_games.summer", points=totals[entry.name]),
+                            words.say("draft.match_games.winter", points=entry.total)])
+        assert words.say("draft.match_player", player=entry.name, games=games,
                          sum=totals[entry.name] + entry.total) in out
     content = saved_state(save)
     assert content["finished"] is True and content["seats"]["solo"] is True

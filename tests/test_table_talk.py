@@ -97,7 +97,7 @@ def test_no_to_a_guess_changes_nothing_and_a_new_command_replaces_it(tmp_path):
 def test_a_guess_takes_help_and_repeat_and_asks_again_shortly(tmp_path):
     out = draft(tmp_path, ["dé croix", "tricératop dans la prairi", "aide", "répète", "bof", "oui"]).stdout
     assert "Réponds oui ou non. Tu peux aussi dire directement autre chose." in out
-    assert out.count("Voulais-tu dire : tricératops dans la prairie ? Oui ou non.") == 3
+    assert out.count("Voulais-tu dire : tricératops dans la prairie ? Oui ou non.") == 4  # after help too
     assert "Je n'ai pas compris « bof ». Voulais-tu dire : tricératops dans la prairie ? Oui ou non." in out
     assert zoos(tmp_path)[0]["prairie_of_love"] == ["triceratops"]
 
@@ -257,12 +257,12 @@ def test_the_player_being_asked_is_saved_and_asked_again_after_resume(tmp_path):
 
 @pytest.mark.parametrize("lang, players, lines, answer", [
     ("fr", "Alice,Bruno,David", ["dé croix", "David : stégosaure dans la rivière", "la rivière de David"],
-     "La rivière de David : stégosaure."),
+     "La rivière de David : un stégosaure."),
     ("fr", "Alice,Ève", ["dé croix", "Alice : stégosaure dans l'île", "l'île d'Alice"],
-     "L'île du solitaire d'Alice : stégosaure."),
+     "L'île du solitaire d'Alice : un stégosaure."),
     ("en", "Ann,Ben", ["the die says cross", "Ben: stegosaurus in the river", "the river of Ben"],
-     "Ben's river: stegosaurus."),
-    ("es", "Ana,Beto", ["dado cruz", "Ana: estegosaurio en el río", "el río de Ana"], "El río de Ana: estegosaurio."),
+     "Ben's river: a stegosaurus."),
+    ("es", "Ana,Beto", ["dado cruz", "Ana: estegosaurio en el río", "el río de Ana"], "El río de Ana: un estegosaurio."),
 ])
 def test_a_pen_of_a_named_player_is_answered_naming_the_player(tmp_path, lang, players, lines, answer):
     assert answer in draft(tmp_path, lines, players, lang).stdout
@@ -303,7 +303,7 @@ def test_ctrl_c_during_the_set_up_says_nothing_is_saved_yet(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "companion", "play", "draftosaurus", "--engine", "text",
                                 "--save", str(tmp_path / "g.json")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                text=True, env=env)
-    assert process.stdout.readline().startswith("Combien êtes-vous")
+    assert process.stdout.readline().startswith("Combien de joueurs")
     process.send_signal(signal.SIGINT)
     out, _ = process.communicate(timeout=30)
     assert "Interruption pendant la préparation : rien n'est encore enregistré." in out
@@ -332,7 +332,7 @@ def test_undoing_a_revealed_token_needs_the_other_player_and_it_stays_known(tmp_
     out = result.stdout
     assert out.count("Ben, on demande d'annuler le coup du diplo") == 2
     assert "D'accord, je n'en tiens pas compte." in out
-    assert re.search(r"Le jeton [\w ]+ reste connu de vous deux\.", out)
+    assert re.search(r"Le jeton [\w ]+ reste connu des deux joueurs\.", out)
     assert SnackGame.from_json(saved_state(tmp_path / "g.json")["state"]).actions == []
 
 
@@ -446,7 +446,7 @@ def test_the_final_result_ranks_every_player(tmp_path):
     ranking = next(line for line in out.splitlines() if line.startswith("Classement : "))
     totals = {entry.name: entry.total for entry in expected.score().players}
     for name, total in totals.items():
-        assert f"{name} avec {total} point" in ranking
+        assert f"{name}, {total} point" in ranking
     order = [name for name in sorted(totals, key=lambda n: -totals[n])]
     assert ranking.index(order[0]) < ranking.index(order[-1])
 
@@ -551,7 +551,7 @@ def test_an_undo_at_the_counts_asked_at_the_end_takes_back_the_last_move(tmp_pat
     others = ["tricératops", "stégosaure", "diplodocus", "parasaurolophe", "spinosaure"] * 2 + ["tricératops"]
     lines = ["forêt", "T-Rex dans le roi de la jungle"]
     lines += [line for species in others for line in ("forêt", f"{species} dans la rivière")]
-    lines += ["annule", "tricératops dans la rivière", "2", "1", "quitter"]
+    lines += ["annule", "tricératops dans la rivière", "2", "1", "tous", "quitter"]
     out = draft(tmp_path, lines, "Alice,Bruno,Chloé", "fr", "--only-mine", "Bruno").stdout
     asked = "Alice, combien de dinosaures de l'espèce T-Rex as-tu dans ton zoo, sans compter la rivière ?"
     assert out.count(asked) == 2 and "Annulé : le tricératops de Bruno dans la rivière." in out
@@ -567,8 +567,8 @@ def test_an_undo_at_the_counts_asked_at_the_end_takes_back_the_last_move(tmp_pat
 @pytest.mark.parametrize("game_id, lang, lines", [
     ("jurassic-snack", "fr", ["aide", "les scores", "quitter"]),
     ("jurassic-snack", "en", ["help", "the scores", "quit"]),
-    ("draftosaurus", "es", ["ayuda", "los puntos", "salir"]),
-    ("draftosaurus", "fr", ["aide", "les scores", "quitter"]),
+    ("draftosaurus", "es", ["no", "ayuda", "los puntos", "salir"]),  # "the points in detail?" first
+    ("draftosaurus", "fr", ["non", "aide", "les scores", "quitter"]),
 ])
 def test_the_last_question_takes_help_scores_and_quit_in_every_game(tmp_path, game_id, lang, lines):
     """Once a game is over, "help" says what may be said then, the scores are the final ones, and quitting
@@ -593,5 +593,5 @@ def test_the_last_question_takes_help_scores_and_quit_in_every_game(tmp_path, ga
     assert words.say("session.finished_saved", path=str(path)) in out.splitlines()[-1]
     if game_id == "draftosaurus":  # the final scores, not the scores "so far"
         entry = game.score().players[0]
-        assert out.count(f"{entry.name}: {entry.total} ") + out.count(f"{entry.name} : {entry.total} ") >= 2, out
+        assert out.count(f"{entry.name}: {entry.total} ") + out.count(f"{entry.name} : {entry.total} ") >= 1, out
         assert words.say("draft.score_so_far", player=entry.name, total=entry.total, details="").split(".")[0] not in out

@@ -9,7 +9,8 @@ command, help and repeat. Everything else goes back to whoever asked: the table 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -107,6 +108,8 @@ class Session:
         self.last_prompt: str | None = None
         self.question_help: str | None = None  # what "help" says for the open question, when it has its own
         self.help_params: dict[str, Any] = {}  # what the help of the open question says of the game as it is
+        self.reprompt: Callable[[], str] | None = None  # the open question, in the verbosity of the moment
+        self.lost = False  # the last utterance was not understood, or asked for help or another verbosity
 
     def settings(self) -> dict[str, str]:
         """What a resumed game must be played with again."""
@@ -141,22 +144,29 @@ class Session:
             self.listener.set_player_names(self.player_names)
 
     def ask(self, prompt: str | None, state: str, speaker: str | None = None, help_key: str | None = None,
-            help_params: dict[str, Any] | None = None) -> Answer:
+            help_params: dict[str, Any] | None = None, again: Callable[[], str] | None = None) -> Answer:
         """Say `prompt` (if any), then listen until an utterance that is not a shared command is understood.
 
         Shared commands are answered here and the question stays open. `speaker` names the player expected to
         answer, whose voice the recogniser may adapt to; `help_key`, what "help" says for this question, and
-        `help_params` what it fills in (examples taken from the game as it stands)."""
+        `help_params` what it fills in (examples taken from the game as it stands); `again`, the question as it
+        is said again after an utterance not understood, help or a change of verbosity (by default `prompt`;
+        without either, the question asked before)."""
         self.question_help = help_key
         self.help_params = dict(help_params or {})
+        if again is not None or prompt:
+            self.reprompt = again or (lambda: prompt or "")
         if prompt:
             self.last_prompt = self.say_text(prompt)
         while True:
             self.listener.expect_speaker(speaker)
+            self.lost = False
             answer = self.hear(state)
             if answer is not None and not self.handle_shared(answer, state):
                 self.earcon("understood")
                 return answer
+            if self.lost and self.reprompt is not None:  # the player must know what is asked now
+                self.say_text(self.reprompt())
 
     def ask_sure(self, prompt: str | None, state: str, help_key: str | None = None) -> Answer:
         """`ask`, with the words of an unsure answer read back first (set-up questions, which no game checks)."""
@@ -212,8 +222,12 @@ class Session:
             result = self._parse(heard, listening)
             if result.intent in ("yes", "no") and not self.doubtful(heard, result, listening):
                 return result.intent != "no"
-            if result.intent in ("repeat", "help"):
-                self.say_text(question if result.intent == "repeat" else self.text("help.confirm"), remember=False)
+            if result.intent == "repeat":
+                self.say_text(self.text("session.repeating", text=question), remember=False)
+                continue
+            if result.intent == "help":
+                self.say_text(self.text("help.confirm"), remember=False)
+                self.say_text(question, remember=False)
                 continue
             if result.intent in ("yes", "no") or result.intent is None:
                 self.say("session.confirm_again", heard=heard.text, question=again or question)  # a doubtful yes is no yes
@@ -221,6 +235,8 @@ class Session:
             answer = self.take(heard, result, state)
             if answer is not None and not self.handle_shared(answer, state):
                 return answer
+            if answer is not None and answer.intent in ("help", "verbosity"):
+                self.say_text(question, remember=False)
 
     def doubtful(self, heard: Heard, result: ParseResult, state: str) -> bool:
         """Too unsure to change the game, or to answer a read-back, without asking (see `doubtful`)."""
@@ -243,8 +259,13 @@ class Session:
         """Say so; when the grammar has a close sentence, offer it: yes takes it, no drops it, a new command
         replaces it."""
         self.earcon("not_understood")
+        self.lost = True
         if len(heard.text) > MAX_LINE:
             self.say("session.too_long", heard=result.text)
+            return None
+        if result.stranger and self.player_names:  # a name that is nobody's: the player hears who plays
+            self.say_text(bot_seat_words(self.catalog, result.stranger, self.player_names) or self.text(
+                "session.unknown_name", name=result.stranger, players=self.player_names))
             return None
         if not result.suggestion:
             self.say("session.not_understood", heard=result.text)
@@ -298,10 +319,12 @@ class Session:
             self.verbosity = level if level in VERBOSITY_LEVELS else (
                 "short" if self.verbosity == "full" else "full")
             self.say(f"session.verbosity_{self.verbosity}")
+            self.lost = True
         elif intent == "pause":
             self._pause()
         else:
             self.say_text(self.help_text(state, help_key or self.question_help, self.help_params))
+            self.lost = True
         return True
 
     def help_text(self, state: str, question_help: str | None = None, params: dict[str, Any] | None = None) -> str:
@@ -315,8 +338,8 @@ class Session:
     def _repeat(self) -> None:
         """The whole last response ("les scores" said several sentences: all of them), else the question."""
         said = self.history.last_response() or ([self.last_prompt] if self.last_prompt else [])
-        for text in said:
-            self.say_text(text, remember=False)
+        for index, text in enumerate(said):  # said as a repetition: "undone" again is no second undo
+            self.say_text(self.text("session.repeating", text=text) if index == 0 else text, remember=False)
 
     def _pause(self) -> None:
         """Wait for "resume" (or quit); anything else is answered with how to go on."""
@@ -336,3 +359,14 @@ class Session:
 
 def heard_words(answer: Answer) -> str:
     return answer.heard.text if answer.heard is not None else answer.intent
+
+
+def bot_seat_words(words: Catalog, name: str, players: Sequence[str]) -> str | None:
+    """For a bot's name that no seat has ("Bot 7" where the bots are Bot 1 to Bot 3): which bots there are;
+    None for any other name."""
+    pattern = re.compile(re.escape(words.say("solo.bot_name", number=0)).replace("0", r"\d+") + r"\Z",
+                         re.IGNORECASE)
+    bots = [player for player in players if pattern.match(player)]
+    if not bots or not pattern.match(name.strip()):
+        return None
+    return words.say("solo.no_such_bot", name=name.strip(), bots=bots)

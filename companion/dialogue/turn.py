@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from companion import registry
 from companion.dialogue.recent import remember
 from companion.dialogue.savefile import SaveFileError, moved_notice, write_save
-from companion.dialogue.session import Answer, QuitRequested, Session
+from companion.dialogue.session import Answer, QuitRequested, Session, bot_seat_words
 from companion.dialogue.setup import player_by_name
 from companion.dialogue.solo import Seats
 from companion.errors import BadInput
@@ -364,7 +364,12 @@ class Table(Generic[GameT]):
         prompt = self.session.text(question.key, **question.params)
         help_key = question.help or self.help_key(question)
         help_params = self.help_params(question)
-        answer = self.session.ask(prompt, question.state, speaker=speaker, help_key=help_key, help_params=help_params)
+
+        def again() -> str:  # in the verbosity of the moment
+            return self.session.text(question.key, **question.params)
+
+        answer = self.session.ask(prompt, question.state, speaker=speaker, help_key=help_key, help_params=help_params,
+                                  again=again)
         while True:
             routed = self.route(answer, question.state, half)
             if routed is _DROPPED:
@@ -372,9 +377,9 @@ class Table(Generic[GameT]):
             if isinstance(routed, Answer):
                 return routed
             if self.session.verbosity == "full":
-                self.session.say_text(self.prompt_again(question, answer) or prompt, remember=False)
+                self.session.say_text(self.prompt_again(question, answer) or again(), remember=False)
             answer = self.session.ask(None, question.state, speaker=speaker, help_key=help_key,
-                                      help_params=help_params)
+                                      help_params=help_params, again=again)
 
     def route(self, answer: Answer, state: str, half: Missing | None) -> Any:
         """An undo, a redo or a query is handled here (_DROPPED, or None for a query); any other answer is
@@ -514,11 +519,21 @@ class Table(Generic[GameT]):
             return default
         found = self.player_named(name)
         if found is None:
-            self.say("unknown_player", name=name, players=list(self.game.players))
+            bots = bot_seat_words(self.session.catalog, str(name), self.game.players)
+            if bots is not None:
+                self.session.say_text(bots)
+            else:
+                self.say("unknown_player", name=name, players=list(self.game.players))
         return found
 
-    def unknown_player(self, name: Any) -> Expected:
-        """The reminder for a name that is not a player's: the players there are."""
+    def unknown_player(self, name: Any) -> Expected | Done:
+        """The reminder for a name that is not a player's: the players there are (the bots, for a bot's seat
+        that does not exist)."""
+        bots = bot_seat_words(self.session.catalog, str(name), self.game.players)
+        if bots is not None:
+            self.session.earcon("not_understood")
+            self.session.say_text(bots)
+            return Done()
         return Expected("unknown_player", {"name": name, "players": list(self.game.players)})
 
     # ----- a new game, and a saved one

@@ -20,7 +20,7 @@ from hassil.util import merge_dict
 
 from companion import registry
 from companion.errors import BadInput
-from companion.language.matcher import Compiler, Context, GrammarError, Node, Trie, WildSpan, match_first
+from companion.language.matcher import Compiler, Context, GrammarError, Node, Trie, Wildcard, WildSpan, match_first
 from companion.language.messages import check_language
 from companion.language.text import WORD, Folded, fold, fold_phrase, fold_word
 from companion.paths import grammars_dir, read_data
@@ -164,6 +164,9 @@ class GameGrammar:
     skip_phrases: tuple[tuple[str, ...], ...]
     vocabulary: frozenset[str]
     spellings: dict[str, str]
+    # Words that only the values of lists hold (a species, a pen, a face...): a guess never drops or changes one,
+    # as that would change what the sentence means ("prado del amor" is not "prado").
+    meaning_words: frozenset[str] = frozenset()
 
 
 @cache
@@ -180,7 +183,27 @@ def load_grammar(game: str, lang: str) -> GameGrammar:
     spellings = _spellings(source)
     return GameGrammar(game, lang, intents,
                        tuple(tuple(w.split()) for w in folded["skip_words"] if w),
-                       frozenset(spellings), spellings)
+                       frozenset(spellings), spellings, _meaning_words(folded))
+
+
+def _meaning_words(folded: dict[str, Any]) -> frozenset[str]:
+    """The words of list values that no sentence or expansion rule holds outside its lists."""
+    def words_of(template: str) -> set[str]:
+        return {word for part in _TEMPLATE_PART.split(template) if part and not _TEMPLATE_PART.fullmatch(part)
+                for word in part.split()}
+
+    values = {word for body in folded.get("lists", {}).values() for value in body.get("values") or ()
+              if isinstance(value, dict) for word in words_of(str(value["in"]))}
+    frame = {word for body in folded.get("expansion_rules", {}).values() for word in words_of(body)}
+    frame |= {word for intent in folded.get("intents", {}).values() for block in intent["data"]
+              for sentence in block["sentences"] for word in words_of(sentence)}
+    return frozenset(values - frame)
+
+
+@cache
+def words_known(game: str, lang: str) -> frozenset[str]:
+    """Every word of a game's grammar in a language, folded (without compiling the grammar)."""
+    return frozenset(_spellings(grammar_source(game, lang)))
 
 
 def _spellings(source: dict[str, Any]) -> dict[str, str]:
@@ -275,14 +298,15 @@ class ParseResult:
     slots: dict[str, str | int]
     text: str
     suggestion: str | None = None
+    stranger: str | None = None  # a name said where a player's goes, that is no player's and close to none
 
     @property
     def understood(self) -> bool:
         return self.intent is not None
 
     def to_json(self) -> dict[str, Any]:
-        return {"intent": self.intent, "slots": dict(self.slots), "text": self.text,
-                "suggestion": self.suggestion}
+        said = {"intent": self.intent, "slots": dict(self.slots), "text": self.text, "suggestion": self.suggestion}
+        return said if self.stranger is None else {**said, "stranger": self.stranger}
 
 
 def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
@@ -303,8 +327,9 @@ def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
     if match is not None:
         intent, slots = match
         return ParseResult(intent, slots, text)
-    from companion.language.suggest import suggest  # the slower path, loaded only when needed
-    return ParseResult(None, {}, text, suggest(folded, grammar, state, players))
+    from companion.language.suggest import guess  # the slower path, loaded only when needed
+    suggestion, stranger = guess(folded, grammar, state, players, intents)
+    return ParseResult(None, {}, text, suggestion, stranger)
 
 
 # A sentence with more fillers than this is not tried once per filler kept (see `readings`).
@@ -336,19 +361,27 @@ def readings(folded: Folded, skip_phrases: Sequence[tuple[str, ...]]) -> list[Fo
     return [reading for reading in found.values() if reading.words]
 
 
+def fillers(grammar: GameGrammar, players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The filler words set aside in a sentence, but for a player's name ("Ben" is a French filler)."""
+    names = {fold(player).words for player in players}
+    return tuple(phrase for phrase in grammar.skip_phrases if phrase not in names) if names else grammar.skip_phrases
+
+
 def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
-           intents: frozenset[str] | None = None) -> tuple[str, dict[str, str | int]] | None:
-    """The first intent of the state that accepts the sentence, read as `readings` says."""
-    for candidate in readings(folded, grammar.skip_phrases):
-        found = _recognize(candidate, grammar, state, players, intents)
+           intents: frozenset[str] | None = None, strangers: int = 0) -> tuple[str, dict[str, str | int]] | None:
+    """The first intent of the state that accepts the sentence, read as `readings` says; with `strangers`,
+    any words (at most that many) may stand where a player's name goes."""
+    for candidate in readings(folded, fillers(grammar, players)):
+        found = _recognize(candidate, grammar, state, players, intents, strangers)
         if found is not None:
             return found
     return None
 
 
 def _recognize(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
-               intents: frozenset[str] | None = None) -> tuple[str, dict[str, str | int]] | None:
-    ctx = Context(folded.words, {PLAYER_LIST: player_list(players)})
+               intents: frozenset[str] | None = None, strangers: int = 0) -> tuple[str, dict[str, str | int]] | None:
+    names = Wildcard(PLAYER_LIST, strangers) if strangers else player_list(players)
+    ctx = Context(folded.words, {PLAYER_LIST: names})
     for template in state_templates(grammar.game, grammar.lang, state).candidates(folded.words[0]):
         if intents is not None and template.intent not in intents:
             continue

@@ -186,14 +186,16 @@ class Wildcard(Node):
     first = ANY
     min_len = 1
 
-    def __init__(self, slot: str):
+    def __init__(self, slot: str, most: int | None = None):
         self.slot = slot
+        self.most = most  # the most words it takes (None: any number)
 
     def renamed(self, slot: str) -> Wildcard:
-        return Wildcard(slot)
+        return Wildcard(slot, self.most)
 
     def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
-        for end in range(len(ctx.words), pos, -1):
+        last = len(ctx.words) if self.most is None else min(len(ctx.words), pos + self.most)
+        for end in range(last, pos, -1):
             yield end, slots + ((self.slot, WildSpan(pos, end)),)
 
 

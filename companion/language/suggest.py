@@ -1,8 +1,10 @@
 """The closest sentence the grammar accepts, for a sentence it does not.
 
 Used only when nothing matched: words unknown to the grammar are swapped for the closest known
-words (or dropped), then single known words are tried the same way. The result is a suggestion
-for the caller to offer the player, never a decision.
+words (or dropped), then single known words are tried the same way. A word that carries a meaning
+(a species, a pen, a face, a player's name: see GameGrammar.meaning_words) is never dropped or
+changed, so that a guess cannot turn one pen into another ("prado del amor" is not "prado"). The
+result is a suggestion for the caller to offer the player, never a decision.
 """
 
 from __future__ import annotations
@@ -25,31 +27,108 @@ MAX_WORDS = 24  # the longest example sentence has 13 words: a suggestion is loo
 DROP = ""  # stands for "leave this word out"
 
 
+MAX_NAME_WORDS = 3  # a name said where a player's goes ("Zoé", "Bot 7", "Marie Claire")
+
+
+def guess(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
+          intents: frozenset[str] | None = None) -> tuple[str | None, str | None]:
+    """What to offer for a sentence nothing matched: a suggestion (a sentence of the grammar), or the name
+    said where a player's goes that is nobody's (it is not dropped: the player hears who the players are).
+
+    A sentence understood in another language of the game is offered in the game's own ("undo" in a
+    Spanish game: "deshacer"); a name close to a player's is offered as that player's ("Brono": Bruno)."""
+    translated = _in_other_language(folded, grammar, state, players)
+    if translated is not None:
+        return translated, None
+    suggestion = suggest(folded, grammar, state, players)
+    stranger = _stranger(folded, grammar, state, players, intents)
+    if stranger is None:
+        return suggestion, None
+    name, meaning = stranger
+    if suggestion is not None and _meaning(fold(suggestion), grammar, state, players, intents) != meaning:
+        return suggestion, None  # the guess reads the words otherwise than as a name ("tricératop" is no name)
+    return None, name
+
+
+def _in_other_language(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> str | None:
+    """The sentence of the game's language for what another language's grammar understands. Only a sentence
+    whose every word that language's grammar knows is parsed in it: loading a grammar takes a while."""
+    from companion.language.grammar import _match, load_grammar, words_known
+    from companion.language.messages import LANGUAGES
+    from companion.language.saying import saying
+
+    names = {word for player in players for word in fold(player).words}
+    for lang in LANGUAGES:
+        if lang == grammar.lang or not set(folded.words) - names <= words_known(grammar.game, lang):
+            continue
+        found = _match(folded, load_grammar(grammar.game, lang), state, players)
+        if found is not None:
+            return saying(grammar.game, grammar.lang, state, found[0], found[1], players)
+    return None
+
+
+def _stranger(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
+              intents: frozenset[str] | None) -> tuple[str, tuple[str, dict[str, str | int]]] | None:
+    """The name said where a player's goes, if the sentence is understood with any words there and they are
+    not a player's, with what the sentence means without it."""
+    from companion.language.grammar import PLAYER_LIST, _match
+
+    found = next((found for most in range(1, MAX_NAME_WORDS + 1)  # the shortest name that makes sense of it
+                  if (found := _match(folded, grammar, state, players, intents, strangers=most)) is not None), None)
+    if found is None:
+        return None
+    intent, slots = found
+    name = slots.get(PLAYER_LIST)
+    said = fold(str(name)).words if isinstance(name, str) else ()
+    names = {word for player in players for word in fold(player).words}
+    if not said or len(said) >= len(folded.words) or any(fold(player).words == said for player in players) or any(
+            word in grammar.vocabulary and not word.isdigit() and word not in names for word in said):
+        return None  # a name holds no word of the grammar, but for a number or a word of a player's ("Bot 7")
+    return str(name), (intent, {slot: value for slot, value in slots.items() if slot != PLAYER_LIST})
+
+
+def _meaning(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
+             intents: frozenset[str] | None) -> tuple[str, dict[str, str | int]] | None:
+    from companion.language.grammar import _match
+
+    return _match(folded, grammar, state, players, intents)
+
+
 def suggest(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> str | None:
     """The closest accepted sentence, spelled as the grammar writes it, or None."""
-    words = (folded.without(grammar.skip_phrases).words or folded.words)[:MAX_WORDS]
+    from companion.language.grammar import fillers
+
+    words = (folded.without(fillers(grammar, players)).words or folded.words)[:MAX_WORDS]
     if not words:
         return None
-    known = grammar.vocabulary | {w for name in players for w in fold(name).words}
-    for attempt in _attempts(words, known, grammar):
+    names = frozenset(w for name in players for w in fold(name).words)
+    known = grammar.vocabulary | names
+    kept = grammar.meaning_words | names
+    for attempt in _attempts(words, known, kept, grammar, names):
         if attempt != words and attempt and _accepted(attempt, grammar, state, players):
             return _spell(attempt, folded, grammar, players)
     return None
 
 
-def _attempts(words: tuple[str, ...], known: frozenset[str], grammar: GameGrammar) -> Iterator[tuple[str, ...]]:
-    """Corrected word sequences, most likely first: unknown words fixed, one word changed, ends cut."""
-    choices = [[w] if w in known else [*_close_words(w, grammar), DROP] for w in words]
+def _attempts(words: tuple[str, ...], known: frozenset[str], kept: frozenset[str], grammar: GameGrammar,
+              names: frozenset[str]) -> Iterator[tuple[str, ...]]:
+    """Corrected word sequences, most likely first: unknown words fixed, one word changed, ends cut; the words
+    of `kept` stay as they are."""
+    choices = [[w] if w in known else [*_close_words(w, grammar, names), DROP] for w in words]
     yield from islice((_joined(c) for c in product(*choices)), MAX_TRIES)
     for index, word in enumerate(words):
-        for other in (*_close_words(word, grammar), DROP):
+        if word in kept:
+            continue
+        for other in (*_close_words(word, grammar, names), DROP):
             yield _joined((*words[:index], other, *words[index + 1:]))
     best = next(islice(product(*choices), 1), ())
     fixed = _joined(best) or words
     for cut in range(1, len(fixed) - 1):  # a garbled end ("... euh non attends"), then a garbled start
-        yield fixed[:-cut]
+        if kept.isdisjoint(fixed[-cut:]):
+            yield fixed[:-cut]
     for cut in range(1, len(fixed) - 1):
-        yield fixed[cut:]
+        if kept.isdisjoint(fixed[:cut]):
+            yield fixed[cut:]
 
 
 def _joined(choice: Iterable[str]) -> tuple[str, ...]:
@@ -61,8 +140,16 @@ def _close_words_cached(word: str, vocabulary: frozenset[str]) -> tuple[str, ...
     return tuple(difflib.get_close_matches(word, vocabulary, n=CHOICES_PER_WORD, cutoff=CLOSE_ENOUGH))
 
 
-def _close_words(word: str, grammar: GameGrammar) -> tuple[str, ...]:
-    return _close_words_cached(word, grammar.vocabulary)
+def _close_words(word: str, grammar: GameGrammar, names: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The known words closest to `word`: the words of the players' names first ("Brono" is Bruno, "Beta" is
+    Beto rather than "esta"), then the grammar's; a word holding digits is close only to words holding the same
+    digits ("Bot 7" is no "Bot 1")."""
+    close = dict.fromkeys((*_close_words_cached(word, names), *_close_words_cached(word, grammar.vocabulary)))
+    return tuple(other for other in close if _digits(other) == _digits(word))[:CHOICES_PER_WORD]
+
+
+def _digits(word: str) -> str:
+    return "".join(c for c in word if c.isdigit())
 
 
 def _accepted(words: tuple[str, ...], grammar: GameGrammar, state: str, players: tuple[str, ...]) -> bool:
@@ -81,4 +168,9 @@ def _spell(words: tuple[str, ...], folded: Folded, grammar: GameGrammar, players
     own = {w: folded.original[s[0]:s[1]] for w, s in zip(folded.words, folded.spans)}
     names = {fold(n).text: n for n in players}
     spelled = [own.get(w) or names.get(w) or grammar.spellings.get(w, w) for w in words]
-    return " ".join(spelled)
+    if len(words) != len(folded.words):
+        return " ".join(spelled)
+    text = folded.original  # word for word: the player's own punctuation kept ("Bruno : diplodocus…")
+    for (start, end), word in reversed(list(zip(folded.spans, spelled))):
+        text = text[:start] + word + text[end:]
+    return text.strip()

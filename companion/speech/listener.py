@@ -59,7 +59,8 @@ class SpeechListener(Listener):
         self.last_final_ms = 0.0  # time taken once the end of the last utterance was found
         self.hinted = False
         self.reported_words: set[str] = set()
-        self._sound_at = float("-inf")  # when the program was last heard making a sound
+        self._sound_at = float("-inf")  # when the program was first seen quiet after making a sound
+        self._sounding = False
         self.speech_ended: Callable[[], None] | None = None  # called when the end of speech is found
 
     def listen(self, state: str | None = None) -> Heard | None:
@@ -135,8 +136,11 @@ class SpeechListener(Listener):
             return False
         now = time.monotonic()
         if self._busy():
-            self._sound_at = now
+            self._sounding = True
             return True
+        if self._sounding:  # first seen quiet: the guard counts from here, never from before the sound ended
+            self._sounding = False
+            self._sound_at = now
         return now - self._sound_at < self.guard_s
 
     def _wait_until_quiet(self, source: AudioSource) -> None:

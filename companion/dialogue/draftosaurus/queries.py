@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.dialogue.draftosaurus import advice, winter
+from companion.dialogue.draftosaurus.words import counted_species
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import SHARED_QUERIES, Queries
 from companion.games.common import OVER
-from companion.games.draftosaurus.engine import QUARANTINE_MOVES, ROLL
+from companion.games.draftosaurus.engine import PLACE, QUARANTINE_MOVES, ROLL, Place, Roll
 from companion.games.draftosaurus.ids import PENS
 
 if TYPE_CHECKING:
@@ -64,8 +65,8 @@ def zoo(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
 
 
 def _species_words(table: DraftosaurusTable, species: Sequence[str | None]) -> str:
-    """A summer pen's species in words (only the winter pyramid has empty places, said by winter.py)."""
-    return table.session.catalog.join(table.session.catalog.name("species", s) for s in species if s is not None)
+    """A summer pen's dinosaurs in words, each species once with its count: "cinq stégosaures"."""
+    return counted_species(table, species)
 
 
 @QUERIES.answers("legal")
@@ -83,7 +84,7 @@ def legal(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
     table.say_legal(player, str(slots["species"]))
 
 
-@QUERIES.answers("score")
+@QUERIES.answers("score", "score_detail")
 def score(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
     over = table.game.phase == OVER  # then the final scores, with what the other players told of their zoos
     sheet = table.final_sheet() if over else table.game.score()
@@ -160,3 +161,86 @@ def hand(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
     player = _player(table, {})
     if player is not None:
         advice.say_hand(table, player)
+
+
+@QUERIES.answers("empty_pens")
+def empty_pens(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    """The pens still empty in the zoo of the player who asks, or of the one named."""
+    player = _player(table, slots)
+    if player is None:
+        return
+    name = table.game.players[player]
+    if player not in table.game.tracked:
+        table.say("not_followed", player=name, followed=[table.game.players[p] for p in table.game.tracked])
+        return
+    content = table.game.zoos[player]
+    empty = winter.zoo_parts(table, content)[1] if table.winter else [
+        pen for pen in PENS if pen != RIVER and not content.get(pen)]
+    if empty:
+        table.say("empty_pens_of", player=name, pens=empty)
+    else:
+        table.say("no_empty_pen_of", player=name)
+
+
+@QUERIES.answers("turn_recap")
+def turn_recap(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    """What was placed at this turn, and whom the table still waits for; before anyone has placed, the turn
+    before."""
+    game = table.game
+    rolls = [index for index, action in enumerate(game.actions) if isinstance(action, Roll)]
+    current = rolls[-1] if rolls and game.phase != ROLL else None  # the roll of this turn, once rolled
+    earlier = [index for index in rolls if index != current]
+    placed = _placements(table, game.actions[current + 1:]) if current is not None else ""
+    if placed:
+        assert current is not None
+        table.say("recap", face=_face(game.actions[current]), placed=placed)
+    else:
+        table.say("recap_nothing")
+        if earlier:
+            end = current if current is not None else len(game.actions)
+            table.say("recap_previous", face=_face(game.actions[earlier[-1]]),
+                      placed=_placements(table, game.actions[earlier[-1] + 1:end]))
+    if game.phase == PLACE and game.waiting_for():
+        table.say("recap_waiting", names=[game.players[player] for player in game.waiting_for()])
+
+
+def _face(roll: Any) -> str:
+    """The face a logged roll shows, as its id."""
+    assert isinstance(roll, Roll)
+    return str(getattr(roll.face, "value", roll.face))
+
+
+def _placements(table: DraftosaurusTable, actions: Sequence[Any]) -> str:
+    """Each placement of `actions` in words ("Alice : tricératops, trio des bois"), one after the other."""
+    items = []
+    for action in actions:
+        if not isinstance(action, Place):
+            continue
+        params = {"player": table.game.players[action.player], "species": action.species, "pen": action.pen}
+        items.append(table.text("recap_item", **params) if action.position is None
+                     else table.text("recap_item_position", **params, position=action.position))
+    return table.session.catalog.say("list.clauses").join(items)
+
+
+@QUERIES.answers("match_score")
+def match_score(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
+    """In a match: each player's totals game by game (the current one as it stands) and their sum; with a
+    board side named, that game's totals."""
+    match = table.match
+    if match is None:
+        table.say("no_match")
+        return
+    names = [table.game.players[player] for player in table.game.tracked]
+    side = slots.get("board_side")
+    if side is None:
+        table.say_match_totals(names)
+        return
+    index = match.sides.index(str(side))
+    if index > len(match.played):
+        table.say(f"match_side_later.{side}")
+        return
+    totals = match.played[index].totals if index < len(match.played) else table.current_totals()
+    current = index == len(match.played) and table.game.phase != OVER
+    table.say(f"match_side{'_so_far' if current else ''}.{side}",
+              totals=table.session.catalog.say("list.clauses").join(
+                  table.text("total_item", player=name, total=totals.get(name, 0)) for name in names))

@@ -12,17 +12,15 @@ Quarantine's moves come last: the player's is asked as at a table, the bots' are
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from companion.dialogue.draftosaurus import winter
+from companion.dialogue.draftosaurus.words import counted_species
 from companion.dialogue.session import Answer
 from companion.dialogue.solo import PLAYER_SEAT
 from companion.dialogue.turn import Act, Expected, Outcome, Question
 from companion.games.draftosaurus.actions import Discard, Roll
 from companion.games.draftosaurus.engine import DISCARD, PLACE, QUARANTINE_MOVES
-from companion.games.draftosaurus.ids import SPECIES
-from companion.language.numbers import to_words
 
 if TYPE_CHECKING:
     from companion.dialogue.draftosaurus.table import DraftosaurusTable
@@ -81,17 +79,7 @@ def after_undo(table: DraftosaurusTable) -> None:
 def hand_words(table: DraftosaurusTable, seat: int) -> str:
     """The hand of `seat` in words, the species held most first: "deux tricératops, un T-Rex et un
     stégosaure"."""
-    catalog = table.session.catalog
-    counts = Counter(table.game.hand(seat))
-    items = []
-    for species in sorted(counts, key=lambda kind: (-counts[kind], SPECIES.index(kind))):
-        count = counts[species]
-        if count == 1:
-            items.append(catalog.name("species", species, "one"))
-        else:
-            items.append(table.text("hand_many", number=to_words(count, table.session.lang, before_noun=True),
-                                    plural=catalog.name("species", species, "plural")))
-    return catalog.join(items)
+    return counted_species(table, table.game.hand(seat))
 
 
 def interpret_discard(table: DraftosaurusTable, question: Question, answer: Answer) -> Outcome:

@@ -34,7 +34,7 @@ from companion.games.draftosaurus.engine import (
     QuarantineMove,
     Roll,
 )
-from companion.games.draftosaurus.ids import DIE_FACES
+from companion.games.draftosaurus.ids import DIE_FACES, SPECIES
 from companion.games.draftosaurus.scoring import ScoreSheet
 from companion.games.draftosaurus.winter_scoring import right_neighbours
 from companion.language.tactile import describe as tactile_words
@@ -81,10 +81,11 @@ class DraftosaurusTable(Table[Game]):
     QUERIES = QUERIES
 
     def __init__(self, session: Session, game: Game, save_path: Path, settings: TableSettings | None = None,
-                 asked: int | None = None, match: Match | None = None, seats: Seats | None = None):
+                 asked: int | None = None, match: Match | None = None, seats: Seats | None = None,
+                 reported: dict[int, dict[str, int]] | None = None):
         self.settings = settings or TableSettings()
         self.match = match
-        self.reported: dict[int, dict[str, int]] | None = None  # what the zoos not followed told, once asked
+        self.reported = reported  # what the zoos not followed told, once asked (kept in the save)
         super().__init__(session, game, save_path, asked=asked, seats=seats)
 
     def rule_options(self) -> dict[str, Any]:
@@ -130,6 +131,8 @@ class DraftosaurusTable(Table[Game]):
         if self.match is not None:
             content["match"] = self.match.to_json()
             content["finished"] = content["finished"] and self.match.next_side() is None
+        if self.reported is not None:
+            content["reported"] = {str(player): dict(counts) for player, counts in self.reported.items()}
         return content
 
     @classmethod
@@ -138,6 +141,8 @@ class DraftosaurusTable(Table[Game]):
         if content.get("match") is not None:
             parts["match"] = Match.from_json(content["match"])
             parts["match"].check(parts["game"])
+        if content.get("reported") is not None:
+            parts["reported"] = reported_from_json(content["reported"], parts["game"])
         return parts
 
     # ----- the questions
@@ -224,8 +229,10 @@ class DraftosaurusTable(Table[Game]):
             return Missing(Question(self.key("which_species"), question.state, {"player": name, "pen": pen}, player),
                            answer)
         if pen is None:
-            return Missing(Question(self.key("which_pen"), question.state,
-                                    {"player": name, "species": species, "pens": self.pen_choice(player, str(species))},
+            pens = self.legal(player, str(species))
+            key, choice = ("which_pen_one", {"pen": pens[0]}) if len(pens) == 1 else (
+                "which_pen", {"pens": self.choice("pens", pens)})
+            return Missing(Question(self.key(key), question.state, {"player": name, "species": species, **choice},
                                     player), answer)
         action = Place(player, str(species), pen, position)
         if not self.winter:
@@ -247,8 +254,13 @@ class DraftosaurusTable(Table[Game]):
         game, say = self.game, self.say
         logged = game.actions[-1]  # as the game took it: a pyramid place left out is filled in
         passed = (game.round, game.turn) != (before.round, before.turn)
+        # 2-player variant: both have placed, so each puts one back in the box (a redo may go past it too)
+        discarding = game.two_player and before.phase == PLACE and (game.phase != PLACE or passed)
         if isinstance(action, Roll):
+            self.asked = None  # the placements go round the table from the player who rolled, asked first
             if passed:  # a redo that went on to the next turn's roll: the turn's end first
+                if discarding:
+                    say("discard")
                 self.say_turn_passed(before)
             if self.settings.die == "virtual" and not redone:
                 say("virtual_roll", roller=game.players[game.roller])
@@ -262,13 +274,13 @@ class DraftosaurusTable(Table[Game]):
                 say("accepted", **params)
             else:
                 say("accepted_position", **params, position=logged.position)
-            if game.phase == DISCARD and before.phase == PLACE:
-                say("discard")
         elif isinstance(logged, Discard) and logged.species is not None and not redone:
             solo.narrate_discard(self, logged)
         elif isinstance(logged, QuarantineMove):
             say("quarantine_moved", player=game.players[logged.player], species=winter.moved_species(self, logged),
                 destination=winter.destination_words(self, logged.pen, logged.position))
+        if discarding:
+            say("discard")
         if game.phase == OVER:  # with zoos not followed, the others may first be asked how many they hold
             say("game_over" if game.tracks_everyone else "game_over_partly_followed")
         elif game.phase == QUARANTINE_MOVES and before.phase != QUARANTINE_MOVES:
@@ -304,18 +316,21 @@ class DraftosaurusTable(Table[Game]):
             return
         if isinstance(action, Place):  # a refused pyramid place has said the places already
             self.say_legal(action.player, action.species, places="positions" not in reason.params)
-        elif isinstance(action, QuarantineMove) and action.player in self.game.waiting_for():
+        elif isinstance(action, QuarantineMove) and action.player in self.game.waiting_for() and (
+                self.session.verbosity != "full"):  # in full, the question asked again lists them
             winter.say_quarantine_choices(self, action.player)
 
     def say_legal(self, player: int, species: str, places: bool = True) -> None:
-        """The pens `species` may go into for `player` now, and (winter) the pyramid's places."""
-        self.say("legal", player=self.game.players[player], species=species, pens=self.pen_choice(player, species))
-        if places and self.winter and "pyramid" in self.legal(player, species):
-            self.say("legal_pyramid", positions=self.game.pyramid_positions(player, species))
-
-    def pen_choice(self, player: int, species: str) -> str:
-        """The pens `species` may go to for `player`, as a choice ("a, b or c")."""
-        return self.choice("pens", self.legal(player, species))
+        """The pens `species` may go into for `player` now ("only the river" when one is left), and (winter) the
+        pyramid's places."""
+        pens, name = self.legal(player, species), self.game.players[player]
+        if len(pens) == 1:
+            self.say("legal_one", player=name, species=species, pen=pens[0])
+        else:
+            self.say("legal", player=name, species=species, pens=self.choice("pens", pens))
+        if places and self.winter and "pyramid" in pens:
+            positions = self.game.pyramid_positions(player, species)
+            self.say("legal_pyramid_one" if len(positions) == 1 else "legal_pyramid", positions=positions)
 
     def choice(self, section: str, ids: list[str]) -> str:
         """The names of `ids` (pens, pyramid places...) as a choice: "a, b or c"."""
@@ -410,27 +425,70 @@ class DraftosaurusTable(Table[Game]):
             self.say("after_game_expected")
 
     def announce_final_scores(self) -> None:
+        """The ranking first, in a few words (at the end of a match, the ranking by sum), and why the winner
+        wins; then the question whether to hear the points pen by pen, of everyone or of one player."""
         sheet = self.final_sheet()
-        for entry in sheet.players:
-            self.session.say_text(self.score_line(entry, final=True))
-        if self.game.tracks_everyone:
-            self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
+        match_over = self.match is not None and self.match.next_side() is None
+        if match_over:
+            self.announce_match_result()  # the winter game's own result comes with the detail
+        elif self.game.tracks_everyone:
             self.say("ranking", ranking=self.ranking([(entry.name, entry.total, entry.trex_count)
                                                       for entry in sheet.players]))
-        else:
+            self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
+        if not self.game.tracks_everyone:
+            for entry in sheet.players:
+                self.say("final_total", player=entry.name, total=entry.total)
             self.say("compare_totals")
-        if self.match is not None and self.match.next_side() is None:
-            self.announce_match_result()
+        self.ask_detail(sheet, match_over)
+
+    def ask_detail(self, sheet: ScoreSheet, match_over: bool) -> None:
+        """Whether to hear the points pen by pen: of everyone (yes, "all"), of one player (a name), or not; an
+        undo said instead takes the game back into play (BackInPlay)."""
+        question = Question(self.key("ask_detail"), self.state_of("detail"), help=self.key("help.detail"))
+        while True:
+            answer = self.ask(question)
+            if answer is None:
+                if self.game.phase != OVER:
+                    raise BackInPlay()
+                continue
+            if answer.intent in ("no", "stop", "next"):
+                return
+            if answer.intent in ("yes", "everyone"):
+                self.say_details(sheet, sheet.players, match_over)
+                return
+            named = self.player_named(answer.slots.get("player")) if answer.intent == "player" else None
+            entries = [entry for entry in sheet.players if named is not None and entry.name == self.game.players[named]]
+            if entries:
+                self.say_details(sheet, entries, match_over)
+                return
+            if named is not None:
+                self.say("not_followed", player=self.game.players[named],
+                         followed=[self.game.players[p] for p in self.game.tracked])
+            else:
+                self.session.earcon("not_understood")
+                self.say("detail_expected")
+
+    def say_details(self, sheet: ScoreSheet, entries: list[Any], match_over: bool) -> None:
+        """Each entry's points pen by pen, why, and the tactile code; at the end of a match, who won its last
+        game and each entry's games."""
+        for entry in entries:
+            self.session.say_text(self.score_line(entry, final=True))
+        if match_over:
+            if self.game.tracks_everyone and len(entries) > 1:
+                self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
+            self.say_match_totals([entry.name for entry in entries])
 
     def back_in_play(self) -> None:
-        self.reported = None  # the followed zoos may change before the end comes again
+        if self.reported is not None:
+            self.reported = None  # the followed zoos may change before the end comes again
+            self.save()
 
     def final_sheet(self) -> ScoreSheet:
         return self.game.score(self.reported_counts())
 
-    def ranking(self, totals: list[tuple[str, int, int]]) -> list[str]:
-        """Every player (name, total, tie-break: fewer T-Rex) from first to last ("1. Alice, 34 points"); tied
-        players share a place."""
+    def ranking(self, totals: list[tuple[str, int, int]]) -> str:
+        """Every player (name, total, tie-break: fewer T-Rex) from first to last ("1. Alice, 34 points ; 2. …");
+        tied players share a place."""
         ordered = sorted(totals, key=lambda entry: (-entry[1], entry[2]))
         places: list[int] = []
         items: list[str] = []
@@ -438,7 +496,7 @@ class DraftosaurusTable(Table[Game]):
             tied = index and (total, trex) == ordered[index - 1][1:]
             places.append(places[-1] if tied else index + 1)
             items.append(self.text("rank_item", place=places[-1], player=name, total=total))
-        return items
+        return self.session.catalog.say("list.clauses").join(items)
 
     def reported_counts(self) -> dict[int, dict[str, int]]:
         """When only some zoos are followed: what the others told of their zoos, asked once (summer: how many
@@ -448,6 +506,7 @@ class DraftosaurusTable(Table[Game]):
             return {}
         if self.reported is None:
             self.reported = self.ask_lookout_counts() if self.winter else self.ask_king_counts()
+            self.save()  # a resumed game does not ask them again
         return self.reported
 
     def ask_king_counts(self) -> dict[int, dict[str, int]]:
@@ -510,18 +569,37 @@ class DraftosaurusTable(Table[Game]):
         return True
 
     def announce_match_result(self) -> None:
-        """Each player's totals, game by game, and their sum; the ranking by sum."""
+        """The ranking by the sum of each player's totals (equal sums share a place)."""
+        sums = self.match_sums()
+        if self.game.tracks_everyone:
+            self.say("match_ranking", ranking=self.ranking([(name, total, 0) for name, total in sums.items()]))
+
+    def match_sums(self) -> dict[str, int]:
+        """Each followed player's match total so far: the games played and the current one as it stands."""
         match = self.match
         assert match is not None
-        last = {entry.name: entry for entry in self.final_sheet().players}
-        sums = match.sums({name: entry.total for name, entry in last.items()})
-        for name, entry in last.items():
-            games = [played.totals.get(name, 0) for played in match.played] + [entry.total]
-            self.say("match_player", player=name, **dict(zip(match.sides, games)), sum=sums[name])
-        if self.game.tracks_everyone:
-            self.say("match_ranking", ranking=self.ranking([(name, sums[name], 0) for name in last]))
-        else:
-            self.say("compare_totals")
+        return match.sums(self.current_totals())
+
+    def current_totals(self) -> dict[str, int]:
+        """Each followed player's total in the current game: final once it is over, else as it stands."""
+        sheet = self.final_sheet() if self.game.phase == OVER else self.game.score()
+        return {entry.name: entry.total for entry in sheet.players}
+
+    def say_match_totals(self, names: list[str]) -> None:
+        """Each of `names`' totals, game by game (the current one as it stands), and their sum."""
+        match = self.match
+        assert match is not None
+        current, over = self.current_totals(), self.game.phase == OVER
+        sums = match.sums(current)
+        for name in names:
+            games = [self.text(f"match_games.{side}", points=played.totals.get(name, 0))
+                     for side, played in zip(match.sides, match.played)]
+            side = match.sides[len(match.played)]
+            games.append(self.text(f"match_games{'' if over else '_so_far'}.{side}", points=current.get(name, 0)))
+            if len(games) == 1:
+                self.say("match_player_one", player=name, games=games[0])
+            else:
+                self.say("match_player", player=name, games=self.session.catalog.join(games), sum=sums.get(name, 0))
 
     def score_line(self, entry: Any, final: bool) -> str:
         """One player's score: in full (every pen, why, and the tactile code) at the end, else in brief."""
@@ -538,3 +616,17 @@ class DraftosaurusTable(Table[Game]):
     def face_id(self) -> str | None:
         face = self.game.face
         return None if face is None else str(getattr(face, "value", face))
+
+
+def reported_from_json(data: Any, game: Game) -> dict[int, dict[str, int]]:
+    """What the players whose zoos are not followed told, as a save holds it; ValueError when malformed."""
+    if not isinstance(data, dict):
+        raise ValueError("the counts told are kept by player")  # noqa: TRY004 - a corrupt save (CORRUPT_SAVE_ERRORS)
+    reported: dict[int, dict[str, int]] = {}
+    for player, counts in data.items():
+        seat = int(player)
+        if not 0 <= seat < len(game.players) or seat in game.tracked or not isinstance(counts, dict) or any(
+                species not in SPECIES or type(count) is not int or count < 0 for species, count in counts.items()):
+            raise ValueError(f"counts told by player {player!r}")
+        reported[seat] = dict(counts)
+    return reported

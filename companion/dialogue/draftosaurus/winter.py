@@ -4,8 +4,10 @@ bank, what a die face allows on this board)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from companion.dialogue.draftosaurus.words import counted_species
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import Act, Expected, Missing, Outcome, Question, Refused
 from companion.games.common import Reason
@@ -44,6 +46,8 @@ def complete(table: DraftosaurusTable, question: Question, answer: Answer, actio
         banks = [pen for pen in open_pens if pen in BANKS]
         if not banks:
             return Refused(Reason("draft_bridge_closed", {"pen": BRIDGE}), action)
+        if len(banks) == 1:  # one bank left open: the bridge can only mean that one
+            return Act(replace(action, pen=banks[0]))
         return Missing(Question(table.key("which_bank"), question.state, {"player": name, "pens": table.choice("pens", banks)},
                                 action.player), answer)
     if action.pen == "pyramid" and action.position is None:
@@ -161,9 +165,7 @@ def pyramid_words(table: DraftosaurusTable, places: list[str | None]) -> str:
 
 def bridge_words(table: DraftosaurusTable, zoo: dict[str, list[Any]]) -> str:
     """Both banks of the bridge: "rive gauche, tricératops ; rive droite, rien"."""
-    catalog = table.session.catalog
-    banks = [catalog.join(catalog.name("species", species) for species in zoo[bank]) or table.text("bank_empty")
-             for bank in BANKS]
+    banks = [counted_species(table, zoo[bank]) or table.text("bank_empty") for bank in BANKS]
     return table.text("bridge_banks", left=banks[0], right=banks[1])
 
 
@@ -173,8 +175,10 @@ def pen_words(table: DraftosaurusTable, zoo: dict[str, list[Any]], pen: str) -> 
         return pyramid_words(table, zoo["pyramid"])
     if pen == BRIDGE:
         return bridge_words(table, zoo)
-    catalog = table.session.catalog
-    return catalog.join(catalog.name("species", species) for species in zoo[pen])
+    if pen == "well_ordered_wood":  # two species alternating: their order is the pen's rule
+        catalog = table.session.catalog
+        return catalog.join(catalog.name("species", species) for species in zoo[pen])
+    return counted_species(table, zoo[pen])
 
 
 def zoo_parts(table: DraftosaurusTable, zoo: dict[str, list[Any]]) -> tuple[list[str], list[str]]:
@@ -193,4 +197,6 @@ def face_meaning(table: DraftosaurusTable, face: str) -> str:
         return table.text(f"faces.{face}")
     value = board.area if _FACE_VALUES[face] == "area" else board.side
     pens = [pen for pen in ENCLOSURE_IDS if value(pen) == face]
-    return table.text(f"winter_faces.{face}", pens=pens) if pens else table.text("winter_faces.river_only")
+    if not pens:
+        return table.text("winter_faces.river_only")
+    return table.text(f"winter_faces.{face}", pens=table.choice("pens", pens))  # a choice: "a, b ou c"

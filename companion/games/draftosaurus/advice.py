@@ -33,8 +33,9 @@ CLOSE = 0.03  # a runner-up within this much of the best value is given too (abo
 # Every code the advisor's Reasons carry (gains.placement_reason, gains.discard_reason, and the refusals of a
 # hand named at a table that holds more cards than a hand can, and of a winter game). They are data for now:
 # no voice speaks them until advice is said in the conversation.
-REASONS = ("draft_advice_pair", "draft_advice_pair_started", "draft_advice_forest", "draft_advice_trio_full",
-           "draft_advice_trio_part", "draft_advice_king_kept", "draft_advice_king_behind", "draft_advice_meadow",
+REASONS = ("draft_advice_pair", "draft_advice_pair_started", "draft_advice_pair_last", "draft_advice_forest",
+           "draft_advice_trio_full", "draft_advice_trio_part", "draft_advice_trio_last", "draft_advice_king_kept",
+           "draft_advice_king_kept_one_rival", "draft_advice_king_behind", "draft_advice_meadow",
            "draft_advice_island_alone", "draft_advice_island_crowded", "draft_advice_river", "draft_advice_discard",
            "draft_advice_hand_too_big", "draft_advice_summer_only", "draft_advice_wood", "draft_advice_bridge_couple",
            "draft_advice_bridge_waiting", "draft_advice_pyramid", "draft_advice_lookout", "draft_advice_quarantine")
@@ -116,5 +117,6 @@ def logged_reason(game: Game, index: int) -> Reason:
     before = game.replay(game.setup_json(), game.actions[:index])
     zoos = [[[SPECIES_INDEX[species] for species in zoo[pen] if species is not None] for pen in PENS]
             for zoo in before.zoos]
-    return placement_reason(Position.from_zoos(zoos, game.options), action.player, SPECIES_INDEX[action.species],
-                            PEN_INDEX[action.pen])
+    position = Position.from_zoos(zoos, game.options)
+    position.round, position.turn = before.round - 1, before.turn - 1  # a last turn leaves no pair to complete
+    return placement_reason(position, action.player, SPECIES_INDEX[action.species], PEN_INDEX[action.pen])

@@ -101,7 +101,9 @@ def _pen_effect(before: Position, after: Position, player: int, species: int, pe
     if pen == PRAIRIE_OF_LOVE:
         pairs = after.prairie[player][species] % 2 == 0
         params["pen_points"] = PAIR_POINTS if pairs else 0
-        return "draft_advice_pair" if pairs else "draft_advice_pair_started"
+        if pairs:
+            return "draft_advice_pair"
+        return "draft_advice_pair_last" if _last_placement(before) else "draft_advice_pair_started"
     if pen == FOREST_OF_SAMENESS:
         count = after.forest[player]
         params.update(count=count, pen_points=FOREST_POINTS[count] - FOREST_POINTS[count - 1])
@@ -110,7 +112,9 @@ def _pen_effect(before: Position, after: Position, player: int, species: int, pe
         count = after.trio[player]
         params["count"] = count
         params["pen_points"] = before.options.trio_points if count == CAPACITY_TRIO else 0
-        return "draft_advice_trio_full" if count == CAPACITY_TRIO else "draft_advice_trio_part"
+        if count == CAPACITY_TRIO:
+            return "draft_advice_trio_full"
+        return "draft_advice_trio_last" if _last_placement(before) else "draft_advice_trio_part"
     if pen == MEADOW_OF_DIFFERENCES:
         count = after.meadow_count[player]
         params.update(count=count, pen_points=MEADOW_POINTS[count] - MEADOW_POINTS[count - 1])
@@ -120,13 +124,20 @@ def _pen_effect(before: Position, after: Position, player: int, species: int, pe
                    default=0)
         points = after.king_points(player)
         params.update(count=after.count_for_king(player, species), best=best, pen_points=points)
-        return "draft_advice_king_kept" if points else "draft_advice_king_behind"
+        if not points:
+            return "draft_advice_king_behind"
+        return "draft_advice_king_kept" if after.players > 2 else "draft_advice_king_kept_one_rival"
     if pen == SOLITARY_ISLAND:
         points = after.island_points(player)
         params["pen_points"] = points
         return "draft_advice_island_alone" if points else "draft_advice_island_crowded"
     params["pen_points"] = 1
     return "draft_advice_river"
+
+
+def _last_placement(position: Position) -> bool:
+    """Whether the placement made now is each player's last of the game (no later turn to complete a pen)."""
+    return position.round == position.rounds - 1 and position.turn == position.turns - 1
 
 
 def _other_pens_changed(before: Position, after: Position, player: int, pen: int) -> dict[str, int]:

@@ -273,7 +273,8 @@ def _king(content: list[int], index: int, names: Sequence[str], counts: list[lis
     best = max(rivals, key=lambda other: counts[other][species])
     params["best"] = counts[best][species]
     if params["count"] >= params["best"]:
-        return Reason("draft_score_king_kept", {**params, "points": KING_POINTS})
+        kept = "draft_score_king_kept" if len(rivals) > 1 else "draft_score_king_kept_one_rival"
+        return Reason(kept, {**params, "points": KING_POINTS})
     return Reason("draft_score_king_lost", {**params, "rival": names[best], "points": 0})
 
 

@@ -1,0 +1,29 @@
+"""Dinosaurs in words, each species once with its count: "cinq stégosaures", "deux tricératops, un T-Rex et un
+stégosaure" (a hand, a pen, a bank of the bridge); the species held most first."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from companion.games.draftosaurus.ids import SPECIES
+from companion.language.numbers import to_words
+
+if TYPE_CHECKING:
+    from companion.dialogue.draftosaurus.table import DraftosaurusTable
+
+
+def counted_species(table: DraftosaurusTable, species: Iterable[str | None]) -> str:
+    """The dinosaurs of `species` (empty places left out), grouped by species with their count."""
+    catalog = table.session.catalog
+    counts = Counter(str(kind) for kind in species if kind is not None)
+    items = []
+    for kind in sorted(counts, key=lambda kind: (-counts[kind], SPECIES.index(kind))):
+        count = counts[kind]
+        if count == 1:
+            items.append(catalog.name("species", kind, "one"))
+        else:
+            items.append(table.text("hand_many", number=to_words(count, table.session.lang, before_noun=True),
+                                    plural=catalog.name("species", kind, "plural")))
+    return catalog.join(items)
