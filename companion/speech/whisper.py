@@ -44,7 +44,7 @@ from companion.language.grammar import parse
 from companion.language.recognition_grammar import slot_meanings, spelling
 from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
-from companion.speech.phonetic import closest_sentence, phone_graph
+from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
 from companion.speech.recogniser import Recogniser, Recognition
 
 MODEL_NAME = "whisper-base"
@@ -204,11 +204,13 @@ class WhisperModel:
         features = self.storage.from_array(log_mel(samples, window)[np.newaxis])
         return Encoded(self.model.encode(features, to_cpu=True), min(len(samples), int(window * SAMPLE_RATE)) // HOP)
 
-    def transcribe(self, encoded: Encoded, start: list[int]) -> list[str]:
-        """Whisper's best transcripts, best first (beam search at temperature 0)."""
+    def transcribe(self, encoded: Encoded, start: list[int]) -> list[tuple[str, float]]:
+        """Whisper's best transcripts, best first (beam search at temperature 0), each with its score (the
+        beam's log-probability per token)."""
         result = self.model.generate(encoded.output, [start], beam_size=BEAM_SIZE, num_hypotheses=HYPOTHESES,
-                                     max_length=len(start) + MAX_TOKENS, return_scores=False)[0]
-        return [self.tokenizer.decode(ids).strip() for ids in result.sequences_ids]
+                                     max_length=len(start) + MAX_TOKENS, return_scores=True)[0]
+        return [(self.tokenizer.decode(ids).strip(), float(score))
+                for ids, score in zip(result.sequences_ids, result.scores)]
 
     def log_probs(self, encoded: Encoded, start: list[int], texts: Sequence[str]) -> list[float]:
         """Each text's log-probability (nats) as Whisper's decoder would write it after `start`, given the
@@ -275,13 +277,16 @@ class WhisperRecogniser(Recogniser):
         encoded = self.model.encode(samples)
         clock.lap("encode")
         start = self.model.start(self.lang, vocabulary(self.game, self.lang, self.state, self.players))
-        transcripts = self.model.transcribe(encoded, start)
+        beams = self.model.transcribe(encoded, start)
+        transcripts = [text for text, _ in beams]
         clock.lap("transcribe")
         self.last_transcript = transcripts[0] if transcripts else ""
+        phones_of([w for text in transcripts for w in spelling(self.lang).words(text)], self.lang)  # one espeak-ng run
         sound = heard_as(self.last_transcript, game=self.game, lang=self.lang, state=self.state,
                          player_names=self.players)
         clock.lap("sound")
-        self.last_evidence = {"transcripts": transcripts, "sound": [sound.text, sound.confidence], "ms": clock.laps}
+        self.last_evidence = {"transcripts": transcripts, "beam_scores": [score for _, score in beams],
+                              "sound": [sound.text, sound.confidence], "ms": clock.laps}
         if self.weigh == "never" or not sound.text or (self.weigh == "unsure" and sure_by_sound(sound)):
             return sound
         bare = self.model.start(self.lang)  # scored without the previous text: five times cheaper
