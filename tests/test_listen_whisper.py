@@ -46,6 +46,7 @@ from companion.speech.whisper import (
     heard_as,
     is_whisper_model,
 )
+from companion.speech.whisper import model_dir as find_model_folder
 from tests.conftest import run_companion, saved_state
 from tests.test_listen_rivals import Script
 
@@ -237,22 +238,56 @@ class Silence(WavFileSource):
         pass
 
 
-def test_when_the_model_cannot_be_assembled_typed_text_listens_and_says_why(tmp_path, monkeypatch):
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("cause", ["cache folder unwritable", "model packages missing"])
+def test_when_the_model_cannot_be_assembled_typed_text_listens_and_says_why(tmp_path, monkeypatch, lang, cause):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("VOSK_MODEL_PATH", "")
     monkeypatch.setenv("HOME", str(tmp_path))
-    (tmp_path / "cache").write_text("a file where the cache folder should be")  # the model cannot be joined
+    messages = catalog(lang)
+    if cause == "cache folder unwritable":
+        (tmp_path / "cache").write_text("a file where the cache folder should be")  # the model cannot be joined
+        reason = messages.say("speech.problem.whisper_model_unassembled", path=str(find_model_folder()),
+                              reason=messages.say("files.write_reasons.no_folder"))
+    else:
+        for package in MODEL_PARTS:
+            monkeypatch.setitem(sys.modules, package, None)  # import fails, as when not installed
+        reason = messages.say("speech.problem.no_whisper_model_packages")
     monkeypatch.setattr(engines, "MicrophoneSource", Silence)
     said: list[str] = []
-    listener = engines.open_listener("auto", "fr", GAME, say=said.append, config=None, keys=io.StringIO("annule\n"))
+    listener = engines.open_listener("auto", lang, GAME, say=said.append, config=None, keys=io.StringIO("annule\n"))
     assert isinstance(listener, TextListener)
-    messages = catalog("fr")
-    whisper_line = next(line for line in said if line.startswith(messages.say("speech.engine_skipped", engine="whisper",
-                                                                              reason="")[:-2]))
-    assert "le modèle Whisper n'a pas pu être préparé" in whisper_line
+    assert messages.say("speech.engine_skipped", engine="whisper", reason=reason) in said, said
+    assert not any("Errno" in line or "Not a directory" in line for line in said), said  # no system words
     assert said[-1] == messages.say("speech.listening_with.text")
-    assert not any("PocketSphinx" in line for line in said)  # it has no French model: not tried, not said
+    assert not any("PocketSphinx" in line for line in said)  # it has no model there: not tried, not said
     assert listener.listen("turn") == Heard("annule", None, "text")
+
+
+def test_auto_listens_in_english_with_pocketsphinx_and_never_tries_whisper(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("VOSK_MODEL_PATH", "")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "cache").write_text("a file where the cache folder should be")  # Whisper could not be made ready
+    monkeypatch.setattr(engines, "MicrophoneSource", Silence)
+    said: list[str] = []
+    listener = engines.open_listener("auto", "en", GAME, say=said.append, config=None, keys=io.StringIO(""))
+    assert listener.name == "sphinx"
+    messages = catalog("en")
+    assert said[-1] == messages.say("speech.listening_with.sphinx", language=messages.say("speech.languages.en"))
+    assert not any("Whisper" in line for line in said), said
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "en"])
+def test_models_whisper_says_which_folder_could_not_be_written_in_the_user_s_language(tmp_path, lang):
+    (tmp_path / "cache").write_text("a file where the cache folder should be")
+    env = {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "VOSK_MODEL_PATH": ""}
+    result = run_companion("models", "whisper", "--lang", lang, env=env)
+    messages = catalog(lang)
+    folder = tmp_path / "cache" / "companion" / "models" / "whisper-base"
+    assert result.returncode == 1
+    assert result.stderr.strip() == messages.say("speech.whisper.failed_in", path=str(folder),
+                                                 reason=messages.say("files.write_reasons.no_folder")), result.stderr
 
 
 def test_models_says_whether_the_whisper_model_is_ready(tmp_path):

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from companion import paths
+from companion.files import write_reason
 from companion.language.grammar import parse
 from companion.language.recognition_grammar import slot_meanings, spelling
 from companion.speech.base import Unavailable
@@ -325,8 +326,9 @@ def _assemble_now(lang: str, say: Callable[[str], None] | None) -> Path:
         say(catalog(lang).say("speech.whisper.assembling"))
     try:
         return assemble_model()
-    except OSError as error:
-        raise Unavailable("whisper_model_unassembled", str(error)) from error
+    except OSError as error:  # which folder, and why in the player's words (a full disk, a folder not writable)
+        reason, detail = write_reason(error)
+        raise Unavailable("whisper_model_unassembled", detail, path=str(model_dir()), reason=reason) from error
 
 
 def vocabulary(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
