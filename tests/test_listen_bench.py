@@ -151,6 +151,23 @@ def test_what_the_game_does_with_a_misheard_utterance():
     assert outcome(for_bot, False, False) == "asked"
 
 
+def test_a_name_said_at_set_up_is_read_back_and_heard_without_its_capital():
+    """The set-up reads every name back (companion/dialogue/setup.py): a name misheard there is asked, never
+    applied; and a name said has no capital letter, so "zoé" heard for "Zoé" is the name said."""
+    from companion.benchmarks.listen import outcome, same_meaning
+
+    said = {"intent": "player", "slots": {"player": "Zoé"}, "state": "setup"}
+    assert same_meaning("player", {"player": "zoé"}, said)
+    assert not same_meaning("player", {"player": "zoë"}, said) and not same_meaning("yes", {}, said)
+    misheard = dict(said, meant="player", heard_slots={"player": "chloé"}, understood=False)
+    assert outcome(misheard, False, False) == "asked"
+    heard = dict(said, meant="player", heard_slots={"player": "zoé"}, understood=True)
+    assert outcome(heard, False, False) == "read back"
+    elsewhere = dict(misheard, intent="place", meant="place", state="turn", slots={"species": "trex", "pen": "river"},
+                     heard_slots={"species": "diplodocus", "pen": "river"})
+    assert outcome(elsewhere, False, False) == "applied"
+
+
 def test_the_bench_knows_the_bots_among_the_players_by_the_names_the_program_gives_them():
     from companion.benchmarks.listen import bot_names
     from companion.language.messages import catalog

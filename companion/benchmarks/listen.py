@@ -64,6 +64,8 @@ GAME_STATES = {"place": "turn", "die": "die", "die_pen": "die", "yes": "confirm"
 QUESTIONS = frozenset(QUERIES.handlers) | SHARED_INTENTS | {"resume", "next", "previous", "stop"}
 ANSWERS = frozenset({"yes", "no"})
 ALWAYS_ASKED = frozenset({"quit"})
+# The set-up reads every name back, whatever heard it (any line can be a name: companion/dialogue/setup.py).
+READ_BACK_IN_STATE = frozenset({("setup", "player")})
 # A placement heard without its dinosaur or its pen (or pyramid place) is never applied: the table asks for the
 # missing part (companion/dialogue/draftosaurus/table.py), whatever was said.
 PLACEMENTS = frozenset({"place", "winter_place"})
@@ -249,7 +251,8 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
                "seconds": source.seconds, "voice": str(utterance.voice),
                "family": utterance.family, "condition": utterance.condition, "decode_ms": [heard.decode_ms],
                "final_ms": listener.last_final_ms, "confidence": heard.confidence,
-               "understood": meaning.intent == command.intent and dict(meaning.slots) == command.slots,
+               "understood": same_meaning(meaning.intent, dict(meaning.slots),
+                                          {"intent": command.intent, "slots": command.slots}),
                "rivals": [list(r) for r in heard.rivals], "unsure": heard.needs_confirmation,
                "rival_margin": rival_margin(heard, meaning, game=GAME, lang=args.lang, state=command.state,
                                             player_names=players)}
@@ -269,6 +272,22 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
     return report(rows, load_s, recogniser.describe(), args.engine, args.lang, bots, players)
 
 
+def same_meaning(intent: str | None, slots: dict, said: dict) -> bool:
+    """Whether what was heard means what was said (`said`: its intent and slots). A player's name is compared
+    without its capitals: a name said has none, and recognisers write words in small letters."""
+    def spoken(values: dict) -> dict:
+        return {k: v.casefold() if k == "player" and isinstance(v, str) else v for k, v in values.items()}
+
+    return intent == said["intent"] and spoken(slots) == spoken(said["slots"])
+
+
+def changes_the_game(row: dict) -> bool:
+    """Whether what was heard is a move, a die face, an undo... that is applied without a question when sure (not
+    a question, an answer to a read-back, or what is always asked first)."""
+    return (row["meant"] not in QUESTIONS | ANSWERS | ALWAYS_ASKED
+            and (row.get("state"), row["meant"]) not in READ_BACK_IN_STATE)
+
+
 def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
     """What the game does with what it heard (`doubtful_act`: a move, face, undo, yes or no would be asked again;
     `unsure`: anything would): "understood" or "read back" (the meaning said, taken at once or after a yes),
@@ -279,7 +298,8 @@ def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
     if row["meant"] is None:
         return "asked"
     acts = row["meant"] not in QUESTIONS  # a yes or no answers a read-back: as sure as a move
-    asked = row["meant"] in ALWAYS_ASKED or (doubtful_act if acts else unsure)
+    asked = (row["meant"] in ALWAYS_ASKED or (row.get("state"), row["meant"]) in READ_BACK_IN_STATE
+             or (doubtful_act if acts else unsure))
     if row["understood"]:
         return "read back" if asked else "understood"
     heard = row["heard_slots"]
@@ -345,7 +365,7 @@ def tradeoff(rows: list[dict]) -> list[dict]:
             if not group:
                 continue
             judged = [dict(r, outcome=outcome(r, r["read_back"][key], r["unsure"])) for r in group]
-            acts = [r for r in judged if r["understood"] and r["meant"] not in QUESTIONS | ANSWERS | ALWAYS_ASKED]
+            acts = [r for r in judged if r["understood"] and changes_the_game(r)]
             found.append({"confidence": float(key.split()[0]), "margin": key.split()[1], "held_out": held,
                           "acts_heard_right": len(acts),
                           "acts_read_back": sum(r["outcome"] == "read back" for r in acts) / max(1, len(acts)),
@@ -393,8 +413,7 @@ def whisper_tradeoff(rows: list[dict], lang: str, bots: frozenset[str], players:
                             text, confidence = verdict.text, verdict.confidence
                         intent, slots = meaning(text, r["state"])
                         heard = Heard(text, confidence, "whisper")
-                        replayed = dict(r, meant=intent, heard_slots=slots,
-                                        understood=intent == r["intent"] and slots == r["slots"],
+                        replayed = dict(r, meant=intent, heard_slots=slots, understood=same_meaning(intent, slots, r),
                                         for_bot=intent in PLACEMENTS and slots.get("player") in bots)
                         replayed["outcome"] = outcome(replayed, heard.needs_confirmation_to_act,
                                                       heard.needs_confirmation)
@@ -402,7 +421,7 @@ def whisper_tradeoff(rows: list[dict], lang: str, bots: frozenset[str], players:
                     if not judged:
                         continue
                     acts = [r for r in judged
-                            if r["understood"] and r["meant"] not in QUESTIONS | ANSWERS | ALWAYS_ASKED]
+                            if r["understood"] and changes_the_game(r)]
                     found.append({"sound_floor": floor, "margin": margin, "gap": gap, "held_out": held,
                                   "acts_heard_right": len(acts),
                                   "acts_read_back": sum(r["outcome"] == "read back" for r in acts) / max(1, len(acts)),
