@@ -150,6 +150,18 @@ def test_spanish_and_french_are_matched_by_their_own_sounds():
     assert meaning(french, "turn", "fr") == ("place", {"species": "triceratops", "pen": "river"})
 
 
+@needs_espeak
+@pytest.mark.parametrize("transcript, intent", [
+    # What Whisper base wrote for "répète s'il te plaît" and "un conseil, s'il te plaît" (mbrola fr1): the
+    # filler is heard as a filler, not as a pen ("j' pose au le plaine", "la zone signe île diplo" before).
+    ("ripaz-t-il te plaît ?", "repeat"),
+    ("la conseille s'il te plaît", "advice"),
+])
+def test_a_polite_word_around_a_garbled_command_is_matched_as_a_filler(transcript, intent):
+    heard = heard_as(transcript, game=GAME, lang="fr", state="turn", player_names=PLAYERS)
+    assert meaning(heard, "turn", "fr")[0] == intent, heard
+
+
 # ---------------------------------------------------------------- the second opinion
 
 def opinion(*candidates: tuple[str, float, str], own: float) -> Opinion:

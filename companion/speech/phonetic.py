@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.language.recognition_grammar import WILDCARD, Choice, Ref, state_grammar
+from companion.language.recognition_grammar import WILDCARD, Choice, Ref, fillers, state_grammar
 from companion.speech.fsg import WordAutomaton, minimise
 from companion.speech.pronounce import guess_pronunciations
 
@@ -178,16 +178,24 @@ def _topological(automaton: WordAutomaton) -> list[int]:
 
 
 def word_automaton(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> WordAutomaton:
-    """The minimal word automaton of what recognisers may say in `state` (free-text templates left out)."""
+    """The minimal word automaton of what recognisers may say in `state` (free-text templates left out), with
+    a filler phrase allowed before and after ("alors, annule, s'il te plaît": recognition_grammar.fillers)."""
     grammar = state_grammar(game, lang, state, player_names)
     builder = _AutomatonBuilder(grammar.named)
-    finals = set()
+    before, after = fillers(lang)
+    start = builder.part(Choice(tuple(before), optional=True), 0)
+    assert start is not None  # a choice of words always ends somewhere
+    ends = set()
     for _, templates in grammar.intents:
         for template in templates:
-            end = builder.sequence(template, 0)
+            end = builder.sequence(template, start)
             if end is not None:
-                finals.add(end)
-    return minimise(0, finals, builder.words, builder.nulls)
+                ends.add(end)
+    final = builder.new()
+    for end in ends:
+        builder.nulls[end].append(final)
+    last = builder.part(Choice(tuple(after), optional=True), final)
+    return minimise(0, {last} if last is not None else set(), builder.words, builder.nulls)
 
 
 class _AutomatonBuilder:
