@@ -92,11 +92,13 @@ class SecondOpinion:
 
     def candidates(self, transcripts: Sequence[str], sound: Recognition, state: str,
                    players: Sequence[str]) -> list[str]:
-        """The closest sentence to each transcript (the first one's is `sound`), then the first with each word
-        of meaning swapped for each other value of its list."""
+        """The closest sentence to each transcript (the first one's is `sound`; a transcript that already means
+        something is its own), then the first with each word of meaning swapped for each other value of its
+        list."""
         said = dict.fromkeys(" ".join(spelling(self.lang).words(t)) for t in transcripts)
         first = next(iter(said), "")
-        closest = [sound.text] + [closest_sentence(words, self.game, self.lang, state, tuple(players)).text
+        closest = [sound.text] + [words if self.meaning(words, state, players) is not None
+                                  else closest_sentence(words, self.game, self.lang, state, tuple(players)).text
                                   for words in said if words and words != first]
         found = list(dict.fromkeys(c for c in closest if c))
         words = sound.text.split()
