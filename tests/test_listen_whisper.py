@@ -207,6 +207,17 @@ def test_a_sure_sound_match_is_read_back_when_whisper_s_decoder_prefers_another_
     assert verdict(unsure, agreed, spino, checked) == Recognition("spinosaure au point de vue", SURE)
 
 
+def test_when_no_sentence_fits_the_audio_the_one_read_back_is_the_closest_to_whisper_s_words():
+    # "Alice met le spinosaure tout de suite…": every sentence of the grammar lies far below Whisper's own words,
+    # and a shorter one of another meaning scores best (fewer tokens): the read-back is the sound match's
+    spino, trice = ("place", (("species", "spinosaurus"),)), ("place", (("species", "triceratops"),))
+    sound = Recognition("alice met le spinosaure au de signe de la plaine des différences", 0.77)
+    far = Opinion("fr", [(sound.text, -60.0, spino), ("alice met le tricératops dans la plaine des différences",
+                                                      -40.0, trice)], -8.0)
+    assert far.recognition().text != sound.text  # the decoder alone would read back the triceratops
+    assert verdict(sound, far, spino, Settings()) == Recognition(sound.text, UNSURE)
+
+
 def test_the_evidence_kept_replays_the_same_verdict():
     weighed = Opinion("fr", [("le dé dit croix", -4.0, ("die", (("face", "forest"),))),
                              ("le dé dit fleur", -5.0, ("die", (("face", "grassland"),)))], -3.0)

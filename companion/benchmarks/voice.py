@@ -561,11 +561,12 @@ class _Microphone:
     """A player speaking into the microphone sink, waiting each time for the program's question."""
 
     def __init__(self, server: PrivateSoundServer, folder: Path, printed: list[str], recording: Recording,
-                 result: Spoken):
+                 result: Spoken, save: Path):
         from companion.language.messages import catalog
         from companion.speech.synthetic import speak_to_wav
 
         self.server, self.folder, self.printed, self.recording, self.result = server, folder, printed, recording, result
+        self.save = save
         self.speak = speak_to_wav
         template = str(catalog("en").messages["session.confirm_meaning"])
         self.read_back = template.split("{", 1)[0]
@@ -596,18 +597,24 @@ class _Microphone:
         return self.printed[before:]
 
     def command(self, text: str, expected: tuple[str, ...], attempts: int = 3) -> None:
-        """Say a command, answering each read-back as a player would: yes when it holds what was said."""
+        """Say a command, answering each read-back as a player would (yes when it holds what was said, no
+        otherwise), and say it again, as a player does, until the game has moved on (a move more in the save)
+        or `attempts` are spent. A yes or a command the program did not catch is said again; a wrong move
+        applied stays in the save for the caller to see."""
+        done = self._moves_saved()
         for _ in range(attempts):
             answer = self.say(text)
-            while any(line.startswith(self.read_back) for line in answer):
+            for _ in range(attempts):
+                line = next((line for line in answer if line.startswith(self.read_back)), None)
+                if line is None:
+                    break
                 self.result.read_backs += 1
-                line = next(line for line in answer if line.startswith(self.read_back)).lower()
-                if all(words in line for words in expected):
-                    self.say("yes")
-                    return
-                answer = self.say("no")
-            if not any("?" in line for line in answer[:-1]):  # taken at once: only the next question asked
+                answer = self.say("yes" if all(words in line.lower() for words in expected) else "no")
+            if self._moves_saved() > done:
                 return
+
+    def _moves_saved(self) -> int:
+        return sum(move.get("type") in ("roll", "place") for move in _saved_moves(self.save))
 
 
 def measure_microphone(server: PrivateSoundServer, folder: Path, leak_gain: float | None = None,
@@ -627,7 +634,7 @@ def measure_microphone(server: PrivateSoundServer, folder: Path, leak_gain: floa
     reader.start()
     recorder = server.record()
     try:
-        player = _Microphone(server, folder, result.printed, recorder.recording, result)
+        player = _Microphone(server, folder, result.printed, recorder.recording, result, save)
         player.wait_question(0.0)
         for text, expected in SPOKEN:
             player.command(text, expected)

@@ -174,7 +174,13 @@ def verdict(sound: Recognition, opinion: Opinion | None, meaning: Meaning | None
                                                                               given.sure_gap):
             return sound
         return Recognition(sound.text, min(sound.confidence, ASK_TO_ACT))
-    return opinion.recognition(given.margin, given.gap, given.alone_gap)
+    heard = opinion.recognition(given.margin, given.gap, given.alone_gap)
+    if heard.confidence <= UNSURE:
+        # No sentence of the grammar fits the audio (all lie beyond the gap below Whisper's own words): the
+        # decoder's order among them is no evidence (a shorter sentence scores higher), so the sentence read
+        # back is the one closest to what Whisper wrote.
+        return Recognition(sound.text, UNSURE)
+    return heard
 
 
 def styled(words: str, like: str) -> str:
