@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion import paths
 from companion.speech.base import Unavailable
@@ -105,16 +106,20 @@ def model_list_url() -> str:
     return os.environ.get("COMPANION_VOSK_MODEL_LIST", MODEL_LIST_URL)
 
 
-def _fetch_json(url: str):
-    import requests
+def _fetch_json(url: str) -> Any:
+    """The JSON document at `url` (http, https or file), through the standard library."""
+    import json
+    import urllib.error
+    import urllib.request
 
     try:
-        response = requests.get(url, timeout=DOWNLOAD_TIMEOUT_S)
-        response.raise_for_status()
-        return response.json()
-    except requests.ConnectionError as error:
+        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as response:
+            return json.loads(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as error:  # the server answered, with an error
+        raise Unavailable("download_failed", str(error)) from error
+    except (urllib.error.URLError, ConnectionError, TimeoutError) as error:  # no network, no such host
         raise Unavailable("offline", str(error)) from error
-    except (requests.RequestException, ValueError) as error:
+    except (OSError, ValueError) as error:  # cut off midway, or not JSON
         raise Unavailable("download_failed", str(error)) from error
 
 
