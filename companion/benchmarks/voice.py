@@ -538,6 +538,7 @@ SPOKEN: tuple[tuple[str, tuple[str, ...]], ...] = (
 SPOKEN_MOVES = [{"type": "roll", "face": "forest"},
                 {"type": "place", "player": 0, "species": "triceratops", "pen": "forest_of_sameness"},
                 {"type": "place", "player": 1, "species": "stegosaurus", "pen": "river"}]
+STOP_WAIT_S = 90  # a stopped game says where it is saved, whole, then exits: 17 s at the usual rate, load 8
 LISTENING_WINDOW_S = 1.5  # quiet kept before each command: the program must not answer in it
 
 
@@ -641,8 +642,12 @@ def measure_microphone(server: PrivateSoundServer, folder: Path, leak_gain: floa
         time.sleep(LISTENING_WINDOW_S)
     finally:
         recorder.stop()
-        process.terminate()
-        process.wait(20)
+        process.terminate()  # it then says where the game is saved (a folder's name letter by letter): let it
+        try:
+            process.wait(STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
         reader.join(5)
         if module is not None:
             server.unload(module)
