@@ -18,10 +18,9 @@ import os
 import re
 import stat
 import tempfile
+from functools import cache
 from pathlib import Path
-from typing import IO, Any
-
-import yaml
+from typing import IO, Any, cast
 
 from companion.errors import BadInput
 from companion.text import clean
@@ -270,7 +269,9 @@ def parse_json(text: str, path: Path | str, schema: Any = None) -> Any:
 
 def parse_yaml(text: str, path: Path | str, schema: Any = None) -> Any:
     """The YAML document in `text`, without aliases, its values checked and, when given, its `schema`."""
-    loader = _Loader(text, path)
+    import yaml  # imported where a YAML file is read: PyYAML's imports took 25 ms of every start
+
+    loader = _loader_class()(text, path)
     try:
         data = loader.get_single_data()
     except yaml.MarkedYAMLError as error:
@@ -298,6 +299,26 @@ def load_yaml(path: Path, limit: int, schema: Any = None) -> Any:
     return parse_yaml(decode(read_bytes(path, limit), path), path, schema)
 
 
+def load_shipped_yaml(path: Path, limit: int, schema: Any = None) -> Any:
+    """A YAML file that comes with the program (a board of companion/games/*/boards/), checked as load_yaml
+    checks it, but parsed once and kept parsed in the cache folder (companion.paths.read_data): parsing the Dino
+    board with PyYAML's imports took 40 ms of every start of a Dino game. A file that is not there, or is no
+    regular file within `limit`, is refused by load_yaml."""
+    try:
+        info = path.stat()
+    except OSError:
+        info = None
+    if info is None or not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        return load_yaml(path, limit, schema)
+    from companion.paths import read_data
+
+    data = read_data(path)
+    check_values(data, path)
+    if schema is not None:
+        check_shape(data, schema, path)
+    return data
+
+
 def _whole_number(digits: str, path: Path | str) -> int:
     if len(digits.lstrip("-")) > MAX_DIGITS:
         _refuse_number(digits[:12] + "…", path)
@@ -315,26 +336,32 @@ def _refuse_number(text: str, path: Path | str) -> Any:
     raise FileRefused("bad_number", path, value=text)
 
 
-class _Loader(yaml.SafeLoader):
+@cache
+def _loader_class() -> Any:
     """PyYAML's safe loader, refusing aliases and bounding the depth and the number of nodes."""
+    import yaml
 
-    def __init__(self, text: str, path: Path | str):
-        super().__init__(text)
-        self.path, self.depth, self.nodes = path, 0, 0
+    class _Loader(yaml.SafeLoader):
+        def __init__(self, text: str, path: Path | str):
+            super().__init__(text)
+            self.path, self.depth, self.nodes = path, 0, 0
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            raise FileRefused("yaml_alias", self.path, line=self.peek_event().start_mark.line + 1)
-        self.depth += 1
-        self.nodes += 1
-        if self.depth > MAX_DEPTH:
-            raise FileRefused("too_deep", self.path, limit=MAX_DEPTH)
-        if self.nodes > MAX_NODES:
-            raise FileRefused("too_many", self.path, limit=MAX_NODES)
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = cast(Any, self).peek_event()  # untyped in PyYAML's stubs
+                raise FileRefused("yaml_alias", self.path, line=event.start_mark.line + 1)
+            self.depth += 1
+            self.nodes += 1
+            if self.depth > MAX_DEPTH:
+                raise FileRefused("too_deep", self.path, limit=MAX_DEPTH)
+            if self.nodes > MAX_NODES:
+                raise FileRefused("too_many", self.path, limit=MAX_NODES)
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    return _Loader
 
 
 # ---- checks

@@ -58,3 +58,23 @@ def test_a_command_loads_only_what_it_needs(tmp_path, args, wanted, unwanted):
         assert name in modules
     for prefix in unwanted:
         assert not [m for m in modules if m == prefix or m.startswith(prefix if prefix.endswith(".") else prefix + ".")]
+
+
+@pytest.mark.parametrize("args", [["play", "draftosaurus", "--engine", "text", "--lang", "fr"],
+                                  ["play", "dino", "--engine", "text", "--lang", "es"],
+                                  ["play", "jurassic-snack", "--engine", "text", "--lang", "en"]])
+def test_a_game_asks_its_first_question_without_parsing_anything(tmp_path, args):
+    """The first question needs no grammar (hassil), no number words (unicode_rbnf) and, once the data files are
+    kept parsed in the cache folder, no YAML parser: these imports were half of the time to the first question."""
+    env = {"COMPANION_HOME": str(tmp_path), "COMPANION_CONFIG": str(tmp_path / "config.json"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    script = LOADED.replace("from companion.cli", "sys.stdout = io.StringIO()\nfrom companion.cli").replace(
+        "print(' '.join", "print(sys.stdout.getvalue().strip().splitlines()[:1], file=sys.__stdout__)\nprint(' '.join")
+    first = run_python(script.format(args=args), env=env)  # parses the data files, and keeps them
+    again = run_python(script.format(args=args), env=env)
+    assert again.stdout == first.stdout and len(again.stdout) > 10, (first.stdout, again.stdout, again.stderr)
+    modules = again.stderr.split()
+    assert "companion.cli" in modules, again.stderr
+    for name in ("hassil", "unicode_rbnf", "yaml", "importlib.resources", "companion.language.matcher",
+                 "companion.language.recognition_grammar"):
+        assert name not in modules, name

@@ -16,6 +16,8 @@ BENCHMARKS: dict[str, str] = {
     "parse": ("Parser: milliseconds per utterance (p50, p95, max) over the example sentences of each language, "
               "grammar load time, recogniser grammar sizes, peak memory."),
     "play": "Time from the end of a spoken command to the answer, and start-up time to the first question.",
+    "start": ("Start-up as a whole process: 'companion --version', and a game with the text engine to its first "
+              "question (French Draftosaurus, Spanish Dino), wall and processor time against their targets."),
     "voice": ("The voice loop through a private PulseAudio server: speech heard against speech printed, lines lost "
               "or out of order, first sound, barge-in silence, own voice taken for a command."),
 }

@@ -18,7 +18,6 @@ from companion import registry
 from companion.dialogue.history import MessageHistory
 from companion.language.grammar import CONFIRM_STATE, MAX_LINE, ParseResult, confirming, parse
 from companion.language.messages import Catalog, catalog
-from companion.language.recognition_grammar import parse_heard
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listener, Speaker
 from companion.text import sentences
 
@@ -38,8 +37,11 @@ class QuitRequested(Exception):
 def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> ParseResult:
     """What an utterance means: a typed line is parsed as it is, a recogniser's words only as the intents
     whose recogniser grammar produces them (see recognition_grammar.parse_heard)."""
-    read = parse_heard if heard.spoken else parse
-    return read(heard.text, game=game, lang=lang, state=state, player_names=player_names)
+    if not heard.spoken:
+        return parse(heard.text, game=game, lang=lang, state=state, player_names=player_names)
+    from companion.language.recognition_grammar import parse_heard  # imported where words are heard, not typed
+
+    return parse_heard(heard.text, game=game, lang=lang, state=state, player_names=player_names)
 
 
 def rival_margin(heard: Heard, result: ParseResult, *, game: str, lang: str, state: str,

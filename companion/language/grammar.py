@@ -13,17 +13,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
-
-from hassil import Intents
-from hassil.util import merge_dict
+from typing import TYPE_CHECKING, Any
 
 from companion import registry
 from companion.errors import BadInput
-from companion.language.matcher import Compiler, Context, GrammarError, Node, Trie, Wildcard, WildSpan, match_first
 from companion.language.messages import check_language
 from companion.language.text import WORD, Folded, fold, fold_phrase, fold_word
 from companion.paths import grammars_dir, read_data
+
+if TYPE_CHECKING:
+    from hassil import Intents
+
+    from companion.language.matcher import Compiler, Node, Trie
+
+# hassil (and the matcher, which compiles its templates) are imported where a grammar is loaded or used, not with
+# this module: hassil's imports (unicode_rbnf, importlib.metadata, email) took 0.10 to 0.13 s of processor time at
+# each start, and a game's first question needs no grammar.
 
 STATES_FILE = "states.yaml"
 COMMON_FILE = "common"
@@ -122,6 +127,8 @@ def state_intents(game: str, state: str) -> tuple[str, ...]:
 @cache
 def grammar_source(game: str, lang: str) -> dict[str, Any]:
     """The merged YAML of a game in a language (common.yaml first), as written: not folded."""
+    from hassil.util import merge_dict
+
     merged: dict[str, Any] = {}
     for name in (COMMON_FILE, registry.game(check_game(game)).stem):
         merge_dict(merged, read_grammar_file(lang, name))
@@ -172,6 +179,8 @@ class GameGrammar:
 @cache
 def load_grammar(game: str, lang: str) -> GameGrammar:
     """The cached grammar of a game in a language."""
+    from hassil import Intents
+
     source = grammar_source(game, lang)
     folded = rewrite_templates(source, fold_template)
     folded["skip_words"] = [fold_phrase(w) for w in source.get("skip_words", [])]
@@ -234,6 +243,8 @@ class Template:
 
 @cache
 def _compiler(game: str, lang: str) -> Compiler:
+    from companion.language.matcher import Compiler
+
     intents = load_grammar(game, lang).intents
     return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}))
 
@@ -253,6 +264,8 @@ class StateTemplates:
 @cache
 def state_templates(game: str, lang: str, state: str) -> StateTemplates:
     """The compiled templates of the intents active in a state, in priority order."""
+    from companion.language.matcher import GrammarError
+
     intents = load_grammar(game, lang).intents
     compiler = _compiler(game, lang)
     templates = []
@@ -279,6 +292,8 @@ def state_templates(game: str, lang: str, state: str) -> StateTemplates:
 @lru_cache(maxsize=64)
 def player_list(player_names: tuple[str, ...]) -> Trie:
     """The dynamic list of player names: folded for matching, given back as written."""
+    from companion.language.matcher import Trie
+
     return Trie(PLAYER_LIST, [(fold(name).words, name.strip()) for name in player_names if fold(name).words])
 
 
@@ -380,6 +395,8 @@ def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str,
 
 def _recognize(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
                intents: frozenset[str] | None = None, strangers: int = 0) -> tuple[str, dict[str, str | int]] | None:
+    from companion.language.matcher import Context, Wildcard, WildSpan, match_first
+
     names = Wildcard(PLAYER_LIST, strangers) if strangers else player_list(players)
     ctx = Context(folded.words, {PLAYER_LIST: names})
     for template in state_templates(grammar.game, grammar.lang, state).candidates(folded.words[0]):

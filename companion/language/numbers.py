@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
-
-from unicode_rbnf import RbnfEngine
+from typing import TYPE_CHECKING
 
 from companion.errors import BadInput
 from companion.language.text import fold_phrase, words
+
+if TYPE_CHECKING:
+    from unicode_rbnf import RbnfEngine
 
 MAX_NUMBER = 999
 
@@ -47,6 +49,10 @@ EXTRA: dict[str, tuple[tuple[str, str], ...]] = {
 
 @cache
 def _engine(locale: str) -> RbnfEngine:
+    # Imported where a number is first spelled: unicode_rbnf (with importlib.metadata and email) took 45 ms of
+    # imports at each start, before the first question, which says no number.
+    from unicode_rbnf import RbnfEngine
+
     return RbnfEngine.for_language(locale)
 
 

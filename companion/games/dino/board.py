@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadInput, RuleViolation
-from companion.files import load_yaml
+from companion.files import load_shipped_yaml, load_yaml
 from companion.games.common import Reason
 from companion.games.dino.ids import COLOURS, MAX_PLAYERS, MIN_PLAYERS, PAWNS_PER_PLAYER
 
@@ -303,9 +303,11 @@ BOARD_SCHEMA = {
 def load_board(name_or_path: str | Path = DEFAULT_BOARD) -> Board:
     """A board by name (a file of companion/games/dino/boards/) or by path to a YAML file.
 
-    The file is read by companion.files (bounded, no YAML aliases, shape checked): FileRefused if it cannot be
-    used as it is, BadInput naming the field if its values do not make a board."""
+    The file is read by companion.files (bounded, no YAML aliases, shape checked; a board of the program's own
+    kept parsed between starts): FileRefused if it cannot be used as it is, BadInput naming the field if its
+    values do not make a board."""
     path = Path(name_or_path)
     if path.suffix not in (".yaml", ".yml"):
         path = BOARDS_DIR / f"{name_or_path}.yaml"
-    return Board.from_json(load_yaml(path, BOARD_LIMIT, BOARD_SCHEMA), where=str(path.name))
+    load = load_shipped_yaml if path.parent == BOARDS_DIR else load_yaml
+    return Board.from_json(load(path, BOARD_LIMIT, BOARD_SCHEMA), where=str(path.name))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import RuleViolation
-from companion.files import FileRefused, load_yaml
+from companion.files import FileRefused, load_shipped_yaml, load_yaml
 from companion.games.common import Reason
 from companion.games.draftosaurus.ids import WINTER_PENS
 
@@ -156,10 +156,11 @@ WINTER_BOARD_LIMIT = 64 << 10
 
 def load_winter_board(path: str | Path = DEFAULT_WINTER_BOARD) -> WinterBoard:
     """The winter board described by a YAML file (default: the one shipped, every value unconfirmed), read by
-    companion.files (regular files only, bounded, no YAML aliases)."""
+    companion.files (regular files only, bounded, no YAML aliases; the shipped one kept parsed between starts)."""
     path = Path(path)
+    load = load_shipped_yaml if path.parent == BOARDS_DIR else load_yaml
     try:
-        data = load_yaml(path, WINTER_BOARD_LIMIT)
+        data = load(path, WINTER_BOARD_LIMIT)
     except FileRefused as refusal:
         code = "draft_board_file_missing" if refusal.code == "missing" else "draft_board_file_unreadable"
         raise RuleViolation(str(refusal), Reason(code, {"path": str(path)})) from None
