@@ -595,3 +595,59 @@ def test_the_last_question_takes_help_scores_and_quit_in_every_game(tmp_path, ga
         entry = game.score().players[0]
         assert out.count(f"{entry.name}: {entry.total} ") + out.count(f"{entry.name} : {entry.total} ") >= 1, out
         assert words.say("draft.score_so_far", player=entry.name, total=entry.total, details="").split(".")[0] not in out
+
+
+def finished_save(tmp_path: Path, game_id: str) -> Path:
+    """A save of a game played to its end (random legal moves), as the program writes it."""
+    import random
+
+    from companion.games.common import OVER as GAME_OVER
+    from tests.test_dino_play import random_game as dino_game
+
+    if game_id == "dino":
+        game = dino_game(2, 7)
+    else:
+        game = SnackGame.new(["Ana", "Ben"], seed=4) if game_id == "jurassic-snack" else Game.new(
+            ["Ana", "Ben"], mode="full", seed=4)
+        chooser = random.Random(4)
+        while game.phase != GAME_OVER:
+            game.apply(chooser.choice(game.legal_actions()))
+    path = tmp_path / "g.json"
+    write_save(path, game_id, {"finished": True, "state": game.to_json()})
+    return path
+
+
+@pytest.mark.parametrize("game_id, lang, lines", [
+    ("draftosaurus", "fr", ["non", "non"]),  # "the points in detail?" first
+    ("draftosaurus", "en", ["no", "no"]),
+    ("jurassic-snack", "es", ["no"]),
+    ("jurassic-snack", "fr", ["non"]),
+    ("dino", "en", ["no"]),
+    ("dino", "es", ["no"]),
+])
+def test_no_at_the_last_question_ends_the_session_in_every_game(tmp_path, game_id, lang, lines):
+    """"No" to the question after the end (undo or quit?) is a natural way out: it ends as quit does, saying
+    where the game is saved, and nothing said after it is read."""
+    from companion.language.messages import catalog
+
+    path = finished_save(tmp_path, game_id)
+    scores = {"fr": "les scores", "en": "the scores", "es": "los puntos"}[lang]
+    result = run_play(["resume", str(path), "--engine", "text", "--lang", lang], [*lines, scores], tmp_path)
+    words = catalog(lang)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    assert out[-2:] == [words.say("session.after_end"), words.say("session.finished_saved", path=str(path))], out[-4:]
+    assert result.stdout.count(words.say("session.after_end")) == 1  # asked once: "no" was its answer
+
+
+def test_a_line_not_expected_after_the_end_says_what_may_be_said_without_the_end_again(tmp_path):
+    """After the end an answer of no use there (a yes) is answered with what may be said, once: the game being
+    over is not said twice in a row."""
+    from companion.language.messages import catalog
+
+    path = finished_save(tmp_path, "jurassic-snack")
+    result = run_play(["resume", str(path), "--engine", "text", "--lang", "fr"], ["oui", "quitter"], tmp_path)
+    words = catalog("fr")
+    out = result.stdout.splitlines()
+    at = out.index(words.say("session.after_end"))
+    assert out[at + 1:] == [words.say("session.after_end_expected"), words.say("session.finished_saved", path=str(path))]
