@@ -12,6 +12,7 @@ import pytest
 from companion.benchmarks.listen import CONFIDENCE_FLOORS, MARGIN_FLOORS
 from companion.language.grammar import parse
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN
+from companion.speech.rooms import CONDITIONS, Room
 from companion.speech.synthetic import FLITE_VOICES, SyntheticVoice, speak_to_wav
 from tests.conftest import run_companion
 
@@ -150,6 +151,23 @@ def test_what_the_game_does_with_a_misheard_utterance():
     assert outcome(for_bot, False, False) == "asked"
 
 
+def test_a_name_said_at_set_up_is_read_back_and_heard_without_its_capital():
+    """The set-up reads every name back (companion/dialogue/setup.py): a name misheard there is asked, never
+    applied; and a name said has no capital letter, so "zoé" heard for "Zoé" is the name said."""
+    from companion.benchmarks.listen import outcome, same_meaning
+
+    said = {"intent": "player", "slots": {"player": "Zoé"}, "state": "setup"}
+    assert same_meaning("player", {"player": "zoé"}, said)
+    assert not same_meaning("player", {"player": "zoë"}, said) and not same_meaning("yes", {}, said)
+    misheard = dict(said, meant="player", heard_slots={"player": "chloé"}, understood=False)
+    assert outcome(misheard, False, False) == "asked"
+    heard = dict(said, meant="player", heard_slots={"player": "zoé"}, understood=True)
+    assert outcome(heard, False, False) == "read back"
+    elsewhere = dict(misheard, intent="place", meant="place", state="turn", slots={"species": "trex", "pen": "river"},
+                     heard_slots={"species": "diplodocus", "pen": "river"})
+    assert outcome(elsewhere, False, False) == "applied"
+
+
 def test_the_bench_knows_the_bots_among_the_players_by_the_names_the_program_gives_them():
     from companion.benchmarks.listen import bot_names
     from companion.language.messages import catalog
@@ -184,3 +202,17 @@ def test_room_conditions_change_the_sound_and_keep_the_speech(tmp_path):
     spectrum = np.abs(np.fft.rfft(brown)) ** 2
     assert spectrum[10:100].mean() > 50 * spectrum[1000:4000].mean()  # power falls with the frequency
     assert NOISE_SNR_DB == 15.0
+
+
+def test_a_room_said_twice_with_one_seed_sounds_the_same_to_the_last_sample(tmp_path):
+    """The same sentence in the same room and seed is the same file: a listening result can be replayed (sox
+    dithered with a new random seed each run, and Whisper heard its rooms differently from run to run)."""
+    talkers = ["the game goes on with the next player", "every zoo is counted at the end"] * 6
+    made = []
+    for attempt in range(2):
+        folder = tmp_path / str(attempt)
+        folder.mkdir()
+        room = Room(folder, "en", talkers)
+        made.append([room.apply(speak_to_wav("put the stegosaurus in the river", folder / f"{condition}.wav",
+                                             speed=160), condition, 5).read_bytes() for condition in CONDITIONS])
+    assert made[0] == made[1]

@@ -24,7 +24,7 @@ import random
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ from companion.speech.audio import WavFileSource
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Unavailable
 from companion.speech.listener import SpeechListener
 from companion.speech.rooms import CONDITIONS, Room
+from companion.speech.second_opinion import Settings, settings
 from companion.speech.synthetic import (
     DEFAULT_SYNTHESISERS,
     SPEEDS,
@@ -64,6 +65,8 @@ GAME_STATES = {"place": "turn", "die": "die", "die_pen": "die", "yes": "confirm"
 QUESTIONS = frozenset(QUERIES.handlers) | SHARED_INTENTS | {"resume", "next", "previous", "stop"}
 ANSWERS = frozenset({"yes", "no"})
 ALWAYS_ASKED = frozenset({"quit"})
+# The set-up reads every name back, whatever heard it (any line can be a name: companion/dialogue/setup.py).
+READ_BACK_IN_STATE = frozenset({("setup", "player")})
 # A placement heard without its dinosaur or its pen (or pyramid place) is never applied: the table asks for the
 # missing part (companion/dialogue/draftosaurus/table.py), whatever was said.
 PLACEMENTS = frozenset({"place", "winter_place"})
@@ -249,7 +252,8 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
                "seconds": source.seconds, "voice": str(utterance.voice),
                "family": utterance.family, "condition": utterance.condition, "decode_ms": [heard.decode_ms],
                "final_ms": listener.last_final_ms, "confidence": heard.confidence,
-               "understood": meaning.intent == command.intent and dict(meaning.slots) == command.slots,
+               "understood": same_meaning(meaning.intent, dict(meaning.slots),
+                                          {"intent": command.intent, "slots": command.slots}),
                "rivals": [list(r) for r in heard.rivals], "unsure": heard.needs_confirmation,
                "rival_margin": rival_margin(heard, meaning, game=GAME, lang=args.lang, state=command.state,
                                             player_names=players)}
@@ -269,6 +273,22 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
     return report(rows, load_s, recogniser.describe(), args.engine, args.lang, bots, players)
 
 
+def same_meaning(intent: str | None, slots: dict, said: dict) -> bool:
+    """Whether what was heard means what was said (`said`: its intent and slots). A player's name is compared
+    without its capitals: a name said has none, and recognisers write words in small letters."""
+    def spoken(values: dict) -> dict:
+        return {k: v.casefold() if k == "player" and isinstance(v, str) else v for k, v in values.items()}
+
+    return intent == said["intent"] and spoken(slots) == spoken(said["slots"])
+
+
+def changes_the_game(row: dict) -> bool:
+    """Whether what was heard is a move, a die face, an undo... that is applied without a question when sure (not
+    a question, an answer to a read-back, or what is always asked first)."""
+    return (row["meant"] not in QUESTIONS | ANSWERS | ALWAYS_ASKED
+            and (row.get("state"), row["meant"]) not in READ_BACK_IN_STATE)
+
+
 def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
     """What the game does with what it heard (`doubtful_act`: a move, face, undo, yes or no would be asked again;
     `unsure`: anything would): "understood" or "read back" (the meaning said, taken at once or after a yes),
@@ -279,7 +299,8 @@ def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
     if row["meant"] is None:
         return "asked"
     acts = row["meant"] not in QUESTIONS  # a yes or no answers a read-back: as sure as a move
-    asked = row["meant"] in ALWAYS_ASKED or (doubtful_act if acts else unsure)
+    asked = (row["meant"] in ALWAYS_ASKED or (row.get("state"), row["meant"]) in READ_BACK_IN_STATE
+             or (doubtful_act if acts else unsure))
     if row["understood"]:
         return "read back" if asked else "understood"
     heard = row["heard_slots"]
@@ -345,7 +366,7 @@ def tradeoff(rows: list[dict]) -> list[dict]:
             if not group:
                 continue
             judged = [dict(r, outcome=outcome(r, r["read_back"][key], r["unsure"])) for r in group]
-            acts = [r for r in judged if r["understood"] and r["meant"] not in QUESTIONS | ANSWERS | ALWAYS_ASKED]
+            acts = [r for r in judged if r["understood"] and changes_the_game(r)]
             found.append({"confidence": float(key.split()[0]), "margin": key.split()[1], "held_out": held,
                           "acts_heard_right": len(acts),
                           "acts_read_back": sum(r["outcome"] == "read back" for r in acts) / max(1, len(acts)),
@@ -354,22 +375,40 @@ def tradeoff(rows: list[dict]) -> list[dict]:
     return found
 
 
-# The settings of Whisper's second opinion (companion.speech.second_opinion) that --tradeoff replays: the sound
-# match's confidence from which no second opinion is asked (above 1: always asked), the margin over every
-# sentence of another meaning, and the gap below Whisper's own transcript (nats).
+# The settings of Whisper's second opinion (companion.speech.second_opinion.Settings) that --tradeoff replays, each
+# grid around the settings in use: the sound match's confidence from which its sentence is not weighed (above 1:
+# always weighed), the margin over every sentence of another meaning and the gap below Whisper's own transcript
+# (nats); the gap allowed when no sentence of another meaning was found; and the check of a sure sound match
+# (no margin: not checked).
 SOUND_FLOORS = (ACTION_CONFIDENCE, 0.9, 0.97, 1.01)
 WHISPER_MARGINS = (0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 15.0)
 WHISPER_GAPS = (4.0, 6.0, 8.0, 10.0, float("inf"))
+ALONE_GAPS = (float("inf"), 8.0, 6.0, 4.0, 3.0, 2.0, 1.0)
+SURE_MARGINS: tuple[float | None, ...] = (None, 0.0, 2.0, 4.0, 6.0, 8.0)
+SURE_GAPS = (4.0, 6.0, 8.0, 10.0, float("inf"))
+
+
+def whisper_settings(lang: str) -> list[Settings]:
+    """The settings --tradeoff replays: the one in use first, then each grid around it."""
+    used = settings(lang)
+    grids = [replace(used, sound_sure=f, margin=m, gap=g) for f in SOUND_FLOORS for m in WHISPER_MARGINS
+             for g in WHISPER_GAPS]
+    grids += [replace(used, alone_gap=a) for a in ALONE_GAPS]
+    grids += [replace(used, sure_margin=m, sure_gap=g) for m in SURE_MARGINS for g in SURE_GAPS
+              if m is not None or g == SURE_GAPS[-1]]
+    return list(dict.fromkeys([used, *grids]))
 
 
 def whisper_tradeoff(rows: list[dict], lang: str, bots: frozenset[str], players: tuple[str, ...]) -> list[dict]:
     """Each setting of Whisper's second opinion replayed on the evidence kept for every utterance (heard with
     the second opinion always asked: `bench listen --engine whisper --tradeoff`), per voice group: moves heard
     right and read back, understood, asked again, misheard and applied, questions answered wrongly."""
-    from companion.speech.second_opinion import Opinion
+    from companion.speech.recogniser import Recognition
+    from companion.speech.second_opinion import Opinion, SecondOpinion, verdict
 
     if not rows or any("candidates" not in r["evidence"] and r["evidence"].get("sound", [""])[0] for r in rows):
         return []  # not every utterance was weighed: nothing to replay
+    judge = SecondOpinion(GAME, lang)
     meanings: dict[tuple[str, str], tuple[str | None, dict]] = {}
 
     def meaning(text: str, state: str) -> tuple[str | None, dict]:
@@ -378,35 +417,29 @@ def whisper_tradeoff(rows: list[dict], lang: str, bots: frozenset[str], players:
             meanings[text, state] = (result.intent, dict(result.slots))
         return meanings[text, state]
 
+    weighed = [(r, Recognition(*r["evidence"]["sound"]),
+                Opinion.from_evidence(lang, r["evidence"]) if "candidates" in r["evidence"] else None,
+                judge.meaning(r["evidence"]["sound"][0], r["state"], players)) for r in rows]
     found = []
-    for floor in SOUND_FLOORS:
-        for margin in WHISPER_MARGINS:
-            for gap in WHISPER_GAPS:
-                for held in (False, True):
-                    judged = []
-                    for r in (r for r in rows if ("held out" in r["family"]) == held):
-                        sound_text, sound_confidence = r["evidence"]["sound"]
-                        if sound_confidence >= floor or not sound_text:
-                            text, confidence = sound_text, sound_confidence
-                        else:
-                            verdict = Opinion.from_evidence(lang, r["evidence"]).recognition(margin, gap)
-                            text, confidence = verdict.text, verdict.confidence
-                        intent, slots = meaning(text, r["state"])
-                        heard = Heard(text, confidence, "whisper")
-                        replayed = dict(r, meant=intent, heard_slots=slots,
-                                        understood=intent == r["intent"] and slots == r["slots"],
-                                        for_bot=intent in PLACEMENTS and slots.get("player") in bots)
-                        replayed["outcome"] = outcome(replayed, heard.needs_confirmation_to_act,
-                                                      heard.needs_confirmation)
-                        judged.append(replayed)
-                    if not judged:
-                        continue
-                    acts = [r for r in judged
-                            if r["understood"] and r["meant"] not in QUESTIONS | ANSWERS | ALWAYS_ASKED]
-                    found.append({"sound_floor": floor, "margin": margin, "gap": gap, "held_out": held,
-                                  "acts_heard_right": len(acts),
-                                  "acts_read_back": sum(r["outcome"] == "read back" for r in acts) / max(1, len(acts)),
-                                  **shares(judged)})
+    for given in whisper_settings(lang):
+        for held in (False, True):
+            judged = []
+            for r, sound, opinion, sound_meaning in (w for w in weighed if ("held out" in w[0]["family"]) == held):
+                heard = verdict(sound, opinion, sound_meaning, given)
+                intent, slots = meaning(heard.text, r["state"])
+                replayed = dict(r, meant=intent, heard_slots=slots, understood=same_meaning(intent, slots, r),
+                                for_bot=intent in PLACEMENTS and slots.get("player") in bots)
+                as_heard = Heard(heard.text, heard.confidence, "whisper")
+                replayed["outcome"] = outcome(replayed, as_heard.needs_confirmation_to_act, as_heard.needs_confirmation)
+                judged.append(replayed)
+            if not judged:
+                continue
+            acts = [r for r in judged if r["understood"] and changes_the_game(r)]
+            found.append({"sound_floor": given.sound_sure, "margin": given.margin, "gap": given.gap,
+                          "alone_gap": given.alone_gap, "sure_margin": given.sure_margin, "sure_gap": given.sure_gap,
+                          "held_out": held, "acts_heard_right": len(acts),
+                          "acts_read_back": sum(r["outcome"] == "read back" for r in acts) / max(1, len(acts)),
+                          **shares(judged)})
     return found
 
 
@@ -417,6 +450,10 @@ def _verdict(name: str, value: float | None, engine: str = "sphinx") -> str:
     lower_is_better = name != "understood"
     met = value <= targets[name] if lower_is_better else value >= targets[name]
     return f"target {'<=' if lower_is_better else '>='} {targets[name]:g}: {'met' if met else 'MISSED'}"
+
+
+def _setting(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
 
 
 def _cell(value: float | None) -> str:
@@ -459,18 +496,17 @@ def _print(report: dict, verbose: bool, tradeoff: bool = False) -> None:
           f"{_verdict('peak_mb', report['peak_mb'], engine)}")
     print(f"  model and grammars loaded in {report['load_s']:.2f} s")
     if tradeoff and report["whisper_tradeoff"]:
-        from companion.speech.second_opinion import GAP, MARGIN
-        from companion.speech.whisper import SOUND_SURE
-
-        print(f"  Whisper's second opinion (in use: sound floor {SOUND_SURE:g}, margin "
-              f"{MARGIN.get(report['lang'])}, gap {GAP.get(report['lang'])}):")
-        print("  sound floor  margin   gap  voices     right moves read back  understood  asked again  "
-              "answered wrongly  misheard-and-applied")
+        used = settings(report["lang"])
+        print(f"  Whisper's second opinion (in use, first: sound floor {used.sound_sure:g}, margin {used.margin:g}, gap "
+              f"{used.gap:g}, alone {used.alone_gap:g}, sure check {_setting(used.sure_margin)} / {used.sure_gap:g}):")
+        print("  sound floor  margin   gap  alone  sure check  voices     right moves read back  understood  "
+              "asked again  answered wrongly  misheard-and-applied")
         for t in report["whisper_tradeoff"]:
-            print(f"  {t['sound_floor']:>11g}  {t['margin']:>6g}  {t['gap']:>4g}  "
-                  f"{'held out' if t['held_out'] else 'tuned':<9}  {t['acts_read_back']:>10.1%} of "
-                  f"{t['acts_heard_right']:<4}      {t['understood']:6.1%}      {t['asked_again']:6.1%}       "
-                  f"{_cell(t['answered_wrongly'])}            {t['misheard_and_applied']:6.1%}")
+            print(f"  {t['sound_floor']:>11g}  {t['margin']:>6g}  {t['gap']:>4g}  {t['alone_gap']:>5g}  "
+                  f"{_setting(t['sure_margin']):>4} / {t['sure_gap']:<4g} {'held out' if t['held_out'] else 'tuned':<9}  "
+                  f"{t['acts_read_back']:>10.1%} of {t['acts_heard_right']:<4}      {t['understood']:6.1%}      "
+                  f"{t['asked_again']:6.1%}       {_cell(t['answered_wrongly'])}            "
+                  f"{t['misheard_and_applied']:6.1%}")
     elif tradeoff:
         print(f"  confidence  margin  voices     right moves read back  asked again  misheard-and-applied "
               f"(in use: {ACTION_CONFIDENCE:g}, {RIVAL_MARGIN:g})")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from companion import registry
 from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, BadInput, Said
+from companion.files import write_reason
 from companion.language.coverage import Coverage, Instead, Unsayable, coverage
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 from companion.speech.audio import default_device
@@ -24,7 +25,7 @@ from companion.speech.base import Unavailable
 from companion.speech.models import download_vosk_model, find_vosk_model, sphinx_model
 from companion.speech.tts import TtsSpeaker
 from companion.speech.vosk_words import UnreadableModel, model_words
-from companion.speech.whisper import assemble_model, find_whisper_model
+from companion.speech.whisper import assemble_model, find_whisper_model, model_dir
 
 SHOWN_MISSING = 40  # missing words listed one by one; more are counted (all of them with --json)
 SHOWN_UNSAYABLE = 12  # per game
@@ -86,9 +87,13 @@ def _whisper(lang: str) -> int:
 
     try:
         path = assemble_model(progress=progress)
-    except (Unavailable, OSError) as problem:
-        reason = problem.explain(lang) if isinstance(problem, Unavailable) else str(problem)
-        print(messages.say("speech.whisper.failed", reason=reason), file=sys.stderr)
+    except Unavailable as problem:
+        print(messages.say("speech.whisper.failed", reason=problem.explain(lang)), file=sys.stderr)
+        return EXIT_INTERNAL
+    except OSError as error:  # the cache folder cannot be written: which one, and why, in the user's words
+        reason, detail = write_reason(error)
+        print(messages.say("speech.whisper.failed_in", path=str(model_dir()),
+                           reason=messages.say(reason, detail=detail)), file=sys.stderr)
         return EXIT_INTERNAL
     print(messages.say("speech.whisper.ready", path=str(path)))
     return EXIT_OK

@@ -19,7 +19,8 @@ class Unavailable(Exception):
     """A speech part cannot work here (no engine, no device, no model...).
 
     `problem` names the catalog message speech.problem.<problem> that says why, filled with `params`;
-    `detail` is the technical cause, for messages that show it.
+    `detail` is the technical cause, for messages that show it. A `reason` param names a catalog message
+    (files.write_reasons.*), said in the language of the explanation.
     """
 
     def __init__(self, problem: str, detail: str = "", **params: str):
@@ -34,8 +35,10 @@ class Unavailable(Exception):
 
         messages = catalog(lang)
         language = messages.say(f"speech.languages.{self.params['lang']}") if "lang" in self.params else ""
-        return messages.say(f"speech.problem.{self.problem}", detail=self.detail, language=language,
-                            **self.params)
+        params = dict(self.params)
+        if "reason" in params:
+            params["reason"] = messages.say(params["reason"], detail=self.detail)
+        return messages.say(f"speech.problem.{self.problem}", detail=self.detail, language=language, **params)
 
 
 @dataclass

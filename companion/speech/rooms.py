@@ -77,7 +77,10 @@ class Room:
         if program is None:
             raise FileNotFoundError("sox is not installed")
         changed = path.with_suffix(".room.wav")
-        subprocess.run([program, "-q", str(path), "-r", "16000", "-b", "16", "-c", "1", str(changed), *effect,
+        # -R: sox's dither (and any other randomness) seeded the same way each run; without it, the same
+        # sentence in the same room differed in its last bit from run to run, and Whisper heard some rooms
+        # differently each time.
+        subprocess.run([program, "-R", "-q", str(path), "-r", "16000", "-b", "16", "-c", "1", str(changed), *effect,
                         "channels", "1", "gain", "-n", "-3"], check=True, capture_output=True, timeout=60)
         changed.replace(path)
         return path

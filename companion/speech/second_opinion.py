@@ -14,6 +14,7 @@ companion.speech.base, the one every recogniser speaks.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,15 +28,42 @@ from companion.speech.rivals import spans
 # How much the best sentence must beat every sentence of another meaning (nats), and how far it may lie below
 # Whisper's own transcript, per language; chosen on the tuned voices with `companion bench listen --engine
 # whisper --tradeoff` (430 utterances of mbrola fr1 in five rooms, 400 of es1), the held-out ones looked at after,
-# below a sound match of 0.9 (companion.speech.whisper.SOUND_SURE). French: margin 2 and gap 10 applied 1.9% of
-# the utterances misheard, margin 8 and gap 6 0.5% (chosen), for 13% of the moves heard right read back instead
-# of 9%. Spanish: margin 2 and gap 10 applied 0.25%, margin 6 and gap 10 none (chosen), for 15% of the moves read
-# back instead of 12% (margin 8 and gap 6: none, 21%). English has no held-out setting of its own: French's.
+# below a sound match of 0.9 (Settings.sound_sure). French: margin 2 and gap 10 applied 1.9% of the utterances
+# misheard, margin 8 and gap 6 0.5% (chosen), for 13% of the moves heard right read back instead of 9%. Spanish:
+# margin 2 and gap 10 applied 0.25%, margin 6 and gap 10 none (chosen), for 15% of the moves read back instead
+# of 12% (margin 8 and gap 6: none, 21%). English has no held-out setting of its own: French's.
 MARGIN = {"fr": 8.0, "es": 6.0, "en": 8.0}
 GAP = {"fr": 6.0, "es": 10.0, "en": 6.0}
 SURE = 0.9                                              # taken at once
 ASK_TO_ACT = (LOW_CONFIDENCE + ACTION_CONFIDENCE) / 2   # a question is answered, a move is read back
 UNSURE = 0.3                                            # read back, whatever it is
+
+
+@dataclass(frozen=True)
+class Settings:
+    """When Whisper's evidence is enough to change the game without a read-back (see `verdict`).
+
+    sound_sure: a sound match at least this sure is not weighed for its sentence (the second opinion only checks
+    it); margin and gap: an unsure sound match's best sentence is taken at once when it beats every sentence of
+    another meaning by `margin` nats and lies within `gap` nats of Whisper's own transcript; alone_gap: when no
+    sentence of another meaning was found at all, within this many nats; sure_margin and sure_gap (None: no
+    check): a sure sound match is taken at once only when its meaning beats every other by `sure_margin` and
+    lies within `sure_gap` of Whisper's own transcript."""
+
+    sound_sure: float = 0.9
+    margin: float = 8.0
+    gap: float = 6.0
+    alone_gap: float = float("inf")
+    sure_margin: float | None = None
+    sure_gap: float = float("inf")
+
+
+SETTINGS = {lang: Settings(margin=MARGIN[lang], gap=GAP[lang]) for lang in ("fr", "es", "en")}
+
+
+def settings(lang: str) -> Settings:
+    return SETTINGS.get(lang, SETTINGS["fr"])
+
 
 Meaning = tuple[str, tuple[tuple[str, Any], ...]]
 Scorer = Callable[[Sequence[str]], list[float]]
@@ -58,17 +86,31 @@ class Opinion:
         rival = max((s for _, s, m in self.candidates if m != meaning), default=float("-inf"))
         return text, score - rival, self.own - score
 
-    def recognition(self, margin: float | None = None, gap: float | None = None) -> Recognition:
-        """The verdict, with the language's MARGIN and GAP unless others are given."""
-        margin = MARGIN.get(self.lang, MARGIN["fr"]) if margin is None else margin
-        gap = GAP.get(self.lang, GAP["fr"]) if gap is None else gap
+    def recognition(self, margin: float | None = None, gap: float | None = None,
+                    alone_gap: float | None = None) -> Recognition:
+        """The verdict on the best candidate, with the language's settings unless others are given."""
+        given = settings(self.lang)
+        margin = given.margin if margin is None else margin
+        gap = given.gap if gap is None else gap
+        alone_gap = given.alone_gap if alone_gap is None else alone_gap
         best = self.best()
         if best is None:
             return Recognition("", 0.0)
         text, beats, below = best
         if below > gap:
             return Recognition(text, UNSURE)
+        if math.isinf(beats):  # nothing of another meaning to beat: only Whisper's own words say how well it fits
+            return Recognition(text, SURE if below <= alone_gap else ASK_TO_ACT)
         return Recognition(text, SURE if beats >= margin else ASK_TO_ACT)
+
+    def confirms(self, meaning: Meaning, margin: float, gap: float) -> bool:
+        """Whether the best candidate of `meaning` beats every candidate of another meaning by `margin` and lies
+        within `gap` of Whisper's own transcript."""
+        mine = max((s for _, s, m in self.candidates if m == meaning), default=None)
+        if mine is None:
+            return False
+        rival = max((s for _, s, m in self.candidates if m != meaning), default=float("-inf"))
+        return mine - rival >= margin and self.own - mine <= gap
 
     def evidence(self) -> dict[str, Any]:
         """The candidates and scores, as JSON (read back by `from_evidence`)."""
@@ -92,11 +134,13 @@ class SecondOpinion:
 
     def candidates(self, transcripts: Sequence[str], sound: Recognition, state: str,
                    players: Sequence[str]) -> list[str]:
-        """The closest sentence to each transcript (the first one's is `sound`), then the first with each word
-        of meaning swapped for each other value of its list."""
+        """The closest sentence to each transcript (the first one's is `sound`; a transcript that already means
+        something is its own), then the first with each word of meaning swapped for each other value of its
+        list."""
         said = dict.fromkeys(" ".join(spelling(self.lang).words(t)) for t in transcripts)
         first = next(iter(said), "")
-        closest = [sound.text] + [closest_sentence(words, self.game, self.lang, state, tuple(players)).text
+        closest = [sound.text] + [words if self.meaning(words, state, players) is not None
+                                  else closest_sentence(words, self.game, self.lang, state, tuple(players)).text
                                   for words in said if words and words != first]
         found = list(dict.fromkeys(c for c in closest if c))
         words = sound.text.split()
@@ -117,6 +161,20 @@ class SecondOpinion:
         opinion.candidates = [(words, s, m) for (words, m), s in zip(meant, scores)]
         opinion.own = scores[-1] if own else max(scores)
         return opinion
+
+
+def verdict(sound: Recognition, opinion: Opinion | None, meaning: Meaning | None, given: Settings) -> Recognition:
+    """What the game hears: the sound match when it is sure (and, with a check, when Whisper's decoder agrees
+    with it, else it is read back before it changes the game), else the second opinion's verdict. `meaning`:
+    the sound match's; `opinion`: None when it was not asked."""
+    if not sound.text or opinion is None:
+        return sound
+    if sound.confidence >= given.sound_sure:
+        if given.sure_margin is None or meaning is None or opinion.confirms(meaning, given.sure_margin,
+                                                                              given.sure_gap):
+            return sound
+        return Recognition(sound.text, min(sound.confidence, ASK_TO_ACT))
+    return opinion.recognition(given.margin, given.gap, given.alone_gap)
 
 
 def styled(words: str, like: str) -> str:

