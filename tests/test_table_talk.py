@@ -545,6 +545,69 @@ def test_a_no_followed_by_the_names_takes_those_names(tmp_path):
     assert list(Game.from_json(saved_state(tmp_path / "g.json")["state"]).players) == ["Alice", "Bruno", "Zoé"]
 
 
+@pytest.mark.parametrize("game_id, lang, lines, command, question, names", [
+    ("jurassic-snack", "fr", ["décris la prairie et la ligne 1", "Ana et Ben", "oui"], "décris la prairie",
+     "js.setup.ask_blue", "Je note 2 noms : Ana et Ben. C'est bien ça ?"),
+    ("draftosaurus", "en", ["two", "triceratops in the river", "the scores", "Ann and Ben", "yes"],
+     "triceratops in the river", "setup.ask_first_name", "I have 2 names: Ann and Ben. Is that right?"),
+    ("dino", "es", ["dos", "dónde está el meteorito", "Ana y Beto", "sí"], "dónde está el meteorito",
+     "setup.ask_first_name", "Apunto 2 nombres: Ana y Beto. ¿Es correcto?"),
+])
+def test_a_command_of_the_game_said_where_names_are_asked_is_no_name(tmp_path, game_id, lang, lines, command,
+                                                                      question, names):
+    """A line the game's grammar reads as one of its commands (a query, a move) is not taken as names: the
+    program says that names are expected, and asks again."""
+    from companion.dialogue.setup import example_names
+    from companion.language.messages import catalog
+    from companion.text import sentences
+
+    words = catalog(lang)
+    out = play(tmp_path, game_id, lines, lang=lang).stdout
+    asked = words.say(question, number=1, examples=example_names(words, 2))
+    refusal = words.say("setup.command_not_name", said=command, question=asked)
+    assert sentences(refusal) in out
+    assert names in out and out.count(names.split(":")[0]) == 1  # the names are read back once: the right ones
+
+
+@pytest.mark.parametrize("game_id, lang, lines, names", [
+    ("draftosaurus", "fr", ["trois", "Rose, Rex et Marie", "oui"], "Je note 3 noms : Rose, Rex et Marie."),
+    ("jurassic-snack", "en", ["Ben", "River", "yes"], "I have 2 names: Ben and River."),
+    ("dino", "es", ["dos", "Río", "añade De la Cruz", "sí"], "Apunto 2 nombres: Río y De la Cruz."),
+    ("dino", "fr", ["deux", "Ana et Bruno", "non, Jean-Pierre et Rose", "oui"], "Je note 2 noms : Jean-Pierre et Rose."),
+])
+def test_names_that_are_also_words_of_the_game_stay_names(tmp_path, game_id, lang, lines, names):
+    """A single word is a name even when the game knows it ("Rex", "Río", "River"); a name that reads as a
+    command is given with "add" before it; "no, Jean-Pierre" still corrects the names read back."""
+    from companion.language.messages import catalog
+
+    out = play(tmp_path, game_id, lines, lang=lang).stdout
+    assert names in out
+    assert catalog(lang).say("setup.command_not_name", said="", question="")[3:12] not in out
+
+
+@pytest.mark.parametrize("game_id, lang, lines, examples", [
+    ("jurassic-snack", "fr", ["aide"], "Alice et Bruno"),  # always two players
+    ("draftosaurus", "fr", ["deux", "aide"], "Alice et Bruno"),
+    ("draftosaurus", "en", ["four", "help"], "Ann, Ben, Cid and Dee"),
+    ("dino", "es", ["seis", "ayuda"], "Ana, Beto, Carla, Diego, Elena y Félix"),
+])
+def test_the_names_example_fits_the_number_of_players(tmp_path, game_id, lang, lines, examples):
+    """The names given as an example, in the help and in the first question, are as many as the players: not
+    three names for a game of two. After the help the question is said again."""
+    from companion.language.messages import catalog
+
+    words = catalog(lang)
+    out = play(tmp_path, game_id, lines, lang=lang).stdout.splitlines()
+    help_line = words.say("help.names", examples=examples)
+    assert help_line in out
+    asked = out[out.index(help_line) - 1]
+    assert out[out.index(help_line) + 1] == asked  # the question again
+    if game_id != "jurassic-snack":
+        assert asked == words.say("setup.ask_first_name", number=1, examples=examples)
+    third = {"fr": "Chloé", "en": "Cid", "es": "Carla"}[lang]
+    assert (third in "\n".join(out)) == (third in examples)
+
+
 def test_an_undo_at_the_counts_asked_at_the_end_takes_back_the_last_move(tmp_path):
     """With one zoo followed, the end asks the others how many of its King's species they hold; an undo said
     then takes back the last move, and the game goes on to its end again."""
