@@ -101,9 +101,10 @@ def test_the_average_of_a_token_not_seen_is_said_with_its_unit(lang, average, sa
 # Forms of "vous" (French) and of "vosotros" or "usted" (Spanish): the program says "tu" / "tú" to the person it
 # answers, and speaks of the whole table in the third person ("chacun passe…", "cada uno pasa…").
 _PLURAL_ADDRESS = {
-    "fr": (re.compile(r"(?i)^(vous|votre|vos|vôtre|vôtres|dites|faites|\w+ez(-vous|-en|-les|-le|-la|-moi|-nous)?)$"),
+    "fr": (re.compile(r"(?i)^(vous|votre|vos|vôtre|vôtres|dites|faites|êtes|[\w-]+-vous"
+                      r"|\w+ez(-vous|-en|-les|-le|-la|-moi|-nous)?)$"),
            {"chez", "assez", "nez", "rez"}),
-    "es": (re.compile(r"(?i)^(usted|ustedes|vosotros|vosotras|os|vuestro|vuestra|vuestros|vuestras|\w+(áis|éis)"
+    "es": (re.compile(r"(?i)^(usted|ustedes|vosotros|vosotras|os|vuestro|vuestra|vuestros|vuestras|sois|\w+(áis|éis)"
                       r"|\w+[aei]d(lo|la|los|las|le|les)?)$"),
            {"red", "pared", "sed", "césped", "huésped", "download", "confirmed", "pyramid"}),  # and English ids
 }
