@@ -438,6 +438,21 @@ def test_help_cites_the_players_of_this_game(tmp_path):
     assert "Yann, stégosaure dans la rivière" in out and "le zoo de Yann" in out and "Bruno" not in out
 
 
+@pytest.mark.parametrize("lang, lines", [
+    ("fr", ["dé croix", "T-Rex dans le roi de la jungle", "aide"]),
+    ("en", ["die forest", "t-rex in the king of the jungle", "help"]),
+    ("es", ["dado bosque", "t-rex en el rey de la selva", "ayuda"]),
+])
+def test_the_help_of_a_turn_gives_another_player_than_the_one_asked(tmp_path, lang, lines):
+    """At Yann's turn, the example of a line said by another player, and of another player's zoo, names Zoé:
+    never Yann himself."""
+    from companion.language.messages import catalog
+
+    out = draft(tmp_path, lines, "Zoé,Yann", lang=lang).stdout.splitlines()
+    helped = catalog(lang).say("draft.help.turn", other="Zoé")
+    assert helped in out, out[-5:]
+
+
 def test_the_final_result_ranks_every_player(tmp_path):
     from tests.conftest import random_game, script_lines
 

@@ -241,6 +241,12 @@ class Table(Generic[GameT]):
         """What "help" says for `question`, when not the help of its dialogue state."""
         return None
 
+    def help_names(self, player: int | None) -> dict[str, str]:
+        """The player a help names as another one (`other`: "Bruno, stegosaurus in the river", "Bruno's zoo"): the
+        next one round the table after `player`, who is asked; none when nobody is asked."""
+        players = self.game.players
+        return {} if player is None or len(players) < 2 else {"other": players[(player + 1) % len(players)]}
+
     def help_params(self, question: Question) -> dict[str, Any]:
         """What the help of `question` fills in besides the players' names: examples from the game as it is."""
         return {}
@@ -367,7 +373,7 @@ class Table(Generic[GameT]):
         self.state = question.state
         prompt = self.session.text(question.key, **question.params)
         help_key = question.help or self.help_key(question)
-        help_params = self.help_params(question)
+        help_params = {**self.help_names(question.player), **self.help_params(question)}
 
         def again() -> str:  # in the verbosity of the moment
             return self.session.text(question.key, **question.params)
