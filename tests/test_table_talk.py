@@ -453,6 +453,24 @@ def test_the_help_of_a_turn_gives_another_player_than_the_one_asked(tmp_path, la
     assert helped in out, out[-5:]
 
 
+@pytest.mark.parametrize("lang, options, rules", [
+    ("fr", [], ("Règles en vigueur : le trio des bois vaut 7 points ; la rivière ne compte ni pour l'île du solitaire "
+               "ni pour le roi de la jungle.")),
+    ("fr", ["--river-counts-for-island"], ("la rivière compte pour l'île du solitaire, mais pas pour le roi de la "
+                                          "jungle.")),
+    ("en", ["--river-counts-for-king", "--river-counts-for-island", "--trio-points", "6"],
+     ("Rules in force: the woody trio is worth 6 points; the river counts for both the solitary island and the king "
+     "of the jungle.")),
+    ("es", ["--river-counts-for-king"], ("Reglas en vigor: el trío del bosque vale 7 puntos; el río cuenta para el rey "
+                                        "de la selva, pero no para la isla solitaria.")),
+])
+def test_the_rules_in_force_are_said_in_sentences_at_the_start_as_in_the_scores(tmp_path, lang, options, rules):
+    """The start of a game says its rules as the score report does, in a sentence: not "River counted for the
+    solitary island: no"."""
+    out = draft(tmp_path, [], "Zoé,Yann", lang, *options).stdout
+    assert out.count(rules) == 1, out
+
+
 def test_the_final_result_ranks_every_player(tmp_path):
     from tests.conftest import random_game, script_lines
 

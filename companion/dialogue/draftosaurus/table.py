@@ -18,6 +18,7 @@ from companion.dialogue.draftosaurus import solo, winter
 from companion.dialogue.draftosaurus.match import Match, Played
 from companion.dialogue.draftosaurus.queries import QUERIES
 from companion.dialogue.draftosaurus.setup import DEFAULT_BOTS, boards, next_game, start_game, start_solo
+from companion.dialogue.draftosaurus.words import options_line
 from companion.dialogue.session import Answer, QuitRequested, Session
 from companion.dialogue.setup import AGAIN, SETUP_STATE
 from companion.dialogue.solo import Seats, solo_request
@@ -389,15 +390,11 @@ class DraftosaurusTable(Table[Game]):
             if game.unconfirmed_values():
                 say("winter_unconfirmed", board_values=list(game.unconfirmed_values()))
         else:
-            options = game.options
-            say("options", trio=options.trio_points, island=self.yes_no(options.river_counts_for_island),
-                king=self.yes_no(options.river_counts_for_king))
+            self.session.say_text(options_line(game.options, self.session.catalog))
         if not game.tracks_everyone:
             say("tracking_mine", player=game.players[game.tracked[0]])
         say("solo_round_start" if self.seats.solo else "round_start", round=game.round, rounds=game.rounds)
 
-    def yes_no(self, value: bool) -> str:
-        return self.session.text("words.yes" if value else "words.no")
 
     def run(self) -> None:
         """Play until the game is over, then, in a match, each following game."""
