@@ -316,8 +316,13 @@ class JurassicSnackTable(SquareWords, Table[Game]):
             self.say("ranking_elimination", winner=winner.name, points=winner.points, loser=loser.name,
                      loser_points=loser.points)
             return
-        self.say("ranking", ranking=[self.text("rank_item", place=index + 1, player=score.name,
-                                               points=score.points) for index, score in enumerate(ranked)])
+        winners = self.winners()
+        places: list[int] = []
+        for index, score in enumerate(ranked):  # the winners of a shared victory share the first place
+            shared = index and score.name in winners and ranked[index - 1].name in winners
+            places.append(places[-1] if shared else index + 1)
+        self.say("ranking", ranking=[self.text("rank_item", place=place, player=score.name, points=score.points)
+                                     for place, score in zip(places, ranked)])
 
     def winners(self) -> list[str]:
         outcome = self.game.outcome
