@@ -352,3 +352,16 @@ def test_a_shared_victory_ranks_both_players_first(tmp_path, lang):
     ranking = words.say("js.ranking", ranking=[words.say("js.rank_item", place=1, player=player, points=points)
                                                for player in PLAYERS])
     assert ranking in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("fr", ["Léa et Max", "oui", "aide"]), ("en", ["Léa and Max", "yes", "help"]), ("es", ["Léa y Max", "sí", "ayuda"]),
+])
+def test_help_at_the_tokens_question_says_what_each_choice_means(tmp_path, lang, lines):
+    """Help at "real tokens or hidden tokens?" tells what each one means and what to say, not a list of every
+    kind of set-up answer ("a name, real or hidden tokens, yes or no"); the question is asked again."""
+    words = catalog(lang)
+    out = run_play(["play", "jurassic-snack", "--engine", "text", "--lang", lang, "--save", str(tmp_path / "g.json")],
+                   lines, tmp_path).stdout.splitlines()
+    asked = words.say("js.setup.ask_mode")
+    assert out[out.index(asked) + 1:out.index(asked) + 3] == [words.say("js.setup.help_mode"), asked]
