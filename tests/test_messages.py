@@ -104,9 +104,9 @@ _PLURAL_ADDRESS = {
     "fr": (re.compile(r"(?i)^(vous|votre|vos|vôtre|vôtres|dites|faites|êtes|[\w-]+-vous"
                       r"|\w+ez(-vous|-en|-les|-le|-la|-moi|-nous)?)$"),
            {"chez", "assez", "nez", "rez"}),
-    "es": (re.compile(r"(?i)^(usted|ustedes|vosotros|vosotras|os|vuestro|vuestra|vuestros|vuestras|sois|\w+(áis|éis)"
+    "es": (re.compile(r"(?i)^(usted|ustedes|vosotros|vosotras|os|vuestro|vuestra|vuestros|vuestras|sois|dais|vais|veis|\w+(áis|éis|ís)"
                       r"|\w+[aei]d(lo|la|los|las|le|les)?)$"),
-           {"red", "pared", "sed", "césped", "huésped", "download", "confirmed", "pyramid"}),  # and English ids
+           {"red", "pared", "sed", "césped", "huésped", "download", "confirmed", "pyramid", "país", "anís", "maís"}),  # and English ids
 }
 
 
