@@ -125,6 +125,8 @@ def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -
             if said is None:  # "annule": the last name goes
                 if names:
                     session.say("setup.name_dropped", name=names.pop())
+                else:
+                    session.say("setup.no_name_to_drop")
                 continue
             _add_names(session, names, said, count)
         verdict = _names_confirmed(session, names)
