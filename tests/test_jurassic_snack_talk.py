@@ -329,3 +329,39 @@ def test_a_birth_on_a_square_that_is_not_empty_is_refused_with_the_empty_squares
     refusal = words.say("reasons.js_square_not_empty", square=grass, found=words.say("js.contents.grass"))
     choices = words.say("js.choices_birth", squares=state.squares_with(EMPTY))
     assert f"{refusal}\n{choices[0].upper()}{choices[1:]}\n" in out
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_a_shared_victory_ranks_both_players_first(tmp_path, lang):
+    """Equal points and tokens: the victory is shared, and the ranking gives both players the first place (not
+    "1. Léa, 2. Max" after "the victory is shared")."""
+    for seed in range(400):
+        game = Game.new(PLAYERS, mode=HIDDEN, seed=seed)
+        chooser = random.Random(seed)
+        while game.phase != OVER:
+            game.apply(chooser.choice(game.legal_actions()))
+        if len(game.outcome.winners) == 2:
+            break
+    else:
+        raise AssertionError("no shared victory")
+    result = run_play(["play", "jurassic-snack", "--engine", "text", "--lang", lang, "--players", ",".join(PLAYERS),
+                       "--tokens", HIDDEN, "--seed", str(seed), "--save", str(tmp_path / "g.json")],
+                      script(game, lang), tmp_path)
+    words = catalog(lang)
+    points = game.score()[0].points
+    ranking = words.say("js.ranking", ranking=[words.say("js.rank_item", place=1, player=player, points=points)
+                                               for player in PLAYERS])
+    assert ranking in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("fr", ["Léa et Max", "oui", "aide"]), ("en", ["Léa and Max", "yes", "help"]), ("es", ["Léa y Max", "sí", "ayuda"]),
+])
+def test_help_at_the_tokens_question_says_what_each_choice_means(tmp_path, lang, lines):
+    """Help at "real tokens or hidden tokens?" tells what each one means and what to say, not a list of every
+    kind of set-up answer ("a name, real or hidden tokens, yes or no"); the question is asked again."""
+    words = catalog(lang)
+    out = run_play(["play", "jurassic-snack", "--engine", "text", "--lang", lang, "--save", str(tmp_path / "g.json")],
+                   lines, tmp_path).stdout.splitlines()
+    asked = words.say("js.setup.ask_mode")
+    assert out[out.index(asked) + 1:out.index(asked) + 3] == [words.say("js.setup.help_mode"), asked]

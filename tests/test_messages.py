@@ -101,11 +101,12 @@ def test_the_average_of_a_token_not_seen_is_said_with_its_unit(lang, average, sa
 # Forms of "vous" (French) and of "vosotros" or "usted" (Spanish): the program says "tu" / "tú" to the person it
 # answers, and speaks of the whole table in the third person ("chacun passe…", "cada uno pasa…").
 _PLURAL_ADDRESS = {
-    "fr": (re.compile(r"(?i)^(vous|votre|vos|vôtre|vôtres|dites|faites|\w+ez(-vous|-en|-les|-le|-la|-moi|-nous)?)$"),
+    "fr": (re.compile(r"(?i)^(vous|votre|vos|vôtre|vôtres|dites|faites|êtes|[\w-]+-vous"
+                      r"|\w+ez(-vous|-en|-les|-le|-la|-moi|-nous)?)$"),
            {"chez", "assez", "nez", "rez"}),
-    "es": (re.compile(r"(?i)^(usted|ustedes|vosotros|vosotras|os|vuestro|vuestra|vuestros|vuestras|\w+(áis|éis)"
+    "es": (re.compile(r"(?i)^(usted|ustedes|vosotros|vosotras|os|vuestro|vuestra|vuestros|vuestras|sois|dais|vais|veis|\w+(áis|éis|ís)"
                       r"|\w+[aei]d(lo|la|los|las|le|les)?)$"),
-           {"red", "pared", "sed", "césped", "huésped", "download", "confirmed", "pyramid"}),  # and English ids
+           {"red", "pared", "sed", "césped", "huésped", "download", "confirmed", "pyramid", "país", "anís", "maís"}),  # and English ids
 }
 
 
@@ -192,5 +193,5 @@ def test_english_scores_and_advice_read_naturally():
 def test_a_question_said_aloud_never_speaks_of_commas(lang):
     words = Catalog(lang)
     for key in ("setup.ask_first_name", "setup.name_separator"):
-        said = words.say(key, number=1, mark=";", name="Ana; Ben").casefold()
+        said = words.say(key, number=1, mark=";", name="Ana; Ben", examples="Ana, Ben").casefold()
         assert not any(comma in said for comma in ("virgule", "comma", "coma ", "comas")), said

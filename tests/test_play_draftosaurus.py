@@ -318,8 +318,8 @@ def test_set_up_by_questions(tmp_path):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Nouvelle partie de Draftosaurus à 3 joueurs : Zoé, Max et Léa." in out
-    assert ("le trio des bois vaut 6 points. Rivière comptée pour l'île du solitaire : oui. "
-            "Pour le roi de la jungle : non.") in out
+    assert ("le trio des bois vaut 6 points ; la rivière compte pour l'île du solitaire, mais pas pour le roi de la "
+            "jungle.") in out
     assert "Max, lance le dé : quelle face ?" in out
     setup = saved_state(save)["state"]["setup"]
     assert setup["players"] == ["Zoé", "Max", "Léa"] and setup["first_roller"] == 1

@@ -438,6 +438,39 @@ def test_help_cites_the_players_of_this_game(tmp_path):
     assert "Yann, stégosaure dans la rivière" in out and "le zoo de Yann" in out and "Bruno" not in out
 
 
+@pytest.mark.parametrize("lang, lines", [
+    ("fr", ["dé croix", "T-Rex dans le roi de la jungle", "aide"]),
+    ("en", ["die forest", "t-rex in the king of the jungle", "help"]),
+    ("es", ["dado bosque", "t-rex en el rey de la selva", "ayuda"]),
+])
+def test_the_help_of_a_turn_gives_another_player_than_the_one_asked(tmp_path, lang, lines):
+    """At Yann's turn, the example of a line said by another player, and of another player's zoo, names Zoé:
+    never Yann himself."""
+    from companion.language.messages import catalog
+
+    out = draft(tmp_path, lines, "Zoé,Yann", lang=lang).stdout.splitlines()
+    helped = catalog(lang).say("draft.help.turn", other="Zoé")
+    assert helped in out, out[-5:]
+
+
+@pytest.mark.parametrize("lang, options, rules", [
+    ("fr", [], ("Règles en vigueur : le trio des bois vaut 7 points ; la rivière ne compte ni pour l'île du solitaire "
+               "ni pour le roi de la jungle.")),
+    ("fr", ["--river-counts-for-island"], ("la rivière compte pour l'île du solitaire, mais pas pour le roi de la "
+                                          "jungle.")),
+    ("en", ["--river-counts-for-king", "--river-counts-for-island", "--trio-points", "6"],
+     ("Rules in force: the woody trio is worth 6 points; the river counts for both the solitary island and the king "
+     "of the jungle.")),
+    ("es", ["--river-counts-for-king"], ("Reglas en vigor: el trío del bosque vale 7 puntos; el río cuenta para el rey "
+                                        "de la selva, pero no para la isla solitaria.")),
+])
+def test_the_rules_in_force_are_said_in_sentences_at_the_start_as_in_the_scores(tmp_path, lang, options, rules):
+    """The start of a game says its rules as the score report does, in a sentence: not "River counted for the
+    solitary island: no"."""
+    out = draft(tmp_path, [], "Zoé,Yann", lang, *options).stdout
+    assert out.count(rules) == 1, out
+
+
 def test_the_final_result_ranks_every_player(tmp_path):
     from tests.conftest import random_game, script_lines
 
@@ -538,11 +571,87 @@ def test_a_fifo_as_the_list_of_recent_saves_does_not_hang_the_game(tmp_path):
     assert run_play(["resume"], [], tmp_path, timeout=30).returncode == 0
 
 
+@pytest.mark.parametrize("game_id, lang, lines", [
+    ("draftosaurus", "fr", ["deux", "annule"]), ("dino", "en", ["two", "undo"]), ("jurassic-snack", "es", ["deshacer"]),
+])
+def test_an_undo_before_any_name_says_there_is_none_to_take_back(tmp_path, game_id, lang, lines):
+    """"Undo" at the first name question is answered (no name to take back yet), then the question again: not the
+    question alone, as if the word had not been heard."""
+    from companion.language.messages import catalog
+
+    out = play(tmp_path, game_id, lines, lang=lang).stdout.splitlines()
+    dropped = catalog(lang).say("setup.no_name_to_drop")
+    assert dropped in out and out[out.index(dropped) - 1] == out[out.index(dropped) + 1]
+
+
 def test_a_no_followed_by_the_names_takes_those_names(tmp_path):
     lines = ["trois", "Alice, Bruno et Chloé", "non, Alice, Bruno et Zoé", "oui", "Zoé", "oui", "oui", "non"]
     out = play(tmp_path, "draftosaurus", lines).stdout
     assert "Je note 3 noms : Alice, Bruno et Zoé. C'est bien ça ?" in out
     assert list(Game.from_json(saved_state(tmp_path / "g.json")["state"]).players) == ["Alice", "Bruno", "Zoé"]
+
+
+@pytest.mark.parametrize("game_id, lang, lines, command, question, names", [
+    ("jurassic-snack", "fr", ["décris la prairie et la ligne 1", "Ana et Ben", "oui"], "décris la prairie",
+     "js.setup.ask_blue", "Je note 2 noms : Ana et Ben. C'est bien ça ?"),
+    ("draftosaurus", "en", ["two", "triceratops in the river", "the scores", "Ann and Ben", "yes"],
+     "triceratops in the river", "setup.ask_first_name", "I have 2 names: Ann and Ben. Is that right?"),
+    ("dino", "es", ["dos", "dónde está el meteorito", "Ana y Beto", "sí"], "dónde está el meteorito",
+     "setup.ask_first_name", "Apunto 2 nombres: Ana y Beto. ¿Es correcto?"),
+])
+def test_a_command_of_the_game_said_where_names_are_asked_is_no_name(tmp_path, game_id, lang, lines, command,
+                                                                      question, names):
+    """A line the game's grammar reads as one of its commands (a query, a move) is not taken as names: the
+    program says that names are expected, and asks again."""
+    from companion.dialogue.setup import example_names
+    from companion.language.messages import catalog
+    from companion.text import sentences
+
+    words = catalog(lang)
+    out = play(tmp_path, game_id, lines, lang=lang).stdout
+    asked = words.say(question, number=1, examples=example_names(words, 2))
+    refusal = words.say("setup.command_not_name", said=command, question=asked)
+    assert sentences(refusal) in out
+    assert names in out and out.count(names.split(":")[0]) == 1  # the names are read back once: the right ones
+
+
+@pytest.mark.parametrize("game_id, lang, lines, names", [
+    ("draftosaurus", "fr", ["trois", "Rose, Rex et Marie", "oui"], "Je note 3 noms : Rose, Rex et Marie."),
+    ("jurassic-snack", "en", ["Ben", "River", "yes"], "I have 2 names: Ben and River."),
+    ("dino", "es", ["dos", "Río", "añade De la Cruz", "sí"], "Apunto 2 nombres: Río y De la Cruz."),
+    ("dino", "fr", ["deux", "Ana et Bruno", "non, Jean-Pierre et Rose", "oui"], "Je note 2 noms : Jean-Pierre et Rose."),
+])
+def test_names_that_are_also_words_of_the_game_stay_names(tmp_path, game_id, lang, lines, names):
+    """A single word is a name even when the game knows it ("Rex", "Río", "River"); a name that reads as a
+    command is given with "add" before it; "no, Jean-Pierre" still corrects the names read back."""
+    from companion.language.messages import catalog
+
+    out = play(tmp_path, game_id, lines, lang=lang).stdout
+    assert names in out
+    assert catalog(lang).say("setup.command_not_name", said="", question="")[3:12] not in out
+
+
+@pytest.mark.parametrize("game_id, lang, lines, examples", [
+    ("jurassic-snack", "fr", ["aide"], "Alice et Bruno"),  # always two players
+    ("draftosaurus", "fr", ["deux", "aide"], "Alice et Bruno"),
+    ("draftosaurus", "en", ["four", "help"], "Ann, Ben, Cid and Dee"),
+    ("dino", "es", ["seis", "ayuda"], "Ana, Beto, Carla, Diego, Elena y Félix"),
+])
+def test_the_names_example_fits_the_number_of_players(tmp_path, game_id, lang, lines, examples):
+    """The names given as an example, in the help and in the first question, are as many as the players: not
+    three names for a game of two. After the help the question is said again."""
+    from companion.language.messages import catalog
+
+    words = catalog(lang)
+    out = play(tmp_path, game_id, lines, lang=lang).stdout.splitlines()
+    help_line = words.say("help.names", examples=examples)
+    assert help_line in out
+    asked = out[out.index(help_line) - 1]
+    assert out[out.index(help_line) + 1] == asked  # the question again
+    if game_id != "jurassic-snack":
+        assert asked == words.say("setup.ask_first_name", number=1, examples=examples)
+    third = {"fr": "Chloé", "en": "Cid", "es": "Carla"}[lang]
+    assert (third in "\n".join(out)) == (third in examples)
 
 
 def test_an_undo_at_the_counts_asked_at_the_end_takes_back_the_last_move(tmp_path):
@@ -595,3 +704,59 @@ def test_the_last_question_takes_help_scores_and_quit_in_every_game(tmp_path, ga
         entry = game.score().players[0]
         assert out.count(f"{entry.name}: {entry.total} ") + out.count(f"{entry.name} : {entry.total} ") >= 1, out
         assert words.say("draft.score_so_far", player=entry.name, total=entry.total, details="").split(".")[0] not in out
+
+
+def finished_save(tmp_path: Path, game_id: str) -> Path:
+    """A save of a game played to its end (random legal moves), as the program writes it."""
+    import random
+
+    from companion.games.common import OVER as GAME_OVER
+    from tests.test_dino_play import random_game as dino_game
+
+    if game_id == "dino":
+        game = dino_game(2, 7)
+    else:
+        game = SnackGame.new(["Ana", "Ben"], seed=4) if game_id == "jurassic-snack" else Game.new(
+            ["Ana", "Ben"], mode="full", seed=4)
+        chooser = random.Random(4)
+        while game.phase != GAME_OVER:
+            game.apply(chooser.choice(game.legal_actions()))
+    path = tmp_path / "g.json"
+    write_save(path, game_id, {"finished": True, "state": game.to_json()})
+    return path
+
+
+@pytest.mark.parametrize("game_id, lang, lines", [
+    ("draftosaurus", "fr", ["non", "non"]),  # "the points in detail?" first
+    ("draftosaurus", "en", ["no", "no"]),
+    ("jurassic-snack", "es", ["no"]),
+    ("jurassic-snack", "fr", ["non"]),
+    ("dino", "en", ["no"]),
+    ("dino", "es", ["no"]),
+])
+def test_no_at_the_last_question_ends_the_session_in_every_game(tmp_path, game_id, lang, lines):
+    """"No" to the question after the end (undo or quit?) is a natural way out: it ends as quit does, saying
+    where the game is saved, and nothing said after it is read."""
+    from companion.language.messages import catalog
+
+    path = finished_save(tmp_path, game_id)
+    scores = {"fr": "les scores", "en": "the scores", "es": "los puntos"}[lang]
+    result = run_play(["resume", str(path), "--engine", "text", "--lang", lang], [*lines, scores], tmp_path)
+    words = catalog(lang)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    assert out[-2:] == [words.say("session.after_end"), words.say("session.finished_saved", path=str(path))], out[-4:]
+    assert result.stdout.count(words.say("session.after_end")) == 1  # asked once: "no" was its answer
+
+
+def test_a_line_not_expected_after_the_end_says_what_may_be_said_without_the_end_again(tmp_path):
+    """After the end an answer of no use there (a yes) is answered with what may be said, once: the game being
+    over is not said twice in a row."""
+    from companion.language.messages import catalog
+
+    path = finished_save(tmp_path, "jurassic-snack")
+    result = run_play(["resume", str(path), "--engine", "text", "--lang", "fr"], ["oui", "quitter"], tmp_path)
+    words = catalog("fr")
+    out = result.stdout.splitlines()
+    at = out.index(words.say("session.after_end"))
+    assert out[at + 1:] == [words.say("session.after_end_expected"), words.say("session.finished_saved", path=str(path))]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import registry
+from companion.dialogue.draftosaurus.words import options_line
 from companion.dialogue.savefile import SAVE_LIMIT, SaveFileError, check_document
 from companion.dialogue.turn import Table
 from companion.errors import BadInput, RuleViolation
@@ -98,7 +99,7 @@ def report_lines(scored: Scored, words: Catalog) -> list[str]:
     On the winter board: the values not confirmed yet, and before each zoo where its Quarantine dinosaur went."""
     sheet = scored.sheet
     if scored.winter is None:
-        lines = [_options_line(scored.options, words)]
+        lines = [options_line(scored.options, words)]
     else:
         lines = [sentences(words.say("score.options_winter"))]
         if scored.winter.unconfirmed():
@@ -108,13 +109,6 @@ def report_lines(scored: Scored, words: Catalog) -> list[str]:
         lines.extend(_player_lines(player, words, moves.get(player.name)))
     lines.append(sentences(_say_reason(sheet.reason.code, sheet.reason.params, words)))
     return lines
-
-
-def _options_line(options: Options, words: Catalog) -> str:
-    island = "score.island_counts_river" if options.river_counts_for_island else "score.island_ignores_river"
-    king = "score.king_counts_river" if options.river_counts_for_king else "score.king_ignores_river"
-    return sentences(words.say("score.options", trio_points=options.trio_points,
-                               island=words.say(island), king=words.say(king)))
 
 
 def _player_lines(player: PlayerScore, words: Catalog, move: QuarantineMoveMade | None = None) -> list[str]:

@@ -296,9 +296,10 @@ class Session:
         raise QuitRequested()
 
     # ----- shared commands
-    def handle_shared(self, answer: Answer, state: str, help_key: str | None = None) -> bool:
+    def handle_shared(self, answer: Answer, state: str, help_key: str | None = None,
+                      help_params: dict[str, Any] | None = None) -> bool:
         """Answer a shared command (True), or leave the answer to the caller (False); `help_key` (else the open
-        question's) is what "help" says."""
+        question's) is what "help" says, filled with `help_params` (else the open question's)."""
         intent = answer.intent
         if intent not in SHARED_INTENTS:
             return False
@@ -325,7 +326,8 @@ class Session:
         elif intent == "pause":
             self._pause()
         else:
-            self.say_text(self.help_text(state, help_key or self.question_help, self.help_params))
+            self.say_text(self.help_text(state, help_key or self.question_help,
+                                         self.help_params if help_params is None else help_params))
             self.lost = True
         return True
 

@@ -13,7 +13,7 @@ from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Sessi
 from companion.errors import BadInput
 from companion.games.common import name_key, same_name
 from companion.language.grammar import CONFIRM_STATE, ParseResult, parse
-from companion.language.messages import catalog
+from companion.language.messages import Catalog, catalog
 from companion.text import clean_name
 
 AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
@@ -23,6 +23,8 @@ WHO_STATE = "who"  # "which player?": a name, a number, or any other name (which
 AND_WORDS = {"fr": ("et",), "en": ("and",), "es": ("y", "e")}
 # Characters no name may hold (they separate names, or a player's name from a command: "Bruno : ...").
 NAME_SEPARATORS = (",", ";", ":", "/", "&", "+", "|")
+# What a line where names are asked may mean and still hold names: "my name is Paul", "add Paul", any other name.
+NAME_INTENTS = frozenset({None, "player", "name_said"})
 
 
 def ask_until(session: Session, question: str, accept: Callable[[Answer], bool], again_key: str = AGAIN, /,
@@ -73,18 +75,26 @@ def ask_number(session: Session, question: str) -> int:
 
 # ----- names
 
-def name_problem(name: str, taken: Sequence[str], lang: str = "en") -> tuple[str, dict[str, Any]] | None:
-    """Why `name` cannot be a player's (a key under setup. and its params), or None."""
+def name_problem(name: str, taken: Sequence[str], lang: str = "en",
+                 seats: int = 2) -> tuple[str, dict[str, Any]] | None:
+    """Why `name` cannot be a player's (a key under setup. and its params), or None; `seats`: how many names
+    the example of a list of names holds."""
     if not name:
         return "name_empty", {}
     words = name.casefold().split()
     separator = next((mark for mark in NAME_SEPARATORS if mark in name), None) or next(
         (word for word in (words[0], words[-1]) if word in AND_WORDS.get(lang, ())), None)
     if separator is not None:
-        return "name_separator", {"name": name, "mark": separator}
+        return "name_separator", {"name": name, "mark": separator,
+                                  "examples": example_names(catalog(lang), max(2, seats))}
     if any(same_name(name, other) for other in taken):
         return "name_taken", {"name": name}
     return None
+
+
+def example_names(words: Catalog, count: int) -> str:
+    """The first `count` names of the language's example ("Alice et Bruno" for two players), said as a list."""
+    return words.join([name.strip() for name in words.say("setup.example_names").split(",")][:count])
 
 
 def split_names(line: str, lang: str) -> list[str]:
@@ -109,11 +119,14 @@ def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -
             correction = None
             if said is None:
                 key = keys[len(names)] if keys else ("setup.ask_first_name" if not names else "setup.ask_name")
-                said = _name_line(session, session.text(key, number=len(names) + 1),
-                                  "help.names" if count > 1 else "help.own_name")
+                examples = example_names(session.catalog, count)
+                said = _name_line(session, session.text(key, number=len(names) + 1, examples=examples),
+                                  "help.names" if count > 1 else "help.own_name", {"examples": examples})
             if said is None:  # "annule": the last name goes
                 if names:
                     session.say("setup.name_dropped", name=names.pop())
+                else:
+                    session.say("setup.no_name_to_drop")
                 continue
             _add_names(session, names, said, count)
         verdict = _names_confirmed(session, names)
@@ -131,7 +144,7 @@ def _add_names(session: Session, names: list[str], said: str, count: int) -> Non
     if len(names) + len(found) > count:
         session.say("setup.too_many_names", count=count, names=found)
         return
-    problem = next((p for p in (name_problem(n, [*names, *found[:i]], session.lang)
+    problem = next((p for p in (name_problem(n, [*names, *found[:i]], session.lang, count)
                                 for i, n in enumerate(found)) if p), None)
     if problem is not None or not found:
         key, params = problem or ("name_empty", {})
@@ -165,12 +178,13 @@ def _names_confirmed(session: Session, names: list[str]) -> bool | str:
         session.say("setup.expected_yes_no")
 
 
-def _name_line(session: Session, question: str, help_key: str) -> str | None:
+def _name_line(session: Session, question: str, help_key: str, help_params: dict[str, Any]) -> str | None:
     """A typed name as written (the raw line), or None for "annule"; shared commands said instead are
-    answered (`help_key`: what "help" says), "my name is X" gives X, and a yes, a no or a number is no name."""
+    answered (`help_key`: what "help" says, with `help_params`), "my name is X" and "add X" give X, and a yes, a
+    no, a number or a command of the game is no name."""
     prompt = True
     while True:
-        line, result = ask_line(session, question, SETUP_STATE, help_key=help_key, prompt=prompt)
+        line, result = ask_line(session, question, SETUP_STATE, help_key, prompt, help_params)
         prompt = False
         if result.intent == "undo":
             return None
@@ -179,15 +193,29 @@ def _name_line(session: Session, question: str, help_key: str) -> str | None:
             continue
         if result.intent == "player" and isinstance(result.slots.get("player"), str):
             return str(result.slots["player"])
+        command = command_said(session, line)
+        if command is not None:
+            session.say("setup.command_not_name", said=command, question=question)
+            continue
         return line
 
 
+def command_said(session: Session, line: str) -> str | None:
+    """The words of `line` that the game's grammar reads as one of its commands (a query, a move): the whole
+    line, else one of the names it holds; None when it is only names. A single word is a name even when the
+    game knows it ("Rex", "River"); a name that reads as a command is said with "add" before it."""
+    for part in (line, *split_names(line, session.lang)):
+        if len(part.split()) > 1 and parse(part, game=session.game, lang=session.lang).intent not in NAME_INTENTS:
+            return part
+    return None
+
+
 def ask_line(session: Session, question: str, state: str, help_key: str | None = None,
-             prompt: bool = True) -> tuple[str, ParseResult]:
+             prompt: bool = True, help_params: dict[str, Any] | None = None) -> tuple[str, ParseResult]:
     """The words said in answer to `question` as they were said (spaces made single), with what they mean in
     `state`: for answers the grammar cannot hold whole (any name, a list of numbers). Shared commands said
-    instead are answered (`help_key`: what "help" says), and the question stays open; `prompt`: the question
-    is said first."""
+    instead are answered (`help_key`: what "help" says, with `help_params`), and the question stays open (said
+    again after help or a change of verbosity); `prompt`: the question is said first."""
     if prompt:
         session.last_prompt = session.say_text(question)
     while True:
@@ -200,9 +228,12 @@ def ask_line(session: Session, question: str, state: str, help_key: str | None =
             continue
         result = parse(line, game=session.game, lang=session.lang, state=state)
         if result.intent in SHARED_INTENTS or result.intent == "quit":
+            session.lost = False
             answer = session.take(heard, result, state)
             if answer is not None:
-                session.handle_shared(answer, state, help_key=help_key)
+                session.handle_shared(answer, state, help_key, help_params)
+            if session.lost:
+                session.say_text(question)
             continue
         return line, result
 
@@ -245,7 +276,7 @@ def listed_names(players: str, lang: str = "en") -> list[str]:
     out; BadInput for a name no game can hold (a separator in it, the same name twice)."""
     names = [clean_name(name) for name in players.split(",") if clean_name(name)]
     for index, name in enumerate(names):
-        problem = name_problem(name, names[:index], lang)
+        problem = name_problem(name, names[:index], lang, len(names))
         if problem is not None:
             key, params = problem
             key = "players_option_twice" if key == "name_taken" else key  # no question: the line is the answer

@@ -27,6 +27,7 @@ from companion.dialogue.setup import player_by_name
 from companion.dialogue.solo import Seats
 from companion.errors import BadInput
 from companion.games.common import OVER, LoggedGame, Reason
+from companion.language.grammar import confirming
 from companion.language.rules import RulesBook
 
 GameT = TypeVar("GameT", bound=LoggedGame)
@@ -240,6 +241,12 @@ class Table(Generic[GameT]):
         """What "help" says for `question`, when not the help of its dialogue state."""
         return None
 
+    def help_names(self, player: int | None) -> dict[str, str]:
+        """The player a help names as another one (`other`: "Bruno, stegosaurus in the river", "Bruno's zoo"): the
+        next one round the table after `player`, who is asked; none when nobody is asked."""
+        players = self.game.players
+        return {} if player is None or len(players) < 2 else {"other": players[(player + 1) % len(players)]}
+
     def help_params(self, question: Question) -> dict[str, Any]:
         """What the help of `question` fills in besides the players' names: examples from the game as it is."""
         return {}
@@ -295,10 +302,13 @@ class Table(Generic[GameT]):
         """An undo took the game back from its end: what was asked for the final scores is asked again."""
 
     def ask_after_the_end(self) -> bool:
-        """True when an undo took the game back from its end; False to stop (quit, no, or the end of input)."""
+        """True when an undo took the game back from its end; False to stop (quit, no, or the end of input).
+        The question is heard as a yes/no one over its state: "no" is a natural way to say that nothing is
+        to be taken back."""
+        key = "session.after_end"
         while True:
             try:
-                answer = self.ask(Question("session.after_end", self.state_of(self.END_STATE),
+                answer = self.ask(Question(key, confirming(self.state_of(self.END_STATE)),
                                            help="session.help_after_end"))
             except QuitRequested:
                 return False
@@ -308,7 +318,7 @@ class Table(Generic[GameT]):
                 continue
             if answer.intent in ("no", "stop", "quit"):
                 return False
-            self.session.say("session.after_end_expected")
+            key = "session.after_end_expected"  # what may be said, without "the game is over" once more
 
     def play_turn(self) -> None:
         """One question and what its answer leads to."""
@@ -363,7 +373,7 @@ class Table(Generic[GameT]):
         self.state = question.state
         prompt = self.session.text(question.key, **question.params)
         help_key = question.help or self.help_key(question)
-        help_params = self.help_params(question)
+        help_params = {**self.help_names(question.player), **self.help_params(question)}
 
         def again() -> str:  # in the verbosity of the moment
             return self.session.text(question.key, **question.params)

@@ -87,6 +87,15 @@ SEED_DIGITS = 20
 MAX_SEED = 10 ** SEED_DIGITS - 1
 
 
+def shared_places(keys: Sequence[Any]) -> list[int]:
+    """The place of each entry of a ranking, given in order by what ranks it (`keys`): entries with equal keys
+    share a place, and the next one takes its own rank (1, 1, 3)."""
+    places: list[int] = []
+    for index, key in enumerate(keys):
+        places.append(places[-1] if index and key == keys[index - 1] else index + 1)
+    return places
+
+
 def next_seed(seed: int) -> int:
     """The seed of the game that follows a game of `seed` (a match's next game): one more, and 0 after MAX_SEED
     (a match begun with the largest seed taken must reach its next game)."""

@@ -17,7 +17,7 @@ from companion.dialogue.dino.queries import QUERIES
 from companion.dialogue.dino.setup import start_game
 from companion.dialogue.session import Answer, Session
 from companion.dialogue.turn import ASK_AGAIN, Act, Expected, Missing, Outcome, Question, Refused, Table
-from companion.games.common import Reason
+from companion.games.common import Reason, shared_places
 from companion.games.dino.actions import Action, Meteor, Move, Penalty
 from companion.games.dino.engine import AT_START, HOME, ON_BOARD, PENALTIES, PLAY, Game, PawnView, TableQuestion
 from companion.games.dino.ids import POINTS_PER_TURN
@@ -347,9 +347,7 @@ class DinoTable(Table[Game]):
             self.session.say_text(self.score_line(entry, final=True))
         self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
         ordered = sorted(sheet.players, key=lambda entry: -entry.total)
-        places: list[int] = []
-        for index, entry in enumerate(ordered):
-            places.append(places[-1] if index and entry.total == ordered[index - 1].total else index + 1)
+        places = shared_places([entry.total for entry in ordered])
         self.say("ranking", ranking=[self.text("rank_item", place=place, player=entry.name, total=entry.total)
                                      for place, entry in zip(places, ordered)])
 

@@ -18,11 +18,12 @@ from companion.dialogue.draftosaurus import solo, winter
 from companion.dialogue.draftosaurus.match import Match, Played
 from companion.dialogue.draftosaurus.queries import QUERIES
 from companion.dialogue.draftosaurus.setup import DEFAULT_BOTS, boards, next_game, start_game, start_solo
+from companion.dialogue.draftosaurus.words import options_line
 from companion.dialogue.session import Answer, QuitRequested, Session
 from companion.dialogue.setup import AGAIN, SETUP_STATE
 from companion.dialogue.solo import Seats, solo_request
 from companion.dialogue.turn import Act, BackInPlay, Done, Expected, Missing, Outcome, Question, Refused, Table
-from companion.games.common import OVER, Reason
+from companion.games.common import OVER, Reason, shared_places
 from companion.games.draftosaurus.engine import (
     DISCARD,
     PLACE,
@@ -389,15 +390,11 @@ class DraftosaurusTable(Table[Game]):
             if game.unconfirmed_values():
                 say("winter_unconfirmed", board_values=list(game.unconfirmed_values()))
         else:
-            options = game.options
-            say("options", trio=options.trio_points, island=self.yes_no(options.river_counts_for_island),
-                king=self.yes_no(options.river_counts_for_king))
+            self.session.say_text(options_line(game.options, self.session.catalog))
         if not game.tracks_everyone:
             say("tracking_mine", player=game.players[game.tracked[0]])
         say("solo_round_start" if self.seats.solo else "round_start", round=game.round, rounds=game.rounds)
 
-    def yes_no(self, value: bool) -> str:
-        return self.session.text("words.yes" if value else "words.no")
 
     def run(self) -> None:
         """Play until the game is over, then, in a match, each following game."""
@@ -490,13 +487,10 @@ class DraftosaurusTable(Table[Game]):
         """Every player (name, total, tie-break: fewer T-Rex) from first to last ("1. Alice, 34 points ; 2. …");
         tied players share a place."""
         ordered = sorted(totals, key=lambda entry: (-entry[1], entry[2]))
-        places: list[int] = []
-        items: list[str] = []
-        for index, (name, total, trex) in enumerate(ordered):
-            tied = index and (total, trex) == ordered[index - 1][1:]
-            places.append(places[-1] if tied else index + 1)
-            items.append(self.text("rank_item", place=places[-1], player=name, total=total))
-        return self.session.catalog.say("list.clauses").join(items)
+        places = shared_places([(total, trex) for _, total, trex in ordered])
+        return self.session.catalog.say("list.clauses").join(
+            self.text("rank_item", place=place, player=name, total=total)
+            for place, (name, total, _) in zip(places, ordered))
 
     def reported_counts(self) -> dict[int, dict[str, int]]:
         """When only some zoos are followed: what the others told of their zoos, asked once (summer: how many

@@ -74,5 +74,5 @@ def ask_players(session: Session) -> list[str]:
 def ask_mode(session: Session) -> str:
     answer = ask_until(session, session.text("js.setup.ask_mode"),
                        lambda said: said.intent == "token_mode" and said.slots.get("token_mode") in MODES,
-                       "js.setup.expected_mode")
+                       "js.setup.expected_mode", help_key="js.setup.help_mode")
     return str(answer.slots["token_mode"])

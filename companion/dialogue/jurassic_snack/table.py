@@ -24,7 +24,7 @@ from companion.dialogue.jurassic_snack.setup import start_game
 from companion.dialogue.jurassic_snack.words import SquareWords
 from companion.dialogue.session import Answer, Session
 from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Secret, Table
-from companion.games.common import Reason
+from companion.games.common import Reason, shared_places
 from companion.games.jurassic_snack.actions import Action, Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
 from companion.games.jurassic_snack.engine import ACTION, EFFECT, HIDDEN, REVEAL, Game
 from companion.games.jurassic_snack.ids import (
@@ -316,8 +316,10 @@ class JurassicSnackTable(SquareWords, Table[Game]):
             self.say("ranking_elimination", winner=winner.name, points=winner.points, loser=loser.name,
                      loser_points=loser.points)
             return
-        self.say("ranking", ranking=[self.text("rank_item", place=index + 1, player=score.name,
-                                               points=score.points) for index, score in enumerate(ranked)])
+        winners = self.winners()  # the winners of a shared victory share the first place
+        places = shared_places([None if score.name in winners else index for index, score in enumerate(ranked)])
+        self.say("ranking", ranking=[self.text("rank_item", place=place, player=score.name, points=score.points)
+                                     for place, score in zip(places, ranked)])
 
     def winners(self) -> list[str]:
         outcome = self.game.outcome
