@@ -1,6 +1,7 @@
 """`companion score draftosaurus`: hand-scored zoos, the readable report, and bad zoos refused cleanly.
 
-Every expected score below was worked out by hand from the rules (RULES-NOTES), never by the code under test.
+Every expected score below was worked out by hand from the rules (docs/rules-decisions.md, "The summer pens"),
+never by the code under test.
 Pen order in each tuple: forest_of_sameness, woody_trio, prairie_of_love, king_of_the_jungle,
 meadow_of_differences, solitary_island, river. Forest 2/4/8/12/18/24, meadow 1/3/6/10/15/21, prairie 5 a pair,
 trio 7 (option 6) when exactly 3, king 7, island 7, river 1 each, +1 per pen (not the river) with a T-Rex.

@@ -24,7 +24,8 @@ ActionT = TypeVar("ActionT")
 class Reason:
     """Why something is refused (or what happened), as data.
 
-    `code` names a message under `reasons.` in voices/<lang>/messages.yaml; `params` fills it.
+    `code` names a message under `reasons.` in the catalog of voices/<lang>/messages/*.yaml (each game's under
+    its own file, e.g. messages/draftosaurus.yaml); `params` fills it.
     Parameters named species, pen, face (or lists species_list, pens, faces) hold canonical ids
     that the narration translates.
     """

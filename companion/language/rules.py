@@ -3,7 +3,8 @@
 Texts: voices/<lang>/rules/<game>.yaml, an ordered list of sections (id, title, names, text). A text may hold
 {option} placeholders (the value in force, e.g. {trio_points}) and {option_reading} placeholders (the
 sentence of the file's `options` block that says which reading is in force). Defaults come from the game's
-rule options (RULES-NOTES). What a player may say to the reader: grammars/<lang>/rules_nav.yaml.
+rule options (docs/rules-decisions.md, "Where the texts disagree: the rule options"). What a player may say to
+the reader: grammars/<lang>/rules_nav.yaml.
 
 Topic ids (the same in every language):
 - draftosaurus: goal, setup, board, turn, the six pen ids, river, trex, die, the six die-face ids, end,

@@ -1,6 +1,8 @@
 """The two interfaces the dialogue talks to: a Speaker says text, a Listener hears one utterance.
 
-Concrete engines (text, pyttsx3, vosk, pocketsphinx) implement them; the dialogue never knows which.
+Speakers: typed text (TextSpeaker, here), espeak-ng in a speech process, speech-dispatcher. Listeners: typed
+lines (TextListener, here) and SpeechListener (companion.speech.listener), which hears through a recogniser
+(Vosk, PocketSphinx or Whisper, companion.speech.recogniser). The dialogue never knows which.
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ class Speaker(ABC):
 
 
 class Listener(ABC):
-    """Hears one utterance at a time. `state` names the dialogue state, so engines can narrow their grammar."""
+    """Hears one utterance at a time. `state` names the dialogue state, so recognisers can narrow their grammar."""
 
     name = "listener"
 
@@ -133,7 +135,7 @@ class Listener(ABC):
         self.player_names = tuple(names)
 
     def expect_speaker(self, name: str | None) -> None:
-        """Who should speak next (None: anyone), for engines that adapt to each voice."""
+        """Who should speak next (None: anyone), for recognisers that adapt to each voice."""
 
     def close(self) -> None:
         pass

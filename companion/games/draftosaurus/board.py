@@ -67,7 +67,7 @@ HAND_SIZE = 6
 
 def rounds_and_turns(players: int) -> tuple[int, int]:
     """Rounds in a game and turns in a round: two rounds of a whole hand, or in the 2-player variant four
-    rounds of three turns (see RULES-NOTES)."""
+    rounds of three turns (docs/rules-decisions.md, "The two-player variant")."""
     return (4, 3) if players == 2 else (2, HAND_SIZE)
 
 

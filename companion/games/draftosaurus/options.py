@@ -1,4 +1,5 @@
-"""The rule options of Draftosaurus (RULES-NOTES: where the sources disagree, the players choose)."""
+"""The rule options of Draftosaurus: where the sources disagree, the players choose (docs/rules-decisions.md,
+"Where the texts disagree: the rule options")."""
 
 from __future__ import annotations
 

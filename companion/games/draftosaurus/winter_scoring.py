@@ -36,8 +36,9 @@ from companion.games.draftosaurus.winter import (
     species_index,
 )
 
-COUPLE_POINTS = 6  # per couple of one species across the Lovers' Bridge (001, 002)
-LOOKOUT_POINTS = 2  # per dinosaur of the Lookout's species in the right-hand neighbour's zoo (001, 002)
+# The points the winter rules fix (docs/rules-decisions.md, "The winter board").
+COUPLE_POINTS = 6  # per couple of one species across the Lovers' Bridge
+LOOKOUT_POINTS = 2  # per dinosaur of the Lookout's species in the right-hand neighbour's zoo
 TREX_BONUS_PER_PEN = 1
 # The pens that can earn the T-Rex bonus: every pen but the river, and the Quarantine, always empty once its
 # dinosaur has moved before scoring.

@@ -18,7 +18,8 @@ from companion.games.jurassic_snack.ids import BLUE, COLORS, STEPS, YELLOW
 
 BOARD_SIZE = 3
 BOARDS: tuple[str, ...] = ("A", "B", "C", "D")
-# Egg squares of each unrotated board, as (x, y) from its top-left square (RULES-NOTES).
+# Egg squares of each unrotated board, as (x, y) from its top-left square (docs/rules-decisions.md, "Set-up"
+# under Jurassic Snack).
 EGGS: dict[str, dict[str, tuple[int, int]]] = {
     "A": {BLUE: (1, 1), YELLOW: (1, 2)},
     "B": {BLUE: (0, 1), YELLOW: (2, 1)},
