@@ -160,7 +160,7 @@ def test_where_a_piece_on_any_square_would_stop_is_answered(tmp_path, lang):
     lines = [STOPS[lang].format(square=square, towards=TOWARDS[lang]["east"]) for square in ("B4", "C2")]
     out = resume(tmp_path, game, lines, lang)
     words = catalog(lang)
-    refused = words.say("js.refused", reason="")
+    refused = words.say("table.refused", reason="")
     assert refused.strip() not in out
     towards, eat = words.say("js.towards.east"), words.say("js.stops_eat")
     assert words.say("js.stops", color_piece=words.say("js.color_piece.diplo", color=words.say("js.colors.yellow")),
