@@ -161,6 +161,10 @@ class LoggedGame(ABC):
     def apply(self, action: Any) -> Any:
         """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing."""
 
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Any]:
+        """Every legal action now (empty once the game is over); each one passes check()."""
+
     @staticmethod
     @abstractmethod
     def action_from_json(data: Any) -> Any:
