@@ -2,6 +2,8 @@
 simulation, as OpenSpiel checks its games): random legal games replay to the same state, a save round-trips,
 copies are independent, a refused action changes nothing and its reason has a sentence in every language,
 every dialogue state's grammar compiles in every language, and every example sentence is understood as written.
+
+The games are those of `registry.GAMES` and the tests' own game (tests/games/race), registered for each test.
 """
 
 from __future__ import annotations
@@ -23,10 +25,18 @@ from companion.language.grammar import examples, parse, state_templates, states
 from companion.language.messages import LANGUAGES, catalog
 from companion.language.recognition_grammar import jsgf
 from tests.conftest import budget
+from tests.games.race.spec import SPEC as RACE
 
-GAMES: tuple[GameSpec, ...] = registry.GAMES
+GAMES: tuple[GameSpec, ...] = (*registry.GAMES, RACE)
 MAX_ACTIONS = 5000  # far above any game's length: a guard against a game that never ends
 _REASON_LITERAL = re.compile(r"""Reason\(\s*["']([a-z][a-z0-9_]*)["']""")
+
+
+@pytest.fixture(autouse=True)
+def with_the_test_game(monkeypatch):
+    """The registry with the tests' own game added, for one test."""
+    monkeypatch.setattr(registry, "GAMES", registry.GAMES)
+    registry.register(RACE)
 
 
 def games(seeds: int = 0) -> list[Any]:
