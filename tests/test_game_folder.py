@@ -3,6 +3,7 @@ registering its spec, nothing else, and a whole game is played by text in every 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -51,6 +52,16 @@ def test_everything_the_race_needs_lies_in_its_folder():
         assert module.startswith("tests.games.race."), module
     assert SPEC.voices_folder().is_relative_to(FOLDER) and SPEC.grammars_folder().is_relative_to(FOLDER)
     assert "race" in registry.ids() and SPEC.table_class().SPEC is SPEC is SPEC.engine_class().SPEC
+
+
+def test_a_game_whose_names_are_taken_is_not_registered():
+    registry.register(SPEC)  # again: nothing changes
+    assert registry.ids().count("race") == 1
+    for taken in ({"id": "dino"}, {"stem": "draftosaurus"}, {"namespace": "js"}, {"namespace": "race"}):
+        other = dataclasses.replace(SPEC, **{"id": "race2", "stem": "race2", "namespace": "race2", **taken})
+        with pytest.raises(ValueError):
+            registry.register(other)
+    assert "race2" not in registry.ids()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

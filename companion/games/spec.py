@@ -18,7 +18,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from companion.games.bots import LEVELS
+from companion.games.levels import LEVELS
 
 FROM_ONE = "from_one"  # a slot_words entry: an index said counted from 1 (Dino's pawns 0 and 1: "1", "2")
 

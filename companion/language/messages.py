@@ -16,7 +16,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Self
 
-from companion import registry
 from companion.errors import BadInput
 from companion.paths import read_data, voices_dir
 from companion.text import clean_line, shown
@@ -125,6 +124,8 @@ class Catalog:
     """The sentences and names of one language."""
 
     def __init__(self, lang: str = DEFAULT_LANGUAGE):
+        from companion import registry  # here: `companion --version` and the tests of one file need no game
+
         self.lang = check_language(lang)
         folders = [voices_dir() / lang, *(spec.voices / lang for spec in registry.GAMES if spec.voices)]
         self.messages: dict[str, Any] = {}
@@ -210,6 +211,8 @@ def _ids_said(mappings: Iterable[Mapping[str, str]]) -> dict[str, str]:
 
 def catalog(lang: str = DEFAULT_LANGUAGE) -> Catalog:
     """The shared, cached catalog of a language (of the games registered)."""
+    from companion import registry
+
     return _catalog(lang, registry.ids())
 
 
