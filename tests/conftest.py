@@ -122,7 +122,7 @@ def saved_state(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))["content"]
 
 
-# How a player types a die face and a placement, with the spoken names of voices/<lang>/names.yaml; on the
+# How a player types a die face and a placement, with the spoken names of voices/<lang>/names/; on the
 # winter board a pyramid place, and where a Quarantine dinosaur goes.
 TEMPLATES = {
     "fr": ("dé : {face}", "{player} : {species} dans {pen}"),

@@ -8,13 +8,13 @@ import random
 import pytest
 
 from companion.errors import BadInput, RuleViolation
-from companion.games.bots import LEVELS
 from companion.games.draftosaurus.actions import Discard, Place, Roll
 from companion.games.draftosaurus.bots import BOTS, StrongBot, bot_action, play_game
 from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.ids import SPECIES
 from companion.games.draftosaurus.observation import observe
 from companion.games.draftosaurus.simulate import play_random_step
+from companion.games.levels import LEVELS
 
 FAST = {"worlds": 8}  # few worlds: the tests check behaviour, bench bots measures strength
 

@@ -8,12 +8,12 @@ import random
 import pytest
 
 from companion.errors import RuleViolation
-from companion.games.bots import LEVELS
 from companion.games.jurassic_snack.advice import CLOSE, advise, advise_seat
 from companion.games.jurassic_snack.bots import BOTS, StrongBot, bot_action, play_game
 from companion.games.jurassic_snack.engine import GRASS, HIDDEN, PHYSICAL, Game, PrivateNote
 from companion.games.jurassic_snack.ids import TOKEN_COUNTS, TOKEN_POINTS
 from companion.games.jurassic_snack.observation import observe
+from companion.games.levels import LEVELS
 
 FAST = {"worlds": 2}  # few worlds: the tests check behaviour, bench bots measures strength
 

@@ -36,9 +36,18 @@ LOADED = "import io, sys\nsys.stdin = io.StringIO()\nfrom companion.cli import m
          "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
 
 
+# What the registry reads of every game as soon as a catalog or a game is needed: its spec, a declaration that
+# imports nothing of the game's rules (10 small modules; `companion tactile 17` measured against the same command
+# before the specs moved into the games' packages, 15 paired runs: CPU time ratio median 1.06, wall 1.03, within
+# the machine's noise, 0.88 to 1.25).
+DECLARATIONS = {"companion.games", "companion.games.spec", "companion.games.levels",
+                *(f"companion.games.{stem}{part}" for stem in ("draftosaurus", "jurassic_snack", "dino")
+                  for part in ("", ".spec"))}
+
+
 @pytest.mark.parametrize("args, wanted, unwanted", [
-    (["--version"], [], ["companion.commands.", "companion.benchmarks.", "companion.games", "companion.speech",
-                         "companion.dialogue", "numpy"]),
+    (["--version"], [], ["companion.commands.", "companion.benchmarks.", "companion.games", "companion.registry",
+                         "companion.speech", "companion.dialogue", "numpy"]),
     (["tactile", "17"], ["companion.commands.tactile"], ["companion.commands.play", "companion.games"]),
     (["bench", "--help"], ["companion.commands.bench"], ["companion.benchmarks.", "companion.games."]),
     (["play", "dino", "--players", "Ana,Ben", "--engine", "text"], ["companion.games.dino.engine"],
@@ -56,6 +65,7 @@ def test_a_command_loads_only_what_it_needs(tmp_path, args, wanted, unwanted):
     assert "companion.cli" in modules, result.stderr
     for name in wanted:
         assert name in modules
+    modules = [m for m in modules if m not in DECLARATIONS]
     for prefix in unwanted:
         assert not [m for m in modules if m == prefix or m.startswith(prefix if prefix.endswith(".") else prefix + ".")]
 

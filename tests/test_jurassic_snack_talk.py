@@ -160,7 +160,7 @@ def test_where_a_piece_on_any_square_would_stop_is_answered(tmp_path, lang):
     lines = [STOPS[lang].format(square=square, towards=TOWARDS[lang]["east"]) for square in ("B4", "C2")]
     out = resume(tmp_path, game, lines, lang)
     words = catalog(lang)
-    refused = words.say("js.refused", reason="")
+    refused = words.say("table.refused", reason="")
     assert refused.strip() not in out
     towards, eat = words.say("js.towards.east"), words.say("js.stops_eat")
     assert words.say("js.stops", color_piece=words.say("js.color_piece.diplo", color=words.say("js.colors.yellow")),
@@ -349,7 +349,7 @@ def test_a_shared_victory_ranks_both_players_first(tmp_path, lang):
                       script(game, lang), tmp_path)
     words = catalog(lang)
     points = game.score()[0].points
-    ranking = words.say("js.ranking", ranking=[words.say("js.rank_item", place=1, player=player, points=points)
+    ranking = words.say("table.ranking", ranking=[words.say("js.rank_item", place=1, player=player, points=points)
                                                for player in PLAYERS])
     assert ranking in result.stdout.splitlines()
 

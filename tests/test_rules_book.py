@@ -7,7 +7,7 @@ import pytest
 from companion.errors import BadInput
 from companion.games.draftosaurus.ids import DIE_FACES, PENS
 from companion.language.messages import LANGUAGES
-from companion.language.rules import GAMES, RulesBook, game_id, understand
+from companion.language.rules import RulesBook, game_id, understand
 
 DRAFTOSAURUS_TOPICS = {"goal", "setup", "turn", "die", "river", "trex", "end", "tiebreak", "variant_two_players",
                        "winter", "summer_winter", *PENS, *DIE_FACES}
@@ -19,6 +19,7 @@ TOPICS = {
     "dino": {"goal", "setup", "board", "nests", "barriers", "meteor", "turn", "moves", "blocking", "eggs", "exits",
              "end", "scoring", "tiebreak", "variants", "app_limits"},
 }
+GAMES = tuple(TOPICS)
 BOOKS = [(game, lang) for game in GAMES for lang in LANGUAGES]
 
 

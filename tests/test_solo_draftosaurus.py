@@ -371,5 +371,5 @@ def test_the_last_card_of_a_hand_goes_back_without_a_question(tmp_path, lang):
     assert words.say("draft.solo_ask_discard_full", player="Alice", hand=hand_said([last.species], lang)) not in out
     # an undo takes back the placement with the discard that had no choice and the bot's replies
     what = words.say("draft.action_place", player="Alice", species=third.species, pen=third.pen)
-    assert words.say("draft.undone", what=what) in out
+    assert words.say("table.undone", what=what) in out
     assert Game.from_json(saved_state(save)["state"]).actions == played.actions

@@ -37,7 +37,7 @@ RESPONSE_TARGET_MS = 300.0
 READ_BACK_TARGET = 0.15  # spoken commands read back for a yes
 
 
-# What a player says for a roll and a placement, per language (with the spoken names of voices/<lang>/names.yaml).
+# What a player says for a roll and a placement, per language (with the spoken names of voices/<lang>/names/).
 SAYINGS = {"en": ("the die says {face}", "{player} {species} in the {pen}"),
            "fr": ("le dé dit {face}", "{player} met {species_the} dans {pen_the}"),
            "es": ("el dado dice {face}", "{player} pone {species_the} en {pen_the}")}

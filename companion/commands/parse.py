@@ -10,16 +10,14 @@ import argparse
 import json
 import sys
 
+from companion import registry
 from companion.errors import Said
+from companion.games.spec import FROM_ONE, GameSpec
 from companion.language.grammar import ANY_STATE, ParseResult, check_game, games, parse, states
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog, check_language
 from companion.text import clean, shown
 
 EXPORTS = ("vosk", "jsgf", "sizes")
-_ID_SECTIONS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "egg": "colours",
-                "position": "positions", **{f"card{number}": "species" for number in range(1, 7)}}
-# Slots whose ids a game's own messages name (Jurassic Snack's pieces, colours, directions and tokens).
-_ID_MESSAGES = {"piece": "js.pieces", "color": "js.colors", "direction": "js.directions", "token": "js.tokens"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -51,11 +49,12 @@ def run(args: argparse.Namespace) -> int:
     if not text:
         raise Said("commands.parse.no_sentence")
     result = parse(text, game=game, lang=lang, state=args.state, player_names=players)
-    print(json.dumps(result.to_json(), ensure_ascii=False) if args.json else describe(result, catalog(lang)))
+    print(json.dumps(result.to_json(), ensure_ascii=False) if args.json
+          else describe(result, catalog(lang), registry.game(game)))
     return 0
 
 
-def describe(result: ParseResult, words: Catalog) -> str:
+def describe(result: ParseResult, words: Catalog, spec: GameSpec) -> str:
     """The result in the catalog's language: the intent, its slots, or the suggestion."""
     if result.intent is None:
         lines = [words.say("parse.not_understood", text=result.text)]
@@ -66,21 +65,22 @@ def describe(result: ParseResult, words: Catalog) -> str:
     if not result.slots:
         return words.say("parse.understood", intent=intent)
     details = words.say("list.separator").join(
-        words.say("parse.slot", name=words.say(f"parse.slots.{name}"), value=spoken_value(name, value, words))
+        words.say("parse.slot", name=words.say(f"parse.slots.{name}"), value=spoken_value(name, value, words, spec))
         for name, value in result.slots.items())
     return words.say("parse.understood_with", intent=intent, details=details)
 
 
-def spoken_value(slot: str, value: object, words: Catalog) -> str:
-    """A slot value as said in the catalog's language (canonical ids become names)."""
-    if slot in _ID_SECTIONS:
-        return words.name(_ID_SECTIONS[slot], str(value))
-    if slot in _ID_MESSAGES and f"{_ID_MESSAGES[slot]}.{value}" in words.messages:
-        return words.say(f"{_ID_MESSAGES[slot]}.{value}")
-    if slot == "pawn" and isinstance(value, int):  # Dino's pawns are 0 and 1 inside, first and second when said
+def spoken_value(slot: str, value: object, words: Catalog, spec: GameSpec) -> str:
+    """A slot value as said in the catalog's language: canonical ids become names, as the game's spec says."""
+    if slot in spec.ids:
+        return words.name(spec.ids[slot], str(value))
+    said = spec.slot_words.get(slot)
+    if said == FROM_ONE and isinstance(value, int):
         return str(value + 1)
+    if said is not None and f"{said}.{value}" in words.messages:
+        return words.say(f"{said}.{value}")
     if slot == "topic":
-        for section in ("pens", "faces"):
+        for section in spec.topic_names:
             if value in words.names.get(section, {}):
                 return words.name(section, str(value))
         return words.say(f"parse.topics.{value}")

@@ -7,16 +7,17 @@ import select
 import sys
 from typing import IO
 
+from companion import registry
 from companion.errors import BadInput
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog, check_language
-from companion.language.rules import GAMES, RulesBook, RulesReader, Section
+from companion.language.rules import RulesBook, RulesReader, Section
 from companion.speech.base import Heard, Listener, Speaker, TextListener, TextSpeaker, is_terminal
 
 ENGINES = ("auto", "text", "vosk", "sphinx", "whisper")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", metavar="GAME", help="one of: " + ", ".join(g.replace("_", "-") for g in GAMES))
+    parser.add_argument("game", metavar="GAME", help="one of: " + ", ".join(registry.ids()))
     parser.add_argument("topic", nargs="*", metavar="TOPIC",
                         help='a topic id or name, e.g. river, "la rivière", "étoile", "le roi de la jungle"')
     parser.add_argument("--lang", default=DEFAULT_LANGUAGE, choices=LANGUAGES,

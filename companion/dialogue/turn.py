@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from companion import registry
 from companion.dialogue.recent import remember
 from companion.dialogue.savefile import SaveFileError, moved_notice, write_save
 from companion.dialogue.session import Answer, QuitRequested, Session, bot_seat_words
@@ -27,6 +26,7 @@ from companion.dialogue.setup import player_by_name
 from companion.dialogue.solo import Seats
 from companion.errors import BadInput
 from companion.games.common import OVER, LoggedGame, Reason
+from companion.games.spec import GameSpec
 from companion.language.grammar import confirming
 from companion.language.rules import RulesBook
 
@@ -167,7 +167,7 @@ class BackInPlay(Exception):
 class Table(Generic[GameT]):
     """One game at the table, from its first question (or where a save left it) to the final scores."""
 
-    SPEC: ClassVar[registry.GameSpec]
+    SPEC: ClassVar[GameSpec]
     QUERIES: ClassVar[Queries] = SHARED_QUERIES
     # The dialogue state of the last question, once the game is over (undo, scores and quit are heard there).
     END_STATE: ClassVar[str] = "turn"
@@ -267,8 +267,10 @@ class Table(Generic[GameT]):
 
     # ----- words
     def key(self, name: str, /) -> str:
-        """The catalog key of this game's sentence `name`."""
-        return f"{self.SPEC.namespace}.{name}"
+        """The catalog key of this game's sentence `name`: its own (<namespace>.<name>), else the one every
+        table says the same way (table.<name>, voices/<lang>/messages/table.yaml)."""
+        own = f"{self.SPEC.namespace}.{name}"
+        return own if own in self.session.catalog.messages else f"table.{name}"
 
     def text(self, name: str, /, **params: Any) -> str:
         return self.session.text(self.key(name), **params)

@@ -1,4 +1,4 @@
-"""What the bots of every game share: levels, seeded decisions, and advice as data.
+"""What the bots of every game share: seeded decisions, and advice as data (their levels: levels.py).
 
 A bot never sees a Game. Each game builds an observation of one seat (what that player could know at the
 table: never another player's hidden hand, an unseen token, the other player's secret look) and a bot turns
@@ -20,9 +20,6 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.errors import BadInput
 from companion.games.common import Reason
-
-RANDOM, GREEDY, STRONG = "random", "greedy", "strong"
-LEVELS: tuple[str, ...] = (RANDOM, GREEDY, STRONG)
 
 Observation = TypeVar("Observation")
 Choice = TypeVar("Choice")  # the actions a game's bots play

@@ -12,9 +12,12 @@ import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self, TypeVar
 
 from companion.errors import BadInput, RuleViolation
+
+if TYPE_CHECKING:
+    from companion.games.spec import GameSpec
 
 OVER = "over"  # the phase of every game once it has ended
 ActionT = TypeVar("ActionT")
@@ -127,12 +130,11 @@ def setup_arguments(setup: Any, known: Collection[str]) -> dict[str, Any]:
 class LoggedGame(ABC):
     """A game whose state is its setup plus its log of actions: replay, save and load, copy.
 
-    A game names itself in its saves (GAME_ID, and TITLE in the messages that refuse a document) and
-    says why a save whose snapshot disagrees with its log is refused (SAVE_INCONSISTENT).
+    A game names itself in its saves by its spec (the stem, and the title in the messages that refuse a
+    document) and says why a save whose snapshot disagrees with its log is refused (SAVE_INCONSISTENT).
     """
 
-    GAME_ID: ClassVar[str]
-    TITLE: ClassVar[str]
+    SPEC: ClassVar[GameSpec]
     SAVE_FORMAT: ClassVar[int] = 1
     SAVE_INCONSISTENT: ClassVar[Reason]
     SAVE_INCONSISTENT_MESSAGE: ClassVar[str | None] = None
@@ -168,6 +170,10 @@ class LoggedGame(ABC):
     @abstractmethod
     def apply(self, action: Any) -> Any:
         """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing."""
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Any]:
+        """Every legal action now (empty once the game is over); each one passes check()."""
 
     @staticmethod
     @abstractmethod
@@ -215,14 +221,14 @@ class LoggedGame(ABC):
 
     def to_json(self) -> dict[str, Any]:
         """The setup, the action log and a readable snapshot of the state."""
-        return {"game": self.GAME_ID, **self.save_labels(), "format": self.SAVE_FORMAT, "setup": self.setup_json(),
+        return {"game": self.SPEC.stem, **self.save_labels(), "format": self.SAVE_FORMAT, "setup": self.setup_json(),
                 "actions": [self.action_to_json(action) for action in self.actions], "snapshot": self.snapshot()}
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
         """The game saved by to_json; a snapshot that disagrees with the replayed log is refused."""
-        if not isinstance(data, dict) or data.get("game") != cls.GAME_ID or "setup" not in data:
-            raise BadInput(f"not a saved {cls.TITLE} game (expected game, setup and actions)")
+        if not isinstance(data, dict) or data.get("game") != cls.SPEC.stem or "setup" not in data:
+            raise BadInput(f"not a saved {cls.SPEC.title} game (expected game, setup and actions)")
         if data.get("format") != cls.SAVE_FORMAT:
             raise BadInput(f"unknown save format {data.get('format')!r}: this version reads format {cls.SAVE_FORMAT}")
         if not isinstance(data.get("actions", []), list):

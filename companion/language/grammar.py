@@ -1,7 +1,8 @@
 """What players say: a sentence (typed, or heard by a recogniser) → an intent with slots.
 
-The sentences live in grammars/<lang>/common.yaml and grammars/<lang>/<game>.yaml (hassil template
-format); grammars/<game>.states.yaml says which intents are active in each dialogue state. Templates and
+The sentences live in grammars/<lang>/common.yaml and <grammars>/<lang>/<stem>.yaml of each game (hassil
+template format; <grammars> is the game's spec's folder, grammars/ for the games of the package);
+<grammars>/<stem>.states.yaml says which intents are active in each dialogue state. Templates and
 input go through the same `fold` (companion.language.text), so case, accents, punctuation, hyphens and
 filler words never change the result. Loaded grammars are cached per (game, language, state).
 """
@@ -78,7 +79,8 @@ def shared_groups() -> dict[str, list[str]]:
 @cache
 def game_states(game: str) -> dict[str, Any]:
     """grammars/<stem>.states.yaml of a game: its own groups and its states."""
-    return _read_yaml(grammars_dir() / f"{registry.game(check_game(game)).stem}.states.yaml")
+    spec = registry.game(check_game(game))
+    return _read_yaml(spec.grammars_folder() / f"{spec.stem}.states.yaml")
 
 
 def games() -> tuple[str, ...]:
@@ -130,17 +132,23 @@ def grammar_source(game: str, lang: str) -> dict[str, Any]:
     from hassil.util import merge_dict
 
     merged: dict[str, Any] = {}
-    for name in (COMMON_FILE, registry.game(check_game(game)).stem):
-        merge_dict(merged, read_grammar_file(lang, name))
+    merge_dict(merged, read_grammar_file(lang, COMMON_FILE))
+    merge_dict(merged, game_grammar_file(game, lang))
     return merged
 
 
-def read_grammar_file(lang: str, name: str) -> dict[str, Any]:
-    """One file of grammars/<lang>/ (name without .yaml), as written."""
-    path = grammars_dir() / check_language(lang) / f"{name}.yaml"
+def read_grammar_file(lang: str, name: str, folder: Path | None = None) -> dict[str, Any]:
+    """One file of <folder>/<lang>/ (grammars/ by default; name without .yaml), as written."""
+    path = (folder or grammars_dir()) / check_language(lang) / f"{name}.yaml"
     if not path.is_file():
-        raise FileNotFoundError(f"grammar file grammars/{lang}/{name}.yaml is missing")
+        raise FileNotFoundError(f"grammar file {path} is missing")
     return _read_yaml(path)
+
+
+def game_grammar_file(game: str, lang: str, suffix: str = "") -> dict[str, Any]:
+    """A game's own grammar file in a language (`suffix` ".examples": its examples), from its spec's folder."""
+    spec = registry.game(check_game(game))
+    return read_grammar_file(lang, spec.stem + suffix, spec.grammars_folder())
 
 
 def rewrite_templates(source: dict[str, Any], template: Callable[[str], str]) -> dict[str, Any]:
@@ -435,9 +443,8 @@ class Examples:
 
 @cache
 def examples(game: str, lang: str) -> Examples:
-    """The example sentences of grammars/<lang>/<file>.examples.yaml, <file> being the game's first grammar
-    file (used by tests and benchmarks)."""
-    data = read_grammar_file(lang, f"{registry.game(check_game(game)).stem}.examples")
+    """The example sentences of a game's <lang>/<stem>.examples.yaml (used by tests and benchmarks)."""
+    data = game_grammar_file(game, lang, ".examples")
     understood = tuple(Example(str(e[0]), str(e[1]), dict(e[2]), *(e[3:4] or [ANY_STATE]))
                        for e in data["examples"])
     refused = tuple(Example(str(e[0]), None, {}, str(e[1]), tuple(e[2])) for e in data.get("not_understood", []))

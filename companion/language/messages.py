@@ -1,14 +1,17 @@
 """Message catalogs: everything the program says comes from voices/<lang>/.
 
 `messages/*.yaml` hold sentences with {placeholders}, one file per concern, merged into one catalog;
-`names.yaml` holds the spoken names of game pieces. Keys are dotted paths ("reasons.draft_die_forest"), and
-a key defined in two files is an error. A key missing from a catalog is an error, never a silent blank.
+`names/*.yaml` hold the spoken names of game pieces, one section per kind of piece ("pens"). A game kept in a
+folder of its own (its spec's `voices`) adds its own messages/ and names/ files. Keys are dotted paths
+("reasons.draft_die_forest"), and a key (or a names section) defined in two files is an error. A key missing
+from a catalog is an error, never a silent blank. Which parameters hold ids that names/ translate, each game's
+spec says (`ids`, `id_lists`).
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, Self
@@ -20,12 +23,6 @@ from companion.text import clean_line, shown
 LANGUAGES: tuple[str, ...] = ("fr", "en", "es")
 DEFAULT_LANGUAGE = "fr"
 
-# Parameters holding canonical ids, and the names.yaml section that translates them.
-_ID_PARAMS = {"species": "species", "pen": "pens", "face": "faces", "colour": "colours", "position": "positions",
-              "beside": "positions", "board_side": "board_sides", "board_value": "board_values"}
-_ID_LIST_PARAMS = {"species_list": "species", "pens": "pens", "faces": "faces", "colours": "colours",
-                   "positions": "positions", "board_sides": "board_sides", "board_values": "board_values"}
-
 
 # Languages where 0 takes the singular ("0 point" in French, "0 points" in English).
 _ZERO_IS_SINGULAR = frozenset({"fr"})
@@ -36,7 +33,7 @@ FORMS = ("the", "de", "a", "in", "an")
 
 class Spoken(str):
     """A piece's spoken name that knows its definite form ("le trio des bois", "l'île du solitaire"), and any
-    form its names.yaml entry writes out because the language's rule does not fit it ("in": "sur la rive
+    form its entry in names/ writes out because the language's rule does not fit it ("in": "sur la rive
     gauche du pont des amoureux", where the rule would say "dans")."""
 
     the: str
@@ -127,16 +124,19 @@ class Catalog:
     """The sentences and names of one language."""
 
     def __init__(self, lang: str = DEFAULT_LANGUAGE):
+        from companion import registry  # here: `companion --version` and the tests of one file need no game
+
         self.lang = check_language(lang)
-        folder = voices_dir() / lang
+        folders = [voices_dir() / lang, *(spec.voices / lang for spec in registry.GAMES if spec.voices)]
         self.messages: dict[str, Any] = {}
-        for path in sorted((folder / "messages").glob("*.yaml")):
-            for key, value in _flatten(_load_yaml(path)).items():
-                if key in self.messages:
-                    raise ValueError(f"message '{key}' is defined twice in voices/{lang}/messages/")
-                self.messages[key] = value
-        self.names = _load_yaml(folder / "names.yaml")
-        self.grammar = _load_yaml(folder / "grammar.yaml")
+        self.names: dict[str, Any] = {}
+        for path in (path for folder in folders for path in sorted((folder / "messages").glob("*.yaml"))):
+            _merge(self.messages, _flatten(_load_yaml(path)), path, "message")
+        for path in (path for folder in folders for path in sorted((folder / "names").glob("*.yaml"))):
+            _merge(self.names, _load_yaml(path), path, "names section")
+        self.grammar = _load_yaml(voices_dir() / lang / "grammar.yaml")
+        self.id_params = _ids_said(spec.ids for spec in registry.GAMES)
+        self.id_list_params = _ids_said(spec.id_lists for spec in registry.GAMES)
 
     def keys(self) -> Iterable[str]:
         return self.messages.keys()
@@ -177,14 +177,14 @@ class Catalog:
 
     def _spoken_params(self, params: dict[str, Any]) -> dict[str, Any]:
         spoken = dict(params)
-        for param, section in _ID_PARAMS.items():
+        for param, section in self.id_params.items():
             if isinstance(params.get(param), str) and params[param] in self.names.get(section, {}):
                 spoken[param] = self.name(section, params[param])
-        for param, section in _ID_LIST_PARAMS.items():
+        for param, section in self.id_list_params.items():
             if isinstance(params.get(param), (list, tuple)):
                 spoken[param] = self.join(self.name(section, item) for item in params[param])
         for param, value in params.items():  # other lists (player names...) are said as "a, b and c"
-            if param not in _ID_LIST_PARAMS and isinstance(value, (list, tuple)):
+            if param not in self.id_list_params and isinstance(value, (list, tuple)):
                 spoken[param] = self.join(str(item) for item in value)
         for param, value in spoken.items():  # a file name that is not UTF-8 is said and printed all the same, and
             if isinstance(value, (Path, str)) and not isinstance(value, Spoken):  # a line break in a name never
@@ -192,7 +192,30 @@ class Catalog:
         return spoken
 
 
-@cache
+def _merge(into: dict[str, Any], entries: dict[str, Any], path: Path, what: str) -> None:
+    for key, value in entries.items():
+        if key in into:
+            raise ValueError(f"{what} '{key}' of {path} is defined twice")
+        into[key] = value
+
+
+def _ids_said(mappings: Iterable[Mapping[str, str]]) -> dict[str, str]:
+    """The games' parameters that hold ids, each with its names section; one parameter, one section."""
+    merged: dict[str, str] = {}
+    for mapping in mappings:
+        for param, section in mapping.items():
+            if merged.setdefault(param, section) != section:
+                raise ValueError(f"the parameter '{param}' holds ids of both '{merged[param]}' and '{section}'")
+    return merged
+
+
 def catalog(lang: str = DEFAULT_LANGUAGE) -> Catalog:
-    """The shared, cached catalog of a language."""
+    """The shared, cached catalog of a language (of the games registered)."""
+    from companion import registry
+
+    return _catalog(lang, registry.ids())
+
+
+@cache
+def _catalog(lang: str, games: tuple[str, ...]) -> Catalog:
     return Catalog(lang)

@@ -1,19 +1,11 @@
 """The rules of each game, read aloud section by section: a RulesBook to find a topic, a RulesReader to move in it.
 
-Texts: voices/<lang>/rules/<game>.yaml, an ordered list of sections (id, title, names, text). A text may hold
-{option} placeholders (the value in force, e.g. {trio_points}) and {option_reading} placeholders (the
-sentence of the file's `options` block that says which reading is in force). Defaults come from the game's
-rule options (docs/rules-decisions.md, "Where the texts disagree: the rule options"). What a player may say to
-the reader: grammars/<lang>/rules_nav.yaml.
-
-Topic ids (the same in every language):
-- draftosaurus: goal, setup, board, turn, the six pen ids, river, trex, die, the six die-face ids, end,
-  tiebreak, variant_two_players, winter, well_ordered_wood, lovers_bridge, pyramid, lookout, quarantine,
-  summer_winter, numbers (the tactile number code);
-- jurassic_snack: goal, setup, boards, turn, diplo_move, eating, trex_move, tokens, birth, scouting,
-  air_transport, air_strike, eruption, surprise, yum_yum, no_effect, end, scoring, tiebreak;
-- dino: goal, setup, board, nests, barriers, meteor, turn, moves, blocking, eggs, exits, end, scoring,
-  tiebreak, variants, app_limits.
+Texts: <voices>/<lang>/rules/<stem>.yaml of each game (its spec's voices folder), an ordered list of sections
+(id, title, names, text); the ids are the topic ids, the same in every language. A text may hold {option}
+placeholders (the value in force, e.g. {trio_points}) and {option_reading} placeholders (the sentence of the
+file's `options` block that says which reading is in force). Defaults come from the game's rule options
+(docs/rules-decisions.md, "Where the texts disagree: the rule options"). What a player may say to the reader:
+grammars/<lang>/rules_nav.yaml.
 """
 
 from __future__ import annotations
@@ -26,9 +18,7 @@ from companion import registry
 from companion.errors import BadInput
 from companion.language.messages import DEFAULT_LANGUAGE, catalog, check_language
 from companion.language.text import without, words
-from companion.paths import grammars_dir, read_data, voices_dir
-
-GAMES: tuple[str, ...] = tuple(spec.stem for spec in registry.GAMES)  # the rules books, by file stem
+from companion.paths import grammars_dir, read_data
 
 NAVIGATION = ("next", "previous", "repeat", "stop", "contents", "help", "first")
 
@@ -59,7 +49,7 @@ class Section:
 
 @cache
 def _raw_book(game: str, lang: str) -> dict[str, Any]:
-    book: dict[str, Any] = read_data(voices_dir() / lang / "rules" / f"{game}.yaml")
+    book: dict[str, Any] = read_data(registry.game(game).voices_folder() / lang / "rules" / f"{game}.yaml")
     return book
 
 

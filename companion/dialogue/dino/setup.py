@@ -37,7 +37,7 @@ from companion.games.dino.ids import (
 from companion.games.dino.setup import Setup, border_reason, nest_reason, random_layout
 
 SETUP_AGAIN = "dino.setup.expected_answer"
-DEFAULT_BOTS = 2  # a solo game without --bots: three players (registry.py says it in --help)
+DEFAULT_BOTS = 2  # a solo game without --bots: three players (its spec.py says it in --help)
 
 
 def start_game(session: Session, args: Any) -> tuple[Game, Seats]:
@@ -171,7 +171,7 @@ class TableSetup:
         return rules[eggs], (None if stones == most else stones), own
 
     def refuse(self, reason: Reason) -> None:
-        self.session.say("dino.refused", reason=self.session.catalog.say(f"reasons.{reason.code}", **reason.params))
+        self.session.say("table.refused", reason=self.session.catalog.say(f"reasons.{reason.code}", **reason.params))
 
     def or_join(self, items: list[Any]) -> str:
         """'a, b or c' in the session language."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import registry
 from companion.dialogue.dino import solo
 from companion.dialogue.dino.queries import QUERIES
 from companion.dialogue.dino.setup import start_game
@@ -21,8 +20,8 @@ from companion.games.common import Reason, shared_places
 from companion.games.dino.actions import Action, Meteor, Move, Penalty
 from companion.games.dino.engine import AT_START, HOME, ON_BOARD, PENALTIES, PLAY, Game, PawnView, TableQuestion
 from companion.games.dino.ids import POINTS_PER_TURN
+from companion.games.dino.spec import SPEC
 
-SPEC = registry.game("dino")
 MOVE_SLOTS = ("pawn", "steps", "square", "exit", "egg", "meteor")
 NO_EGG = "none"  # the egg slot of a move whose player said no to the egg
 _SIDES = ("west", "east", "north", "south")  # the order the sides of the time machines are said in

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion import registry
 from companion.dialogue.draftosaurus import solo, winter
 from companion.dialogue.draftosaurus.match import Match, Played
 from companion.dialogue.draftosaurus.queries import QUERIES
@@ -37,10 +36,10 @@ from companion.games.draftosaurus.engine import (
 )
 from companion.games.draftosaurus.ids import DIE_FACES, SPECIES
 from companion.games.draftosaurus.scoring import ScoreSheet
+from companion.games.draftosaurus.spec import SPEC
 from companion.games.draftosaurus.winter_scoring import right_neighbours
 from companion.language.tactile import describe as tactile_words
 
-SPEC = registry.game("draftosaurus")
 # Refusals that another pen would not help: the pens are not listed after them.
 _NO_OTHER_PEN = ("draft_bag_exhausted", "draft_already_placed", "draft_game_over", "draft_unknown_player",
                  "draft_quarantine_nothing", "draft_quarantine_pending")

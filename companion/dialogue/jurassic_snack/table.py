@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion import registry
 from companion.dialogue.jurassic_snack.advice import UNSAID_EVENTS
 from companion.dialogue.jurassic_snack.choices import effect_choices, help_params, prompt_params
 from companion.dialogue.jurassic_snack.queries import QUERIES, say_notes
@@ -40,9 +39,9 @@ from companion.games.jurassic_snack.ids import (
     TREX,
 )
 from companion.games.jurassic_snack.layout import parse_square_name
+from companion.games.jurassic_snack.spec import SPEC
 from companion.language.tactile import describe as tactile_words
 
-SPEC = registry.game("jurassic-snack")
 # The dialogue state in which each effect's choice is heard, and the question asked.
 EFFECT_STATES = {BIRTH: "place", SCOUTING: "board", AIR_TRANSPORT: "fly", AIR_STRIKE: "fly", ERUPTION: "pick",
                  LOOK: "pick"}

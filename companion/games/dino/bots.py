@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.games.bots import GREEDY, RANDOM, STRONG, Bot, decision_random
+from companion.games.bots import Bot, decision_random
 from companion.games.common import OVER
 from companion.games.dino.actions import Action, Meteor, Move
 from companion.games.dino.board import UNREACHABLE, Board, Border, Distances
@@ -28,6 +28,7 @@ from companion.games.dino.engine import ON_BOARD, PENALTIES, Game
 from companion.games.dino.ids import COLOUR_POINTS, EGG_POINTS, POINTS_PER_TURN
 from companion.games.dino.observation import DinoObservation, observe
 from companion.games.dino.playout import APPROACH, HOMING, Layout, Position, outcome
+from companion.games.levels import GREEDY, RANDOM, STRONG
 
 SPARE_TURNS = 0  # turns kept in hand when heading home
 

@@ -26,6 +26,7 @@ from companion.games.common import (
     ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
     refuse,
 )
+from companion.games.dino import spec
 from companion.games.dino.actions import Action, Meteor, Move, Penalty, action_from_json
 from companion.games.dino.board import UNREACHABLE, Board
 from companion.games.dino.ids import PAWNS_PER_PLAYER, POINTS_PER_TURN
@@ -68,8 +69,7 @@ class _Pawn:
 class Game(LoggedGame):
     """One game in progress. Read its state through the properties; change it only with apply()."""
 
-    GAME_ID = "dino"
-    TITLE = "Dino"
+    SPEC = spec.SPEC
     SAVE_INCONSISTENT = Reason("dino_save_inconsistent")
     action_from_json = staticmethod(action_from_json)
 

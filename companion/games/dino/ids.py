@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-# Every colour a board file may give to pawns, start positions, eggs and nests (names in voices/*/names.yaml).
+# Every colour a board file may give to pawns, start positions, eggs and nests (names in voices/*/names/dino.yaml).
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple", "white", "black")
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

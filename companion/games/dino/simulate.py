@@ -9,7 +9,7 @@ from companion.games.common import OVER
 from companion.games.dino.actions import Action, Move
 from companion.games.dino.board import Board, load_board
 from companion.games.dino.engine import Game
-from companion.games.dino.ids import MAX_PLAYERS
+from companion.games.dino.ids import EGGS_RULES, MAX_PLAYERS, MIN_PLAYERS, OWN_EXITS_MAX_PLAYERS
 from companion.games.dino.setup import Setup, random_layout
 
 NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
@@ -22,6 +22,15 @@ def random_setup(players_count: int, seed: int, board: Board | None = None, **op
     nests, barriers = random_layout(board, players_count, chooser)
     return Setup(players=NAMES[:players_count], colours=tuple(board.pawn_colours[:players_count]), nests=nests,
                  barriers=barriers, first_player=chooser.randrange(players_count), board=board, **options)
+
+
+def random_start(seed: int) -> Game:
+    """A new game whose players, layout, eggs rule and exits variant are drawn from `seed`."""
+    choices = random.Random(seed)
+    count = choices.randint(MIN_PLAYERS, MAX_PLAYERS)
+    own_exits = count <= OWN_EXITS_MAX_PLAYERS and choices.random() < 0.5
+    return Game.new(random_setup(count, seed, eggs_rule=choices.choice(sorted(EGGS_RULES)),
+                                 own_colour_exits=own_exits))
 
 
 def play_random_game(players_count: int, seed: int, **options: Any) -> Game:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.games.bots import GREEDY, RANDOM, STRONG, Bot, decision_random, decision_seed
+from companion.games.bots import Bot, decision_random, decision_seed
 from companion.games.common import OVER
 from companion.games.draftosaurus import winter_bots
 from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove
@@ -29,6 +29,7 @@ from companion.games.draftosaurus.observation import DraftObservation, observe
 from companion.games.draftosaurus.playout import PENS_OF, Position
 from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 from companion.games.draftosaurus.worlds import sample_world
+from companion.games.levels import GREEDY, RANDOM, STRONG
 
 DISCARD_PEN = -1  # the pen of a choice that is a discard
 Choice = tuple[int, int]  # (species, pen); pen DISCARD_PEN for a discard

@@ -29,6 +29,7 @@ from companion.games.common import (
     same_name,
     setup_arguments,
 )
+from companion.games.draftosaurus import spec
 from companion.games.draftosaurus.actions import Action, Discard, Place, QuarantineMove, Roll, action_from_json
 from companion.games.draftosaurus.board import (
     BAG_PER_SPECIES,
@@ -61,8 +62,7 @@ _SETUP_FIELDS = ("players", "options", "mode", "seed", "first_roller", "tracked"
 class Game(WinterGame, LoggedGame):
     """One game in progress. Read its state through the properties; change it only with apply()."""
 
-    GAME_ID = "draftosaurus"
-    TITLE = "Draftosaurus"
+    SPEC = spec.SPEC
     SAVE_INCONSISTENT = Reason("draft_save_inconsistent")
     SAVE_INCONSISTENT_MESSAGE = "the saved state does not match its actions"
     action_from_json = staticmethod(action_from_json)

@@ -9,8 +9,9 @@ from typing import TypeVar
 
 from companion.games.common import OVER
 from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove
-from companion.games.draftosaurus.engine import DISCARD, PLACE, ROLL, Game
-from companion.games.draftosaurus.options import Options
+from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
+from companion.games.draftosaurus.engine import DISCARD, MODES, PLACE, ROLL, Game
+from companion.games.draftosaurus.options import TRIO_POINTS_CHOICES, Options
 from companion.games.draftosaurus.winter_board import WinterBoard
 from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 
@@ -27,6 +28,16 @@ def play_random_game(players: int | Sequence[str], seed: int, options: Options =
     while game.phase != OVER:
         play_random_step(game, choices)
     return game
+
+
+def random_start(seed: int) -> Game:
+    """A new game whose players (how many, who rolls first), rule options, mode and board side are drawn
+    from `seed`."""
+    choices = random.Random(seed)
+    count = choices.randint(MIN_PLAYERS, MAX_PLAYERS)
+    options = Options(choices.choice(TRIO_POINTS_CHOICES), choices.random() < 0.5, choices.random() < 0.5)
+    return Game.new([f"P{index + 1}" for index in range(count)], options=options, mode=choices.choice(MODES),
+                    seed=seed, first_roller=choices.randrange(count), board=choices.choice(("summer", "winter")))
 
 
 def play_random_step(game: Game, choices: random.Random) -> None:

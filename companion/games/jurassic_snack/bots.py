@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from companion.games.bots import GREEDY, RANDOM, STRONG, Bot, decision_random
+from companion.games.bots import Bot, decision_random
 from companion.games.common import OVER as GAME_OVER
 from companion.games.jurassic_snack.actions import Action
 from companion.games.jurassic_snack.engine import Game
@@ -35,6 +35,7 @@ from companion.games.jurassic_snack.playout import (
     Play,
     Position,
 )
+from companion.games.levels import GREEDY, RANDOM, STRONG
 
 WIN = 100.0  # the outlook of a won game (minus for a lost one)
 DIPLO_ON_AREA = 2.5  # a Diplo on the area, against one in reserve: it eats, and it keeps its player in the game

@@ -34,6 +34,7 @@ from companion.games.common import (
     same_name,
     setup_arguments,
 )
+from companion.games.jurassic_snack import spec
 from companion.games.jurassic_snack.actions import (
     Action,
     Erupt,
@@ -149,8 +150,7 @@ class PrivateNote:
 class Game(LoggedGame):
     """One game in progress. Read its state through the properties and methods; change it only with apply()."""
 
-    GAME_ID = "jurassic_snack"
-    TITLE = "Jurassic Snack"
+    SPEC = spec.SPEC
     SAVE_INCONSISTENT = Reason("js_save_inconsistent")
     action_from_json = staticmethod(action_from_json)
     action_to_json = staticmethod(action_to_json)

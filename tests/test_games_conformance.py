@@ -1,0 +1,146 @@
+"""Every game of the registry keeps the promises the table relies on, checked the same way for each (random
+simulation, as OpenSpiel checks its games): random legal games replay to the same state, a save round-trips,
+copies are independent, a refused action changes nothing and its reason has a sentence in every language,
+every dialogue state's grammar compiles in every language, and every example sentence is understood as written.
+
+The games are those of `registry.GAMES` and the tests' own game (tests/games/race), registered for each test.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion import registry
+from companion.errors import RuleViolation
+from companion.games.common import OVER, LoggedGame, Reason
+from companion.games.spec import GameSpec
+from companion.language.grammar import examples, parse, state_templates, states
+from companion.language.messages import LANGUAGES, catalog
+from companion.language.recognition_grammar import jsgf
+from tests.conftest import budget
+from tests.games.race.spec import SPEC as RACE
+
+GAMES: tuple[GameSpec, ...] = (*registry.GAMES, RACE)
+MAX_ACTIONS = 5000  # far above any game's length: a guard against a game that never ends
+_REASON_LITERAL = re.compile(r"""Reason\(\s*["']([a-z][a-z0-9_]*)["']""")
+
+
+@pytest.fixture(autouse=True)
+def with_the_test_game(monkeypatch):
+    """The registry with the tests' own game added, for one test."""
+    monkeypatch.setattr(registry, "GAMES", registry.GAMES)
+    registry.register(RACE)
+
+
+def games(seeds: int = 0) -> list[Any]:
+    if not seeds:
+        return [pytest.param(spec, id=spec.id) for spec in GAMES]
+    return [pytest.param(spec, seed, id=f"{spec.id}-{seed}") for spec in GAMES for seed in range(seeds)]
+
+
+def random_game(spec: GameSpec, seed: int, on_step: Any = None) -> LoggedGame:
+    """A game from `spec.new_random(seed)` played to its end by random legal actions; `on_step(game, legal,
+    choices)` is called before each one. Every action listed as legal must pass check()."""
+    game: LoggedGame = spec.new_random(seed)
+    choices = random.Random(seed)
+    while game.phase != OVER:
+        assert len(game.actions) < MAX_ACTIONS, f"{spec.id} seed {seed}: no end after {MAX_ACTIONS} actions"
+        legal = game.legal_actions()
+        assert legal, f"{spec.id} seed {seed}: no legal action in phase {game.phase}"
+        if on_step is not None:
+            on_step(game, legal, choices)
+        action = legal[choices.randrange(len(legal))]
+        assert game.check(action) is None, (spec.id, seed, action)
+        game.apply(action)
+    return game
+
+
+@pytest.mark.parametrize("spec, seed", games(seeds=budget(6)))
+def test_random_games_replay_save_and_copy(spec, seed):
+    engine = spec.engine_class()
+    halfway: dict[str, Any] = {}
+
+    def copy_once(game: LoggedGame, legal: list[Any], choices: random.Random) -> None:
+        if halfway or len(game.actions) < 3:
+            return
+        before, twin = game.snapshot(), game.copy()
+        twin.apply(legal[0])
+        assert game.snapshot() == before and len(game.actions) == len(twin.actions) - 1
+        assert engine.replay(game.setup_json(), game.actions).snapshot() == before  # the copy shares nothing
+        halfway["twin"], halfway["at"] = twin, len(game.actions)
+
+    game = random_game(spec, seed, copy_once)
+    assert engine.replay(game.setup_json(), game.actions).snapshot() == game.snapshot()
+    saved = json.loads(json.dumps(game.to_json()))
+    assert saved["game"] == spec.stem
+    loaded = engine.from_json(saved)
+    assert loaded.snapshot() == game.snapshot() and loaded.to_json() == game.to_json()
+    if halfway:  # the copy went its own way and still replays to itself
+        twin = halfway["twin"]
+        assert engine.from_json(json.loads(json.dumps(twin.to_json()))).snapshot() == twin.snapshot()
+
+
+@pytest.mark.parametrize("spec, seed", games(seeds=budget(3)))
+def test_a_refused_action_changes_nothing_and_its_reason_is_said_in_every_language(spec, seed):
+    refused: dict[str, Reason] = {}
+    seen: list[Any] = []
+
+    def try_stale(game: LoggedGame, legal: list[Any], choices: random.Random) -> None:
+        seen.extend(legal[:4])
+        for action in choices.sample(seen, min(3, len(seen))):
+            reason = game.check(action)
+            if reason is None:
+                continue
+            before, count = game.snapshot(), len(game.actions)
+            with pytest.raises(RuleViolation) as raised:
+                game.apply(action)
+            assert raised.value.reason == reason
+            assert game.snapshot() == before and len(game.actions) == count
+            refused.setdefault(reason.code, reason)
+
+    random_game(spec, seed, try_stale)
+    assert refused, f"{spec.id}: no stale action was ever refused"
+    for lang in LANGUAGES:
+        words = catalog(lang)
+        for code, reason in refused.items():
+            assert code.startswith(f"{spec.namespace}_"), code
+            assert words.say(f"reasons.{code}", **reason.params).strip(), (lang, code)
+
+
+def _package_sources(spec: GameSpec) -> list[Path]:
+    """The source files of the packages of the game's engine and table."""
+    folders = {Path(import_module(path.partition(":")[0]).__file__).parent  # type: ignore[arg-type]
+               for path in (spec.engine, spec.table)}
+    return sorted(path for folder in folders for path in folder.rglob("*.py"))
+
+
+@pytest.mark.parametrize("spec", games())
+def test_every_refusal_reason_of_a_game_has_a_sentence_in_every_language(spec):
+    codes = {code for path in _package_sources(spec) for code in _REASON_LITERAL.findall(path.read_text())}
+    assert any(code.startswith(f"{spec.namespace}_") for code in codes), spec.id
+    for lang in LANGUAGES:
+        missing = sorted(code for code in codes if f"reasons.{code}" not in catalog(lang).messages)
+        assert not missing, (lang, missing)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("spec", games())
+def test_every_dialogue_state_compiles_and_every_example_is_understood(spec, lang):
+    for state in states(spec.id):
+        assert state_templates(spec.id, lang, state).templates, (state, lang)
+        assert "public <utterance>" in jsgf(spec.id, lang, state, ("Alice", "Bruno")), (state, lang)
+    corpus = examples(spec.id, lang)
+    assert corpus.understood, (spec.id, lang)
+    wrong = []
+    for example in corpus.understood:
+        result = parse(example.text, game=spec.id, lang=lang, state=example.state, player_names=corpus.players)
+        if (result.intent, result.slots) != (example.intent, example.slots):
+            wrong.append((example.text, example.state, result.intent, result.slots))
+    assert not wrong, wrong
