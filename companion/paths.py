@@ -1,10 +1,10 @@
 """Where companion finds and keeps its files.
 
 Its own data folders, voices/ and grammars/, are the installed packages companion.voices and
-companion.grammars, found with importlib.resources (in an editable install, they are the repository's folders). The user's files follow the
-platform's conventions (platformdirs): saves in the user data folder, settings in the config folder, files that
-can be rebuilt (compiled grammars, assembled models) in the cache folder. On Linux these are
-$XDG_DATA_HOME, $XDG_CONFIG_HOME and $XDG_CACHE_HOME (by default ~/.local/share, ~/.config, ~/.cache), each
+companion.grammars, found with importlib.resources (in an editable install, they are the repository's folders).
+The user's files follow the platform's conventions (platformdirs): saves in the user data folder, settings in
+the config folder, files that can be rebuilt (compiled grammars, assembled models) in the cache folder. On Linux
+these are $XDG_DATA_HOME, $XDG_CONFIG_HOME and $XDG_CACHE_HOME (by default ~/.local/share, ~/.config, ~/.cache), each
 with a companion/ folder; on macOS ~/Library/Application Support and ~/Library/Caches; on Windows %APPDATA%
 and %LOCALAPPDATA%. COMPANION_HOME moves the saves, COMPANION_CONFIG names the settings file.
 """

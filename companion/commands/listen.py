@@ -24,7 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state", default="any",
                         help="dialogue state whose commands to hear (die, turn, confirm, setup, any)")
     parser.add_argument("--file", type=Path, metavar="WAV", help="hear this WAV file instead of the microphone")
-    parser.add_argument("--model", type=Path, metavar="PATH", help="speech model folder (Vosk, PocketSphinx or Whisper)")
+    parser.add_argument("--model", type=Path, metavar="PATH",
+                        help="speech model folder (Vosk, PocketSphinx or Whisper)")
     parser.add_argument("--player", action="append", default=[], metavar="NAME",
                         help="a player's name that may be said (repeat for each player)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

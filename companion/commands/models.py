@@ -214,14 +214,14 @@ def _check_lines(result: Coverage, folder: Path, words: Catalog) -> list[str]:
     lines = [words.say("speech.check.model", language=words.say(f"speech.languages.{result.lang}"),
                        name=folder.name, path=str(folder))]
     if not result.missing:
-        return lines + [words.say("speech.check.all_known", words=result.words)]
+        return [*lines, words.say("speech.check.all_known", words=result.words)]
     lines.append(words.say("speech.check.missing", count=len(result.missing), words=result.words))
     for word in result.missing[:SHOWN_MISSING]:
         lines.append(words.say("speech.check.word", word=_shown(word), ways=_ways(result.instead[word], words)))
     if len(result.missing) > SHOWN_MISSING:
         lines.append(words.say("speech.check.more_words", count=len(result.missing) - SHOWN_MISSING))
     if result.all_sayable:
-        return lines + [words.say("speech.check.sayable")]
+        return [*lines, words.say("speech.check.sayable")]
     by_game: dict[str, list[Unsayable]] = {}
     for item in result.unsayable:
         by_game.setdefault(item.game, []).append(item)
@@ -242,7 +242,8 @@ def _ways(alternatives: list[Instead], words: Catalog) -> str:
         grouped.setdefault(instead.words, []).append(instead.context)
     ways = []
     for said, contexts in list(grouped.items())[:SHOWN_WAYS]:
-        way = words.say("speech.check.say", words=_shown(" ".join(said))) if said else words.say("speech.check.leave_out")
+        way = (words.say("speech.check.say", words=_shown(" ".join(said))) if said
+               else words.say("speech.check.leave_out"))
         if all(contexts) and len(contexts) <= SHOWN_CONTEXTS:
             way = words.say("speech.check.with_context", way=way,
                             contexts=", ".join(_context(context, words) for context in contexts))

@@ -154,7 +154,7 @@ class AudioSource(ABC):
                 yield to_int16(pending[start:start + FRAME_SAMPLES]).tobytes()
             pending = pending[whole:]
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a hook: doing nothing is the default
         pass
 
 

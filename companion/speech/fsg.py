@@ -43,7 +43,7 @@ class WordAutomaton:
                  f"FINAL_STATE {final}"]
         lines += [f"TRANSITION {a} {b} 1 {w}" for a, b, w in self.arcs]
         lines += [f"TRANSITION {a} {final} 1" for a in sorted(self.accepting)]
-        return "\n".join(lines + ["FSG_END"]) + "\n"
+        return "\n".join([*lines, "FSG_END"]) + "\n"
 
 
 def read_fsg_text(text: str) -> tuple[int, set[int], dict[int, list[tuple[str, int]]], dict[int, list[int]]]:

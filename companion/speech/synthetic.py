@@ -64,7 +64,8 @@ class SyntheticVoice:
         return f"{self.synthesiser}:{self.name}"
 
 
-def synthetic_voices(lang: str = "en", synthesisers: Sequence[str] = DEFAULT_SYNTHESISERS) -> tuple[SyntheticVoice, ...]:
+def synthetic_voices(lang: str = "en",
+                     synthesisers: Sequence[str] = DEFAULT_SYNTHESISERS) -> tuple[SyntheticVoice, ...]:
     """The voices of the wanted synthesisers that speak `lang` and are installed here."""
     voices = {"espeak-ng": ESPEAK_VOICES[lang] + HELD_OUT_ESPEAK_VOICES[lang],
               "flite": FLITE_VOICES if lang == "en" else (),

@@ -351,7 +351,7 @@ class DinoTable(Table[Game]):
         for index, entry in enumerate(ordered):
             places.append(places[-1] if index and entry.total == ordered[index - 1].total else index + 1)
         self.say("ranking", ranking=[self.text("rank_item", place=place, player=entry.name, total=entry.total)
-                                     for place, entry in zip(places, ordered)])
+                                     for place, entry in zip(places, ordered, strict=True)])
 
     def score_line(self, entry: Any, final: bool) -> str:
         return self.text("score_final" if final else "score_so_far", player=entry.name, total=entry.total,

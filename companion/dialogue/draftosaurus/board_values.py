@@ -210,7 +210,7 @@ def value_words(session: Session, key: str, value: Any) -> str:
         return catalog.join(str(points) for points in value)
     if key == PYRAMID_POINTS:
         return catalog.join(session.text("draft.board.place_points", position=position, points=points)
-                            for position, points in zip(PYRAMID_POSITIONS, value))
+                            for position, points in zip(PYRAMID_POSITIONS, value, strict=True))
     if key in (LEFT_CAPACITY, RIGHT_CAPACITY):
         return str(value)
     parts = []

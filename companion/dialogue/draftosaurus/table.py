@@ -159,7 +159,8 @@ class DraftosaurusTable(Table[Game]):
                 return Act(Roll(self.virtual_face()))
             return Question(self.key("ask_die"), self.state_of("die"), {"roller": game.players[game.roller]},
                             game.roller)
-        if game.mode == "full" and (game.phase in (PLACE, DISCARD) or self.seats.solo and game.phase == QUARANTINE_MOVES):
+        if game.mode == "full" and (game.phase in (PLACE, DISCARD)
+                                    or (self.seats.solo and game.phase == QUARANTINE_MOVES)):
             return solo.question(self)  # the program dealt: it says the hand, and plays the bots
         waiting = game.waiting_for()
         if game.phase == DISCARD:  # 2-player variant, table mode: the figures put back are not told to us
@@ -593,7 +594,7 @@ class DraftosaurusTable(Table[Game]):
         sums = match.sums(current)
         for name in names:
             games = [self.text(f"match_games.{side}", points=played.totals.get(name, 0))
-                     for side, played in zip(match.sides, match.played)]
+                     for side, played in zip(match.sides, match.played, strict=False)]
             side = match.sides[len(match.played)]
             games.append(self.text(f"match_games{'' if over else '_so_far'}.{side}", points=current.get(name, 0)))
             if len(games) == 1:
@@ -621,7 +622,7 @@ class DraftosaurusTable(Table[Game]):
 def reported_from_json(data: Any, game: Game) -> dict[int, dict[str, int]]:
     """What the players whose zoos are not followed told, as a save holds it; ValueError when malformed."""
     if not isinstance(data, dict):
-        raise ValueError("the counts told are kept by player")  # noqa: TRY004 - a corrupt save (CORRUPT_SAVE_ERRORS)
+        raise ValueError("the counts told are kept by player")  # ValueError: a corrupt save (CORRUPT_SAVE_ERRORS)
     reported: dict[int, dict[str, int]] = {}
     for player, counts in data.items():
         seat = int(player)
