@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from companion.dialogue.session import understand
 from companion.errors import EXIT_OK, Said
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _spoken(result: dict, lang: str) -> str:
+def _spoken(result: dict[str, Any], lang: str) -> str:
     messages = catalog(lang)
     if not result["text"]:
         return messages.say("speech.heard_nothing")

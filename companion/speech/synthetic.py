@@ -14,6 +14,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -92,7 +93,7 @@ class Command:
     state: str
     text: str
     intent: str
-    slots: dict
+    slots: dict[str, Any]
 
 
 def _sample(parts: Sequence[object], named: dict[str, Choice], rng: random.Random,

@@ -34,7 +34,8 @@ from companion.games.draftosaurus.winter_board import (
 )
 from companion.language.grammar import parse
 from companion.language.messages import Catalog
-from companion.language.numbers import match_number, words
+from companion.language.numbers import match_number
+from companion.language.text import words
 from companion.settings import SettingsUnreadable, read_section, settings_path, write_section
 
 SECTION = "draftosaurus_winter_board"  # of the settings file: value key -> the value a table told

@@ -23,19 +23,11 @@ from companion.dialogue.setup import AGAIN, SETUP_STATE
 from companion.dialogue.solo import Seats, solo_request
 from companion.dialogue.turn import Act, BackInPlay, Done, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import OVER, Reason
-from companion.games.draftosaurus.engine import (
-    DISCARD,
-    PLACE,
-    QUARANTINE_MOVES,
-    ROLL,
-    Discard,
-    Game,
-    Place,
-    QuarantineMove,
-    Roll,
-)
+from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove, Roll
+from companion.games.draftosaurus.engine import DISCARD, PLACE, ROLL, Game
 from companion.games.draftosaurus.ids import DIE_FACES, SPECIES
 from companion.games.draftosaurus.scoring import ScoreSheet
+from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 from companion.games.draftosaurus.winter_scoring import right_neighbours
 from companion.language.tactile import describe as tactile_words
 

@@ -11,7 +11,7 @@ from companion.dialogue.draftosaurus.words import counted_species
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import Act, Expected, Missing, Outcome, Question, Refused
 from companion.games.common import Reason
-from companion.games.draftosaurus.engine import Place, QuarantineMove
+from companion.games.draftosaurus.actions import Place, QuarantineMove
 from companion.games.draftosaurus.ids import PYRAMID_POSITIONS
 from companion.games.draftosaurus.winter import ROWS
 from companion.games.draftosaurus.winter_board import ENCLOSURE_IDS
