@@ -11,7 +11,7 @@ import re
 import signal
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, NoReturn, TextIO
 
 from companion import __version__
@@ -64,10 +64,8 @@ def _unquoted(found: dict[str, str]) -> dict[str, str]:
     if value is not None and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
         import ast
 
-        try:
+        with suppress(ValueError, SyntaxError):
             found = {**found, "value": str(ast.literal_eval(value))}
-        except (ValueError, SyntaxError):
-            pass
     return found
 
 
@@ -160,10 +158,8 @@ class _Output:
 
 def _complain(message: str) -> None:
     """One line on standard error (if there still is one)."""
-    try:
+    with suppress(OSError, ValueError):
         print(f"companion: {clean(message)}", file=sys.stderr)
-    except (OSError, ValueError):
-        pass
 
 
 def _lang(args: argparse.Namespace | None) -> str:

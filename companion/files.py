@@ -444,7 +444,7 @@ def _field(schema: dict[Any, Any], key: Any) -> Any:
     for name in (key, f"{key}?"):
         if name in schema:
             return schema[name]
-    return schema.get(..., None)
+    return schema.get(...)
 
 
 def _missing(data: dict[Any, Any], schema: dict[Any, Any]) -> str | None:

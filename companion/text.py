@@ -8,6 +8,7 @@ terminal. `clean` takes them out and keeps the letters of every script.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import re
 import unicodedata
 from typing import IO, Any
@@ -103,10 +104,9 @@ def read_anything(stream: IO[str] | None) -> None:
 def _set_errors(stream: IO[str] | None, errors: str) -> None:
     reconfigure = getattr(stream, "reconfigure", None)
     if reconfigure is not None:
-        try:
+        # closed, already read from, or not a real stream
+        with contextlib.suppress(ValueError, OSError, AttributeError):
             reconfigure(errors=errors)
-        except (ValueError, OSError, AttributeError):  # closed, already read from, or not a real stream
-            pass
 
 
 # What begins a word that is typed, not said, when it starts a sentence: an option (--board), a path (/tmp,
@@ -125,7 +125,7 @@ def sentences(text: str) -> str:
             start = False
         elif char in ".?!" and (index + 1 == len(chars) or chars[index + 1] == " "):
             start = True
-        elif char.isalnum() or start and char in _TYPED_START and index + 1 < len(chars) and \
-                not chars[index + 1].isspace():
+        elif char.isalnum() or (start and char in _TYPED_START and index + 1 < len(chars) and \
+                not chars[index + 1].isspace()):
             start = False
     return "".join(chars)

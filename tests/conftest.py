@@ -129,8 +129,8 @@ TEMPLATES = {
     "en": ("the die says {face}", "{player}: {species} in the {pen}"),
     "es": ("dado: {face}", "{player}: {species} en {pen}"),
 }
-PYRAMID = {"fr": "{player} : {species} {position} de la pyramide", "en": "{player}: {species} {position} of the pyramid",
-           "es": "{player}: {species} {position} de la pirámide"}
+PYRAMID = {"fr": "{player} : {species} {position} de la pyramide",
+           "en": "{player}: {species} {position} of the pyramid", "es": "{player}: {species} {position} de la pirámide"}
 QUARANTINE = {"fr": ("{player} : dans {pen}", "{player} : {position} de la pyramide"),
               "en": ("{player}: in the {pen}", "{player}: at the {position} of the pyramid"),
               "es": ("{player}: en {pen}", "{player}: {position} de la pirámide")}
@@ -168,8 +168,8 @@ def script_lines(game: Game, lang: str) -> list[str]:
 # How a player types each Jurassic Snack action.
 SNACK_LINES = {
     "fr": {"diplo": "diplo en {square} vers {direction}", "trex": "T-Rex en {square} vers {direction}",
-           "one": "en {square}", "board": "plateau {board}", "fly": "{source} en {target}", "two": "{first} et {second}",
-           "done": "c'est fait", "pass": "je passe"},
+           "one": "en {square}", "board": "plateau {board}", "fly": "{source} en {target}",
+           "two": "{first} et {second}", "done": "c'est fait", "pass": "je passe"},
     "en": {"diplo": "diplo on {square} towards the {direction}", "trex": "T-Rex on {square} towards the {direction}",
            "one": "on {square}", "board": "board {board}", "fly": "{source} to {target}", "two": "{first} and {second}",
            "done": "done", "pass": "i pass"},

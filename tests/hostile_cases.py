@@ -110,7 +110,7 @@ def _run_once(args, home, stdin, bound, env, limits, encoding, cwd=None) -> Run:
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             start = time.monotonic()
             process = subprocess.Popen(command, stdin=in_file, stdout=out, stderr=err, env=env, close_fds=True,
-                                       cwd=cwd, preexec_fn=prepare)  # noqa: PLW1509 - only the child can cap its own memory
+                                       cwd=cwd, preexec_fn=prepare)  # only the child can cap its own memory
             returncode, usage = _wait(process, start + bound)
             seconds = time.monotonic() - start
         peak = int(peak_path.read_text().split()[-1]) if timed and returncode is not None else None
@@ -575,7 +575,8 @@ def cases_of_two_writers_and_others(folder: Path) -> list[Case]:
     zoos = write_document(folder / "zoos.json", {"players": [{"name": f"Ana\n{INJECTED}", "zoo": {"river": ["trex"]}},
                                                              {"name": "Ben", "zoo": {}}]})
     cases.append(Case("7 a line break in a name of a file of zoos", ["score", "draftosaurus", str(zoos)], [zoos],
-                      "works", check=lambda run: not any(line.startswith(INJECTED) for line in run.stdout.splitlines())))
+                      "works",
+                      check=lambda run: not any(line.startswith(INJECTED) for line in run.stdout.splitlines())))
     cases.append(Case("7 two names apart only by a zero-width space", ["play", "draftosaurus", "--engine", "text",
                                                                        "--players", "A,A\u200b", "--save",
                                                                        str(folder / "zw.json")],
@@ -585,9 +586,11 @@ def cases_of_two_writers_and_others(folder: Path) -> list[Case]:
     cases += [Case("8 the winter board when the settings take nothing",
                    [*FR_PLAY, "--board", "winter", "--save", str(folder / "winter.json")], [], "works",
                    stdin="\n".join(["garde", "un, un, un, trois, trois, sept", *["garde"] * 6]) + "\n", env=no_settings,
-                   check=lambda run: "Je retiens" not in run.stdout and "ne valent que pour cette partie" in run.stdout),
+                   check=lambda run: "Je retiens" not in run.stdout
+                   and "ne valent que pour cette partie" in run.stdout),
               Case("8 say --remember when the settings take nothing",
-                   ["say", "--rate", "1.2", "--remember", "--out", str(folder / "r.wav"), "bonjour"], [], "cannot write",
+                   ["say", "--rate", "1.2", "--remember", "--out", str(folder / "r.wav"), "bonjour"], [],
+                   "cannot write",
                    env=no_settings, check=lambda run: "ne vaut que pour cette fois" in run.stderr)]
     cases += [Case("8 a seventh Dino player", ["play", "dino", "--engine", "text", "--players",
                                                "Ana,Ben,Cléo,Dan,Éva,Fred,Gil", "--save", str(folder / "7.json")],
@@ -597,7 +600,7 @@ def cases_of_two_writers_and_others(folder: Path) -> list[Case]:
               Case("8 say with the byte 0x9b", ["say", "--out", str(folder / "9b.wav"), os.fsdecode(b"a\x9bb")], [],
                    "works"),
               Case("8 parse with escapes and a bell", ["parse", "tric\x1b[2J\x07ératops\x9b31m"], [], "works",
-                   check=lambda run: not any(ord(c) < 32 and c != "\n" or 0x7f <= ord(c) < 0xa0 for c in run.stdout)),
+                   check=lambda run: not any((ord(c) < 32 and c != "\n") or 0x7f <= ord(c) < 0xa0 for c in run.stdout)),
               Case("8 play with its standard output on /dev/full", [*FR_PLAY, "--save", str(folder / "full.json")],
                    [], "cannot write", stdin=FR_MOVES[0] + "\n", stdout="/dev/full")]
     crowded = folder / "crowded"
@@ -688,7 +691,7 @@ def second_signals(folder: Path) -> tuple[int, int, list[str]]:
             live.close()
             codes = {n: 130 if n == signal.SIGINT else 128 + n for n in (first, second)}
             said = live.output().splitlines()[-1:] or [""]
-            if (code == codes[first] or delay == 0 and code == codes[second]) and "Traceback" not in live.errors() \
+            if (code == codes[first] or (delay == 0 and code == codes[second])) and "Traceback" not in live.errors() \
                     and said[0].startswith("Interruption.") and len(read_save(save)[1]["state"]["actions"]) == 2:
                 good += 1
             else:
@@ -796,7 +799,8 @@ def main(argv: list[str] | None = None) -> int:
         settings_kept = settings_writers(folder / "settings-writers", options.writes)
         signalled, signals_good, signal_failures = second_signals(folder / "signals")
         print(f"load average at the end: {os.getloadavg()[0]:.1f}")
-        print(f"cases tried: {len(cases)}; expected: " + ", ".join(f"{kind} {count}" for kind, count in expected.items()))
+        print(f"cases tried: {len(cases)}; expected: "
+              + ", ".join(f"{kind} {count}" for kind, count in expected.items()))
         print(f"ended as expected (exit code, one line, files unchanged, within {REFUSAL_BOUND_S} s of CPU, "
               f"{WORKS_BOUND_S} s for those that work): {passed}; refused cleanly (exit code 2, one line, nothing "
               f"written): {refused} of {expected['refused']}")

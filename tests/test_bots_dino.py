@@ -112,7 +112,8 @@ def test_a_seat_sees_its_own_eggs_and_only_the_egg_on_show_of_the_others():
     assert Counter(dict(seen.unseen)) == face_down
     # a guess keeps what is seen and draws the rest from the unseen colours
     guess = seen.eggs_guess(random.Random(0))
-    assert guess[seat] == game.eggs(seat) and Counter(e for p in range(3) if p != seat for e in guess[p][:-1]) == face_down
+    assert guess[seat] == game.eggs(seat)
+    assert Counter(e for p in range(3) if p != seat for e in guess[p][:-1]) == face_down
 
 
 def test_the_bots_choose_alike_whatever_the_others_hold_face_down():

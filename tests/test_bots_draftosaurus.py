@@ -148,12 +148,12 @@ def check_knowledge(game: Game, observation) -> None:
     for player in range(observation.players):
         held = game.hand(player) + [a.species for a in this_phase if a.player == player]
         real = [held.count(species) for species in SPECIES]
-        assert all(known <= count for known, count in zip(observation.known[player], real))
+        assert all(known <= count for known, count in zip(observation.known[player], real, strict=True))
         assert sum(observation.known[player]) + observation.unknown[player] == len(held)
         for species, count in enumerate(real):
             hidden[species] += count - observation.known[player][species]
     undealt = game._bag  # the engine's bag, read here only to check the observation against the truth
-    extra = [unseen - need - left for unseen, need, left in zip(observation.unseen, hidden, undealt)]
+    extra = [unseen - need - left for unseen, need, left in zip(observation.unseen, hidden, undealt, strict=True)]
     assert all(count >= 0 for count in extra)
     # Without discards the unseen figures are exactly the unknown cards and the bag; with them (2 players)
     # the only card never learnt is the other player's first discard of each round.

@@ -56,7 +56,7 @@ def shuffled_hidden_tokens(game: Game, seat: int, seed: int) -> Game:
     squares = [square for square in twin._tokens if square not in seen]
     tokens = [twin._tokens[square] for square in squares]
     random.Random(seed).shuffle(tokens)
-    twin._tokens.update(zip(squares, tokens))
+    twin._tokens.update(zip(squares, tokens, strict=True))
     return twin
 
 

@@ -32,7 +32,8 @@ def test_no_command_prints_help_and_exits_2(capsys):
     assert "usage:" in capsys.readouterr().out
 
 
-LOADED = "import io, sys\nsys.stdin = io.StringIO()\nfrom companion.cli import main\ntry:\n    main({args!r})\nexcept SystemExit:\n    pass\n" \
+LOADED = "import io, sys\nsys.stdin = io.StringIO()\nfrom companion.cli import main\n" \
+         "try:\n    main({args!r})\nexcept SystemExit:\n    pass\n" \
          "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
 
 

@@ -105,7 +105,7 @@ def test_a_table_can_edit_the_board(tmp_path):
     ({"nests": {k: v for k, v in NESTS.items() if k != "blue"}}, "dino_nest_missing"),
     ({"nests": {**NESTS, "white": "C3"}}, "dino_unknown_egg_colour"),
     ({"barriers": (("C3", "C4"), ("D4", "D5"))}, "dino_barrier_count"),
-    ({"barriers": BARRIERS + (("C2", "D2"), ("E3", "E4"), ("D2", "D3"))}, "dino_barrier_count"),
+    ({"barriers": (*BARRIERS, ("C2", "D2"), ("E3", "E4"), ("D2", "D3"))}, "dino_barrier_count"),
     ({"barriers": (("C3", "C4"), ("C4", "C3"), ("B2", "C2"))}, "dino_barrier_twice"),
     ({"barriers": (("C3", "D4"), ("D4", "D5"), ("B2", "C2"))}, "dino_not_a_border"),
     ({"barriers": (("A3", "B3"), ("D4", "D5"), ("B2", "C2"))}, "dino_barrier_at_start"),
@@ -208,7 +208,8 @@ def test_one_pawn_per_square_at_the_end_of_a_move():
 
 def test_interpret_asks_the_table_what_the_data_cannot_say():
     game = new()
-    assert game.interpret(0, steps=2, square="B1") == TableQuestion("which_pawn", {"colour": "red", "first": "A1", "second": "F6"})
+    assert game.interpret(0, steps=2, square="B1") == TableQuestion("which_pawn", {"colour": "red", "first": "A1",
+                                                                                   "second": "F6"})
     assert game.interpret(0, pawn=0, steps=2) == TableQuestion("where", {"colour": "red"})
     assert game.interpret(0, pawn=0, square="C1") == TableQuestion("how_many", {"square": "C1", "least": 3})
     assert game.interpret(0, pawn=0, square="B1", meteor=2) == Move(0, 0, 2, "B1", meteor=2)

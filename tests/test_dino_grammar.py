@@ -31,7 +31,7 @@ MOVE = {"fr": "mon pion {colour} avance de deux jusqu'en C3", "en": "my {colour}
 def test_each_language_has_examples_for_every_intent_of_the_game(lang):
     corpus = examples(GAME, lang)
     assert len(corpus.understood) >= 60 and len(corpus.not_understood) >= 5
-    assert OWN_INTENTS <= {e.intent for e in corpus.understood}
+    assert {e.intent for e in corpus.understood} >= OWN_INTENTS
     assert set(read_grammar_file(lang, GAME)["intents"]) == OWN_INTENTS
 
 

@@ -20,7 +20,8 @@ from tests.conftest import run_play, saved_state
 LINES = {
     "fr": {"yes": "oui", "no": "non", "barrier": "entre {first} et {second}", "meteor": "tout pour la météorite",
            "move": "mon pion {colour} numéro {number} avance de {steps} jusqu'en {square}",
-           "egg": " et je prends un œuf {egg}", "exit": "mon pion {colour} numéro {number} rentre en {square} en {steps}",
+           "egg": " et je prends un œuf {egg}",
+           "exit": "mon pion {colour} numéro {number} rentre en {square} en {steps}",
            "points": "{points} points", "stones": "{stones} pierres"},
     "en": {"yes": "yes", "no": "no", "barrier": "between {first} and {second}", "meteor": "all four to the meteor",
            "move": "my {colour} pawn number {number} moves {steps} to {square}", "egg": " and I take a {egg} egg",
@@ -55,7 +56,7 @@ def setup_lines(game: Game, lang: str) -> list[str]:
     if len(setup.barriers) < 5:
         lines.append(words["no"])
     if setup.eggs_rule == DEFAULT_EGGS_RULE and setup.meteor_stones is None and not setup.own_colour_exits:
-        return lines + [words["yes"]]
+        return [*lines, words["yes"]]
     lines += [words["no"], str(setup.eggs_per_nest), words["stones"].format(stones=game.meteor_total)]
     if len(setup.players) <= 3:
         lines.append(words["yes"] if setup.own_colour_exits else words["no"])
@@ -81,7 +82,8 @@ def play_lines(game: Game, lang: str) -> list[str]:
             if action.egg is not None:
                 line += words["egg"].format(egg=names.name("colours", action.egg))
             lines.append(line)
-            if not action.exit and action.egg is None and replica.egg_choices(action.player, action.pawn, action.square):
+            if (not action.exit and action.egg is None
+                    and replica.egg_choices(action.player, action.pawn, action.square)):
                 lines.append(words["no"])
         replica.apply(action)
     # After the fall the program asks for each pawn left on the board, player by player.
@@ -123,7 +125,8 @@ SETUP = ["oui", "non", "B2", "C5", "D3", "E2", "B5", "D5", "entre C3 et C4", "en
 
 
 def test_questions_refusals_and_eggs_by_hand(tmp_path):
-    lines = SETUP + [
+    lines = [
+        *SETUP,
         "mon pion rouge avance de deux jusqu'en C1",  # which pawn? then: too far
         "celui en A1",
         "mon pion rouge va en B2",  # which pawn, then how many spaces
@@ -159,9 +162,9 @@ def test_questions_refusals_and_eggs_by_hand(tmp_path):
 
 
 def test_going_home_asked_piece_by_piece(tmp_path):
-    lines = SETUP + ["mon pion rouge numéro 1 avance de 2 jusqu'en B1", "tout pour la météorite",
-                     "mon pion rouge numéro 1 rentre", "A1", "2",
-                     "tout pour la météorite", "où est mon pion rouge"]
+    lines = [*SETUP, "mon pion rouge numéro 1 avance de 2 jusqu'en B1", "tout pour la météorite",
+             "mon pion rouge numéro 1 rentre", "A1", "2",
+             "tout pour la météorite", "où est mon pion rouge"]
     out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
     assert "Par la machine de quel carré rentre le pion rouge ?" in out
     assert "Combien d'emplacements jusqu'en A1 ? Au moins 2." in out
@@ -172,7 +175,8 @@ def test_going_home_asked_piece_by_piece(tmp_path):
 
 
 def test_out_of_turn_and_undo_during_a_question(tmp_path):
-    lines = SETUP + [
+    lines = [
+        *SETUP,
         "Bruno : tout pour la météorite",  # not Bruno's turn
         "mon pion rouge va en B1",
         "annule",  # during the question: the move is dropped, nothing is undone
@@ -190,11 +194,11 @@ def test_out_of_turn_and_undo_during_a_question(tmp_path):
 
 
 def test_fall_penalties_and_final_scores(tmp_path):
-    lines = SETUP[:-1] + ["non", "3", "8 pierres", "non",  # 3 eggs per nest, 8 stones, every machine
-                          "mon pion rouge numéro 1 avance de 3 jusqu'en B2 et je prends un œuf rouge",
-                          "tout pour la météorite", "mon pion rouge numéro 1 avance de 1 jusqu'en B3",
-                          "1 point",  # too low: B3 is at least two points from a machine
-                          "2 points"]
+    lines = [*SETUP[:-1], "non", "3", "8 pierres", "non",  # 3 eggs per nest, 8 stones, every machine
+             "mon pion rouge numéro 1 avance de 3 jusqu'en B2 et je prends un œuf rouge",
+             "tout pour la météorite", "mon pion rouge numéro 1 avance de 1 jusqu'en B3",
+             "1 point",  # too low: B3 is at least two points from a machine
+             "2 points"]
     result = play(tmp_path, ["Ana", "Bruno"], lines)
     out = result.stdout
     assert result.returncode == 0, result.stderr
@@ -242,7 +246,8 @@ def test_dictated_layout_refusals(tmp_path):
     out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
     assert "Refusé. Pas de nid en A3 : ce carré porte une position de départ." in out
     assert "Refusé. J'attends l'emplacement du nid jaune." in out
-    assert "Refusé. Pas de barrage entre A3 et B3 : l'accès à A3, qui porte une position de départ, doit rester libre." in out
+    assert ("Refusé. Pas de barrage entre A3 et B3 : l'accès à A3, qui porte une position de départ, "
+            "doit rester libre.") in out
     assert "Refusé. B3 et C4 ne se touchent pas par un côté" in out
     assert "Refusé. Il y a déjà un dinosaure entre C3 et C4." in out
     assert "4 dinosaures en barrage : entre C3 et C4, entre D4 et D5, entre B2 et C2 et entre E4 et E5." in out
@@ -264,7 +269,7 @@ def test_resume_goes_on_where_the_save_stood(tmp_path):
 
 
 def test_damaged_save_is_refused_without_a_traceback(tmp_path):
-    play(tmp_path, ["Ana", "Bruno"], SETUP + ["tout pour la météorite"])
+    play(tmp_path, ["Ana", "Bruno"], [*SETUP, "tout pour la météorite"])
     path = tmp_path / "g.json"
     document = json.loads(path.read_text(encoding="utf-8"))
     document["content"]["state"]["actions"].append({"type": "meteor", "player": 0})  # not Ana's turn any more
@@ -294,11 +299,12 @@ def test_the_table_plays_on_its_own_board_file(tmp_path):
 
 # Two nests share B2 (red and yellow); the orange nest is in E5.
 SHARED_NEST_SETUP = {
-    "fr": ["oui", "non", "B2", "B2", "C3", "D4", "E5", "C5", "entre B3 et C3", "entre C4 et D4", "entre D2 et E2", "non",
-           "oui"],
-    "en": ["yes", "no", "B2", "B2", "C3", "D4", "E5", "C5", "between B3 and C3", "between C4 and D4", "between D2 and E2",
-           "no", "yes"],
-    "es": ["sí", "no", "B2", "B2", "C3", "D4", "E5", "C5", "entre B3 y C3", "entre C4 y D4", "entre D2 y E2", "no", "sí"],
+    "fr": ["oui", "non", "B2", "B2", "C3", "D4", "E5", "C5", "entre B3 et C3", "entre C4 et D4", "entre D2 et E2",
+           "non", "oui"],
+    "en": ["yes", "no", "B2", "B2", "C3", "D4", "E5", "C5", "between B3 and C3", "between C4 and D4",
+           "between D2 and E2", "no", "yes"],
+    "es": ["sí", "no", "B2", "B2", "C3", "D4", "E5", "C5", "entre B3 y C3", "entre C4 y D4", "entre D2 y E2", "no",
+           "sí"],
 }
 SHARED_NEST_TURNS = {  # Ana's red pawn ends on B2; a yes says no colour; orange has no nest there; then yellow
     "fr": ["mon pion rouge numéro 1 avance de trois jusqu'en B2", "aide", "oui", "orange", "jaune",

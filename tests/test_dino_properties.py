@@ -25,7 +25,7 @@ def check_invariants(game: Game) -> None:
     start = game.setup.eggs_per_nest
     for colour, (_square, left) in game.nests().items():
         taken = sum(game.eggs(player).count(colour) for player in range(len(game.players)))
-        assert 0 <= left and left + taken == start, colour
+        assert left >= 0 and left + taken == start, colour
     assert 0 <= game.meteor_left <= game.meteor_total
 
 
@@ -93,7 +93,7 @@ def test_json_round_trip_at_any_point(players, seed, cut):
 def test_illegal_actions_are_refused_and_change_nothing(players, seed, data):
     whole = play_random_game(players, seed)
     game = Game.replay(whole.setup, whole.actions[:data.draw(st.integers(0, len(whole.actions)))])
-    squares = list(game.board.squares) + ["G7"]
+    squares = [*list(game.board.squares), "G7"]
     action = data.draw(st.one_of(
         st.builds(Move, st.integers(-1, players), st.integers(-1, 2), st.integers(-1, 5), st.sampled_from(squares),
                   st.booleans(), st.sampled_from([None, "red", "green", "white"]),

@@ -88,7 +88,7 @@ def test_thousands_of_random_full_games_end_well(count, seed, rules):
     rolls = [action.face for action in game.actions if not isinstance(action, (Place, Discard))]
     assert len(rolls) == game.rounds * game.turns_per_round and set(rolls) <= set(DIE_FACES)
     sheet = game.score()
-    for player, zoo in zip(sheet.players, game.zoos):
+    for player, zoo in zip(sheet.players, game.zoos, strict=True):
         assert player.total == sum(player.pens.values()) + player.trex_bonus
         assert player.trex_bonus == len(player.trex_pens) <= 6
         assert player.trex_count == sum(content.count("trex") for content in zoo.values())

@@ -149,7 +149,7 @@ def test_score_matches_the_hand_count(name, capsys):
     assert [player["name"] for player in result["players"]] == list(players)
     for player in result["players"]:
         pens, trex_bonus, trex_count, total = players[player["name"]]
-        assert player["pens"] == dict(zip(PENS, pens)), player["name"]
+        assert player["pens"] == dict(zip(PENS, pens, strict=True)), player["name"]
         assert (player["trex_bonus"], player["trex_count"], player["total"]) == (trex_bonus, trex_count, total)
 
 

@@ -9,7 +9,7 @@ from companion.games.draftosaurus.engine import Game, Place, Roll
 def test_only_tracked_players_are_waited_for_and_the_die_still_goes_round():
     game = Game.new(["Alice", "Bruno", "Chloé"], tracked=[1])
     rollers = []
-    for turn in range(6):
+    for _turn in range(6):
         rollers.append(game.roller)
         game.apply(Roll("forest"))
         assert game.waiting_for() == [1]

@@ -49,17 +49,18 @@ def test_the_texts_fix_what_the_file_cannot_change():
     """Only the six printed values are data: the wood's six places, the pyramid's six, the one place of the
     lookout and of the quarantine are the engine's, whatever a file says."""
     rules = WinterRules(load_winter_board())
-    assert dict(zip(WINTER_PENS, rules.capacity))["well_ordered_wood"] == 6
-    assert dict(zip(WINTER_PENS, rules.capacity))["pyramid"] == 6
-    assert dict(zip(WINTER_PENS, rules.capacity))["lookout"] == 1
-    assert dict(zip(WINTER_PENS, rules.capacity))["quarantine"] == 1
+    assert dict(zip(WINTER_PENS, rules.capacity, strict=True))["well_ordered_wood"] == 6
+    assert dict(zip(WINTER_PENS, rules.capacity, strict=True))["pyramid"] == 6
+    assert dict(zip(WINTER_PENS, rules.capacity, strict=True))["lookout"] == 1
+    assert dict(zip(WINTER_PENS, rules.capacity, strict=True))["quarantine"] == 1
     with pytest.raises(RuleViolation) as refused:
         WinterBoard.from_json({**SHIPPED, "values": {**SHIPPED["values"], "lookout_capacity": {"value": 2}}})
     assert refused.value.reason.code == "draft_board_unknown_value"
 
 
 def test_a_table_file_is_read_and_a_confirmed_file_leaves_nothing_to_ask(tmp_path):
-    values = {key: {**entry, "confirmed": True, "source": "read on our board"} for key, entry in SHIPPED["values"].items()}
+    values = {key: {**entry, "confirmed": True, "source": "read on our board"}
+              for key, entry in SHIPPED["values"].items()}
     values["pyramid_points"]["value"] = [3, 3, 3, 6, 6, 10]
     path = tmp_path / "our_board.yaml"
     path.write_text(yaml.safe_dump({"id": "ours", "values": values}), encoding="utf-8")

@@ -32,8 +32,8 @@ seeds = st.integers(min_value=0, max_value=2 ** 31 - 1)
 boards = st.builds(
     lambda wood, pyramid, left, right, areas, sides_left: load_winter_board().with_values({
         "well_ordered_wood_points": wood, "pyramid_points": pyramid, "lovers_bridge_left_capacity": left,
-        "lovers_bridge_right_capacity": right, "areas": dict(zip(PENS, areas)),
-        "sides": {**dict(zip(PENS, sides_left)), "lovers_bridge_left": "cafeteria",
+        "lovers_bridge_right_capacity": right, "areas": dict(zip(PENS, areas, strict=True)),
+        "sides": {**dict(zip(PENS, sides_left, strict=True)), "lovers_bridge_left": "cafeteria",
                   "lovers_bridge_right": "toilets"}}),
     st.lists(st.integers(0, 30), min_size=6, max_size=6), st.lists(st.integers(0, 12), min_size=6, max_size=6),
     st.integers(1, 6), st.integers(1, 6), st.lists(st.sampled_from(["forest", "grassland"]), min_size=6, max_size=6),
@@ -42,7 +42,8 @@ boards = st.builds(
 
 def pyramid_of(zoo: dict) -> dict[str, str]:
     """The pyramid of an API zoo (places listed in order, None for an empty one) as place -> species."""
-    return {place: species for place, species in zip(PYRAMID_POSITIONS, zoo["pyramid"]) if species is not None}
+    return {place: species for place, species in zip(PYRAMID_POSITIONS, zoo["pyramid"], strict=False)
+            if species is not None}
 
 
 def oracle_position(zoo: dict, species: str, place: str) -> bool:
@@ -147,7 +148,7 @@ def test_random_full_winter_games_end_well_and_score_consistently(count, seed, b
     rolls = [action.face for action in game.actions if isinstance(action, Roll)]
     assert len(rolls) == game.rounds * game.turns_per_round and set(rolls) <= set(DIE_FACES)
     sheet = game.score()
-    for index, (player, zoo) in enumerate(zip(sheet.players, game.zoos)):
+    for index, (player, zoo) in enumerate(zip(sheet.players, game.zoos, strict=True)):
         assert player.total == sum(player.pens.values()) + player.trex_bonus
         assert player.trex_pens == [pen for pen in PENS if "trex" in zoo[pen]]
         assert player.pens["river"] == len(zoo["river"])

@@ -69,7 +69,7 @@ def test_wood_holds_six_alternating_and_no_seventh():
     zoo = validate_winter_zoo(RULES, {"well_ordered_wood": six}, "Ana", 4)
     assert RULES.pen_blockers(zoo, _index("diplodocus"), -1, (0,)) == ["draft_pen_full"]
     with pytest.raises(Exception) as refused:
-        validate_winter_zoo(RULES, {"well_ordered_wood": six + ["diplodocus"]}, "Ana", 4)
+        validate_winter_zoo(RULES, {"well_ordered_wood": [*six, "diplodocus"]}, "Ana", 4)
     assert refused.value.reason.code == "draft_pen_full" and refused.value.reason.params["capacity"] == 6
 
 
@@ -163,7 +163,7 @@ def test_pyramid_refuses_a_species_no_free_place_takes(placed, species):
     assert refused.value.reason.code == "draft_pen_full"  # a seventh place does not exist
     places = _places(placed)
     with pytest.raises(Exception) as refused:
-        validate_winter_zoo(RULES, {"pyramid": places + [species]}, "Ana", 4)
+        validate_winter_zoo(RULES, {"pyramid": [*places, species]}, "Ana", 4)
     assert refused.value.reason.code == "draft_pyramid_no_place"
 
 

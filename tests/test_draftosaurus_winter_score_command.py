@@ -65,7 +65,7 @@ def test_winter_files_score_as_counted_by_hand(name, capsys):
     assert result["board"] == "winter" and result["winners"] == winners and result["unconfirmed"] == []
     for player in result["players"]:
         pens, trex_bonus, trex_count, total = players[player["name"]]
-        assert player["pens"] == dict(zip(SCORED, pens)), player["name"]
+        assert player["pens"] == dict(zip(SCORED, pens, strict=True)), player["name"]
         assert (player["trex_bonus"], player["trex_count"], player["total"]) == (trex_bonus, trex_count, total)
     assert {name: (m["species"], m["pen"], m["position"], m["total"]) for name, m in result["quarantine"].items()} \
         == moves
@@ -110,7 +110,8 @@ def test_the_shipped_board_is_used_by_default_and_its_unconfirmed_values_are_sai
 
 
 def winter(*zoos: dict) -> dict:
-    return {"board": "winter", "players": [{"name": name, "zoo": zoo} for name, zoo in zip(("Ana", "Ben"), zoos)]}
+    return {"board": "winter",
+            "players": [{"name": name, "zoo": zoo} for name, zoo in zip(("Ana", "Ben"), zoos, strict=False)]}
 
 
 BAD = {
@@ -125,11 +126,14 @@ BAD = {
                                                  ["Pyramide, au milieu à gauche :", "rangée du dessous",
                                                   "en bas au centre"]),
     "pyramid_seven_places": (winter({"pyramid": ["trex", "diplodocus", "trex", "stegosaurus", "spinosaurus", "trex",
-                                                 "diplodocus"]}), ["Plus de place dans la pyramide : 6 dinosaures au plus."]),
+                                                 "diplodocus"]}),
+                             ["Plus de place dans la pyramide : 6 dinosaures au plus."]),
     "bank_over_its_places": (winter({"lovers_bridge_left": ["trex"] * 5}),
                              ["Plus de place sur la rive gauche du pont des amoureux : 4 dinosaures au plus."]),
-    "lookout_of_two": (winter({"lookout": ["trex", "diplodocus"]}), ["Plus de place sur le point de vue : 1 dinosaure au plus."]),
-    "quarantine_of_two": (winter({"quarantine": ["trex", "diplodocus"]}), ["Plus de place dans la zone de quarantaine : 1 dinosaure au plus."]),
+    "lookout_of_two": (winter({"lookout": ["trex", "diplodocus"]}),
+                       ["Plus de place sur le point de vue : 1 dinosaure au plus."]),
+    "quarantine_of_two": (winter({"quarantine": ["trex", "diplodocus"]}),
+                          ["Plus de place dans la zone de quarantaine : 1 dinosaure au plus."]),
     "summer_pen_in_a_winter_zoo": (winter({"prairie_of_love": ["trex"]}), ["Enclos inconnu : « prairie_of_love »"]),
     "empty_place_outside_the_pyramid": (winter({"lookout": [None]}), ["Espèce inconnue"]),
     "thirteen_dinosaurs": (winter({"river": ["trex"] * 5 + ["diplodocus"] * 5 + ["stegosaurus"] * 3}),

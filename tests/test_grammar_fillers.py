@@ -119,7 +119,8 @@ def test_jsgf_allows_one_filler_before_and_one_after_any_command(lang):
     public = re.search(r"^public <utterance> = (.*);$", text, re.MULTILINE).group(1)
     assert public.startswith("[ <filler_before> ] ( <intent_place> |") and public.endswith(") [ <filler_after> ]")
     before, after = rg.fillers(lang)
-    assert re.search(r"^<filler_before> = (.*);$", text, re.MULTILINE).group(1) == " | ".join(" ".join(f) for f in before)
+    assert (re.search(r"^<filler_before> = (.*);$", text, re.MULTILINE).group(1)
+            == " | ".join(" ".join(f) for f in before))
     assert re.search(r"^<filler_after> = (.*);$", text, re.MULTILINE).group(1) == " | ".join(" ".join(f) for f in after)
 
 

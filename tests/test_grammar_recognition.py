@@ -147,7 +147,7 @@ def test_spoken_sentence_through_pocketsphinx_and_the_parser(tmp_path, monkeypat
 
 def test_grammar_sizes_cover_every_language_and_state():
     sizes = rg.grammar_sizes(GAME, LANGUAGES)
-    assert {(s.lang, s.state) for s in sizes} == {(l, s) for l in LANGUAGES for s in states(GAME)}
+    assert {(s.lang, s.state) for s in sizes} == {(lang, s) for lang in LANGUAGES for s in states(GAME)}
     assert all(s.words > 100 and s.phrases > 100 and s.jsgf_bytes > 1000 for s in sizes)
 
 

@@ -78,7 +78,7 @@ def test_parse_prints_no_escape_or_bell(tmp_path):
         run = run_companion(["parse", *extra, "tric\x1b[2J\x07ératops dans la \x9b31mrivière\x85"], tmp_path / "home",
                             "")
         assert run.returncode == 0, run.stderr
-        assert not [c for c in run.stdout if ord(c) < 32 and c != "\n" or 0x7f <= ord(c) < 0xa0], repr(run.stdout)
+        assert not [c for c in run.stdout if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) < 0xa0], repr(run.stdout)
 
 
 def test_a_full_standard_output_stops_the_game_saved_with_one_line(tmp_path):
@@ -133,7 +133,7 @@ def test_a_second_stop_signal_soon_after_the_first_changes_nothing(first, second
     code = live.process.wait(timeout=30)
     live.close()
     codes = {number: EXIT_INTERRUPTED if number == signal.SIGINT else 128 + number for number in (first, second)}
-    assert code == codes[first] or delay == 0 and code == codes[second], (code, live.errors())  # 0: both at once
+    assert code == codes[first] or (delay == 0 and code == codes[second]), (code, live.errors())  # 0: both at once
     assert "Traceback" not in live.errors() and "internal error" not in live.errors(), live.errors()
     assert len(read_save(save)[1]["state"]["actions"]) == 2
     assert "Interruption. La partie est enregistrée" in live.output().splitlines()[-1]

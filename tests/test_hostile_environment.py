@@ -129,7 +129,7 @@ def _in_small_folder(tmp_path: Path, command: list[str], stdin: str, read_only: 
     mount.mkdir()
     out.mkdir()
     fill = ("mount -o remount,ro \"$0\"" if read_only else
-            "head -c 57344 /dev/zero > \"$0/filler\"")  # 14 of the 16 pages: room for the lock file and one save, not two
+            "head -c 57344 /dev/zero > \"$0/filler\"")  # 14 of the 16 pages: room for the lock file and one save
     script = (f"mount -t tmpfs -o size=64k none \"$0\" && {fill} && \"$@\"; code=$?; "
               f"cp -a \"$0/.\" {out}/ 2>/dev/null; exit $code")
     wrapper = ["unshare", "-rm", "sh", "-c", script, str(mount), sys.executable, "-m", "companion"]

@@ -65,7 +65,8 @@ def test_no_save_is_written_that_the_reader_would_refuse(tmp_path):
 # ---- item 9: refusals in the language asked for
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-@pytest.mark.parametrize("args, said", REFUSALS, ids=[" ".join(a for a in args if a not in PLAY_ARGS) for args, _ in REFUSALS])
+@pytest.mark.parametrize("args, said", REFUSALS,
+                         ids=[" ".join(a for a in args if a not in PLAY_ARGS) for args, _ in REFUSALS])
 def test_a_refusal_is_said_in_the_language_asked_for(args, said, lang, tmp_path):
     run = run_companion([*args, "--lang", lang], tmp_path / "home", "")
     last = run.stderr.strip().splitlines()[-1]  # listen says first, on its own line, how to type

@@ -124,7 +124,8 @@ def test_a_game_killed_holds_its_save_no_more(tmp_path):
 def test_every_way_out_lets_go_of_the_save(tmp_path):
     save = tmp_path / "g.json"
     for lines in ([MOVES[0], "quitter", "oui"], [MOVES[1]], []):  # quit, the input ending, nothing said
-        run = run_companion(["resume", str(save), "--engine", "text"] if save.exists() else [*PLAY, "--save", str(save)],
+        run = run_companion(["resume", str(save), "--engine", "text"] if save.exists()
+                            else [*PLAY, "--save", str(save)],
                             tmp_path / "home", "".join(f"{line}\n" for line in lines))
         assert run.returncode == 0, run.stderr
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".lock")], "no lock file left"

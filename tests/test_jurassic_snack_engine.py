@@ -386,7 +386,7 @@ def test_turns_in_a_row_without_eating_or_chasing_end_the_game(quiet_turns):
     game = arrange(Game.new(["Ana", "Ben"], seed=1, options=Options(quiet_turns=quiet_turns)),
                    {"A1": "blue", "F6": "yellow", "C3": GRASS})
     moves = {BLUE: [("A1", "north"), ("A6", "south")], YELLOW: [("F6", "south"), ("F1", "north")]}
-    for turn in range(quiet_turns):
+    for _turn in range(quiet_turns):
         assert game.phase != OVER
         for square, direction in moves[game.player]:
             game.apply(Move(game.player, "diplo", square, direction))

@@ -36,7 +36,7 @@ def check_invariants(game: Game) -> None:
 
 
 def random_wrong_action(game: Game, chooser: random.Random):
-    squares = list(game.layout.squares) + ["Z9"]
+    squares = [*list(game.layout.squares), "Z9"]
     player = chooser.choice([0, 1])
     pick = chooser.choice
     return pick([Move(player, pick(PIECES), pick(squares), pick(DIRECTIONS)), Reveal(player, pick(TOKENS)),

@@ -282,7 +282,8 @@ def test_real_tokens_looked_at_in_secret_are_read_by_someone_else_not_looked_at(
 
 # ---------------------------------------------------------------- the end
 
-RANKED = {"fr": "Classement : 1. {winner} avec", "en": "Ranking: 1. {winner} with", "es": "Clasificación: 1. {winner} con"}
+RANKED = {"fr": "Classement : 1. {winner} avec", "en": "Ranking: 1. {winner} with",
+          "es": "Clasificación: 1. {winner} con"}
 
 
 @pytest.mark.parametrize("lang", ["fr", "en", "es"])

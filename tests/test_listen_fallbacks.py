@@ -125,7 +125,7 @@ def test_push_to_talk_waits_for_enter(command):
 def test_unknown_engines_and_missing_files_are_bad_input(command):
     with pytest.raises(BadInput, match="laser"):
         open_listener("laser", "en")
-    with pytest.raises(BadInput, match="nowhere.wav"):
+    with pytest.raises(BadInput, match=r"nowhere\.wav"):
         open_listener("sphinx", "en", audio_files=[command.parent / "nowhere.wav"])
     with pytest.raises(BadInput):
         open_listener("text", "en", audio_files=[command])

@@ -4,6 +4,7 @@ meaning close behind (companion.speech.rivals), heard from synthesised WAV files
 
 from __future__ import annotations
 
+import contextlib
 import io
 import shutil
 
@@ -74,10 +75,8 @@ def play(tmp_path, said, script, condition="clean"):
     session = Session(game="draftosaurus", lang="en", speaker=TextSpeaker(out), listener=listener, verbosity="short")
     table = DraftosaurusTable(session, Game.new(PLAYERS, seed=1), None, TableSettings())
     table.save = lambda: None
-    try:
+    with contextlib.suppress(EndOfInput):
         table.run()
-    except EndOfInput:
-        pass
     return table.game, out.getvalue(), listener.heard[0]
 
 

@@ -62,7 +62,8 @@ def test_a_form_written_out_in_the_names_wins_over_the_rule():
         "Ana met le T-Rex sur la rive gauche du pont des amoureux.")
     assert fr.say("draft.accepted_full", player="Ana", species="trex", pen="pyramid") == (
         "Ana met le T-Rex dans la pyramide.")
-    assert en.say("draft.accepted_full", player="Ana", species="trex", pen="lookout") == "Ana puts the T-Rex at the lookout."
+    assert en.say("draft.accepted_full", player="Ana", species="trex", pen="lookout") == (
+        "Ana puts the T-Rex at the lookout.")
     assert es.say("draft.pen_of", pen="lovers_bridge_left", player="Ana", content="x") == (
         "la orilla izquierda del puente de los enamorados de Ana: x.")
 
@@ -104,9 +105,11 @@ _PLURAL_ADDRESS = {
     "fr": (re.compile(r"(?i)^(vous|votre|vos|vôtre|vôtres|dites|faites|êtes|[\w-]+-vous"
                       r"|\w+ez(-vous|-en|-les|-le|-la|-moi|-nous)?)$"),
            {"chez", "assez", "nez", "rez"}),
-    "es": (re.compile(r"(?i)^(usted|ustedes|vosotros|vosotras|os|vuestro|vuestra|vuestros|vuestras|sois|dais|vais|veis|\w+(áis|éis|ís)"
+    "es": (re.compile(r"(?i)^(usted|ustedes|vosotros|vosotras|os|vuestro|vuestra|vuestros|vuestras"
+                      r"|sois|dais|vais|veis|\w+(áis|éis|ís)"
                       r"|\w+[aei]d(lo|la|los|las|le|les)?)$"),
-           {"red", "pared", "sed", "césped", "huésped", "download", "confirmed", "pyramid", "país", "anís", "maís"}),  # and English ids
+           {"red", "pared", "sed", "césped", "huésped", "país", "anís", "maís",
+            "download", "confirmed", "pyramid"}),  # and English ids
 }
 
 
@@ -179,7 +182,8 @@ def test_english_scores_and_advice_read_naturally():
     assert forest == "forest of sameness: T-Rex, 1 dinosaur, 2 points." and "all" not in forest
     one_each = score_zoos([{"king_of_the_jungle": ["trex"]}, {"woody_trio": ["trex"]}])  # two players: "the other"
     kept = one_each.players[0].details["king_of_the_jungle"]
-    assert en.say(f"reasons.{kept.code}", **kept.params) == "king of the jungle: T-Rex, 1 in this zoo and 1 in the other, 7 points."
+    assert en.say(f"reasons.{kept.code}", **kept.params) == (
+        "king of the jungle: T-Rex, 1 in this zoo and 1 in the other, 7 points.")
     assert Catalog("fr").say(f"reasons.{kept.code}", **kept.params) == (
         "roi de la jungle : T-Rex, 1 dans ce zoo et 1 dans l'autre, 7 points.")
     many = score_zoos([{"king_of_the_jungle": ["trex"]}, {"woody_trio": ["trex"]}, {}])

@@ -18,14 +18,16 @@ def run(*argv: str) -> int:
 
 
 def test_json_gives_canonical_ids(capsys):
-    assert run("--game", "draftosaurus", "--lang", "fr", "--json", "place le tricératops dans la prairie des amoureux") == 0
+    assert run("--game", "draftosaurus", "--lang", "fr", "--json",
+               "place le tricératops dans la prairie des amoureux") == 0
     out = json.loads(capsys.readouterr().out)
     assert out["intent"] == "place"
     assert out["slots"] == {"species": "triceratops", "pen": "prairie_of_love"}
 
 
 def test_players_and_state_options(capsys):
-    assert run("--lang", "fr", "--state", "turn", "--players", "Alice, Bruno", "--json", "Bruno : stégosaure dans la rivière") == 0
+    assert run("--lang", "fr", "--state", "turn", "--players", "Alice, Bruno", "--json",
+               "Bruno : stégosaure dans la rivière") == 0
     assert json.loads(capsys.readouterr().out)["slots"] == {"player": "Bruno", "species": "stegosaurus", "pen": "river"}
     assert run("--lang", "fr", "--state", "die", "--json", "Bruno : stégosaure dans la rivière") == 0
     assert json.loads(capsys.readouterr().out)["intent"] is None  # not a die face: understood as nothing
@@ -33,7 +35,8 @@ def test_players_and_state_options(capsys):
 
 def test_human_output_is_in_the_chosen_language(capsys):
     assert run("--lang", "es", "pon", "el", "triceratops", "en", "la", "pradera", "del", "amor") == 0
-    assert capsys.readouterr().out.strip() == "Entendido: colocar un dinosaurio (especie: tricerátops, corral: pradera del amor)."
+    assert capsys.readouterr().out.strip() == (
+        "Entendido: colocar un dinosaurio (especie: tricerátops, corral: pradera del amor).")
     assert run("--lang", "fr", "explique l'étoile") == 0
     assert capsys.readouterr().out.strip() == "Compris : lire les règles (sujet : roi de la jungle)."
     assert run("--lang", "en", "yes") == 0
@@ -50,7 +53,8 @@ def test_nothing_understood_exits_0_with_a_null_intent_and_the_closest_suggestio
         'I did not understand "place the tricerotops in the hart pen".',
         'Did you mean "place the triceratops in the heart pen"?']
     assert run("--lang", "fr", "--json", "le chat dort") == 0
-    assert json.loads(capsys.readouterr().out) == {"intent": None, "slots": {}, "text": "le chat dort", "suggestion": None}
+    assert json.loads(capsys.readouterr().out) == {"intent": None, "slots": {}, "text": "le chat dort",
+                                                   "suggestion": None}
 
 
 @pytest.mark.parametrize("argv, where", [

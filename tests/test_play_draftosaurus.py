@@ -83,7 +83,7 @@ def test_refusals_say_why_and_the_choices_left(tmp_path):
 def test_bag_limit_is_refused_as_probably_misheard(tmp_path):
     # 3 players: the bag holds 6 of each species; the seventh T-Rex cannot exist.
     lines = []
-    for turn in range(3):
+    for _turn in range(3):
         lines += ["dé carré", "Alice : T-Rex dans la rivière", "Bruno : T-Rex dans la rivière",
                   "Chloé : stégosaure dans la rivière"]
     lines[-1] = "Chloé : T-Rex dans la rivière"

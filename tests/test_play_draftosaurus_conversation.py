@@ -40,8 +40,10 @@ def words_of(text: str) -> int:
 # ---------------------------------------------------------------- who is asked after the roll
 
 @pytest.mark.parametrize("lang, place, rolled, asked", [
-    ("en", "triceratops in the river", "I roll the die for Ben.", "Ben, which dinosaur do you place, and in which pen?"),
-    ("fr", "tricératops dans la rivière", "Je lance le dé pour Ben.", "Ben, quel dinosaure mets-tu, et dans quel enclos ?"),
+    ("en", "triceratops in the river", "I roll the die for Ben.",
+     "Ben, which dinosaur do you place, and in which pen?"),
+    ("fr", "tricératops dans la rivière", "Je lance le dé pour Ben.",
+     "Ben, quel dinosaure mets-tu, et dans quel enclos ?"),
     ("es", "tricerátops en el río", "Tiro el dado por Ben.", "Ben, ¿qué dinosaurio pones y en qué corral?"),
 ])
 def test_after_the_roll_the_player_who_rolled_is_asked_first(tmp_path, lang, place, rolled, asked):
@@ -85,7 +87,8 @@ def test_a_name_that_is_nobody_s_is_said_with_the_players_and_nothing_is_played(
 
 
 @pytest.mark.parametrize("lang, said, guess", [
-    ("fr", "Brono : diplodocus dans le roi de la jungle", "Voulais-tu dire : Bruno : diplodocus dans le roi de la jungle ?"),
+    ("fr", "Brono : diplodocus dans le roi de la jungle",
+     "Voulais-tu dire : Bruno : diplodocus dans le roi de la jungle ?"),
     ("en", "Brono: diplodocus in the king of the jungle", "Did you mean: Bruno: diplodocus in the king of the jungle?"),
     ("es", "Brono: diplodocus en el rey de la selva", "¿Querías decir: Bruno: diplodocus en el rey de la selva?"),
 ])
@@ -192,18 +195,20 @@ def test_a_pen_says_each_species_once_with_its_count(tmp_path, lang, die, place,
 
 
 @pytest.mark.parametrize("lang, lines, recap, empty", [
-    ("fr", ["dé croix", "tricératops dans le trio des bois", "Bruno : T-Rex dans la rivière", "qu'a-t-on joué à ce tour ?",
-            "quels enclos sont vides ?", "quels enclos de Bruno sont vides ?"],
+    ("fr", ["dé croix", "tricératops dans le trio des bois", "Bruno : T-Rex dans la rivière",
+            "qu'a-t-on joué à ce tour ?", "quels enclos sont vides ?", "quels enclos de Bruno sont vides ?"],
      "À ce tour, dé : forêt. Alice : tricératops, trio des bois ; Bruno : T-Rex, rivière.\nOn attend encore David.",
      [("Enclos vides de David : forêt des similaires, trio des bois, prairie des amoureux, roi de la jungle, plaine "
        "des différences et île du solitaire."), "Enclos vides de Bruno :"]),
     ("en", ["the die says cross", "triceratops in the woody trio", "Bruno: T-Rex in the river",
             "what was played this turn?", "which pens are empty?", "which of Alice's pens are empty?"],
      "This turn, the die says forest. Alice: triceratops, woody trio; Bruno: T-Rex, river.\nStill waiting for David.",
-     ["David's empty pens: forest of sameness, woody trio,", "Alice's empty pens: forest of sameness, prairie of love"]),
+     ["David's empty pens: forest of sameness, woody trio,",
+      "Alice's empty pens: forest of sameness, prairie of love"]),
     ("es", ["dado cruz", "tricerátops en el trío", "Bruno: T-Rex en el río", "¿qué se ha jugado en este turno?",
             "¿qué corrales están vacíos?", "¿qué corrales de Alice están vacíos?"],
-     "En este turno, el dado dice bosque. Alice: tricerátops, trío del bosque; Bruno: T-Rex, río.\nAún esperamos a David.",
+     "En este turno, el dado dice bosque. Alice: tricerátops, trío del bosque; Bruno: T-Rex, río.\n"
+     "Aún esperamos a David.",
      ["Corrales vacíos de David:", "Corrales vacíos de Alice: bosque de la igualdad, pradera del amor"]),
 ])
 def test_the_turn_s_recap_and_the_empty_pens_are_said(tmp_path, lang, lines, recap, empty):
@@ -215,7 +220,8 @@ def test_the_turn_s_recap_and_the_empty_pens_are_said(tmp_path, lang, lines, rec
 
 @pytest.mark.parametrize("lang, die, half, asked, answer, legal", [
     ("es", "dado cuadrado", "tricerátops", "¿dónde puede ir el tricerátops?",
-     "Ana, el tricerátops solo puede ir al río: di río para ponerlo allí.", "El tricerátops de Ana solo puede ir al río."),
+     "Ana, el tricerátops solo puede ir al río: di río para ponerlo allí.",
+     "El tricerátops de Ana solo puede ir al río."),
     ("en", "the die says square", "triceratops", "where can the triceratops go",
      "Ana, the triceratops can only go in the river: say river to put it there.",
      "Ana's triceratops can only go in the river."),
@@ -227,7 +233,8 @@ def test_a_choice_of_one_pen_says_it_is_the_only_one(tmp_path, lang, die, half, 
     names = catalog(lang)
     pens = ["forest_of_sameness", "woody_trio", "prairie_of_love", "king_of_the_jungle", "meadow_of_differences",
             "solitary_island"]
-    lines = [line for pen in pens for line in (die, f"{names.name('species', 'stegosaurus')} {names.name('pens', pen)}")]
+    lines = [line for pen in pens
+             for line in (die, f"{names.name('species', 'stegosaurus')} {names.name('pens', pen)}")]
     out = draft(tmp_path, [*lines, die, asked, half], "Beto,Ana", lang, "--only-mine", "Ana").stdout
     assert legal in out and answer in out
 
@@ -237,7 +244,8 @@ def test_a_choice_of_one_pen_says_it_is_the_only_one(tmp_path, lang, die, half, 
 @pytest.mark.parametrize("lang, lines, discard", [
     ("es", ["dado cruz", "Ana: tricerátops en el río", "Beto: tricerátops en el río", "deshacer", "rehacer"],
      "Cada uno devuelve a la caja un dinosaurio de su mano."),
-    ("fr", ["dé croix", "Ana : tricératops dans la rivière", "Beto : tricératops dans la rivière", "annule", "rétablis"],
+    ("fr", ["dé croix", "Ana : tricératops dans la rivière", "Beto : tricératops dans la rivière", "annule",
+            "rétablis"],
      "Chacun remet un dinosaure de sa main dans la boîte."),
     ("en", ["the die says cross", "Ana: triceratops in the river", "Beto: triceratops in the river", "undo", "redo"],
      "Each of you puts one dinosaur from your hand back in the box."),

@@ -184,7 +184,8 @@ ASKED = {
            "Bruno puts the stegosaurus on the right bank of the lovers' bridge."],
     "es": [("Alice, ¿en qué plaza de la pirámide? Puedes elegir: abajo a la izquierda, abajo en el centro o abajo a "
             "la derecha."), "Alice pone el T-Rex abajo a la izquierda de la pirámide.",
-           "Bruno, ¿en qué orilla del puente de los enamorados? Puedes elegir: orilla izquierda del puente de los enamorados u orilla derecha",
+           ("Bruno, ¿en qué orilla del puente de los enamorados? Puedes elegir: orilla izquierda del puente de los "
+            "enamorados u orilla derecha"),
            "Bruno pone el estegosaurio en la orilla derecha del puente de los enamorados."],
 }
 
@@ -283,7 +284,8 @@ def destination_line(game: Game, player: int, pen: str, position: str | None) ->
     from companion.language.messages import catalog
 
     names = catalog("fr")
-    where = f"dans {names.name('pens', pen)}" if position is None else f"{names.name('positions', position)} de la pyramide"
+    where = (f"dans {names.name('pens', pen)}" if position is None
+             else f"{names.name('positions', position)} de la pyramide")
     return f"{game.players[player]} : {where}"
 
 
@@ -350,7 +352,8 @@ def test_the_match_adds_the_scores_of_both_games_and_resumes_across_them(tmp_pat
     refused = run_play(start, [], tmp_path)  # an unfinished match is not replaced
     assert refused.returncode == 2 and "companion resume" in refused.stderr
     # The summer game ends and the winter one starts; the input ends in the middle of the winter game.
-    second = run_play(["resume", str(tmp_path / "g.json")], summer_lines[20:] + ["no", "yes"] + winter_lines[:15], tmp_path)
+    second = run_play(["resume", str(tmp_path / "g.json")], [*summer_lines[20:], "no", "yes", *winter_lines[:15]],
+                      tmp_path)
     assert second.returncode == 0, second.stderr
     assert "Summer and winter match: this is the summer game." in second.stdout
     assert "The summer game is over. On to the winter game? Say yes to start it" in second.stdout
@@ -360,7 +363,7 @@ def test_the_match_adds_the_scores_of_both_games_and_resumes_across_them(tmp_pat
     assert [played["totals"] for played in content["match"]["played"]] == [
         {entry.name: entry.total for entry in summer.score().players}]
     assert Game.from_json(content["state"]).board == "winter"
-    third = run_play(["resume", str(tmp_path / "g.json")], winter_lines[15:] + ["all"], tmp_path)
+    third = run_play(["resume", str(tmp_path / "g.json")], [*winter_lines[15:], "all"], tmp_path)
     assert third.returncode == 0, third.stderr
     assert "Summer and winter match: this is the winter game." in third.stdout
     sums = {}

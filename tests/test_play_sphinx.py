@@ -83,7 +83,7 @@ class TablePlayers(Listener):
             # command again; a misheard move would reach the game, and the zoos checked at the end differ.
             intent = self._meaning(self.unasked.text)[0]
             self._next(done=self._means(self.unasked.text, self.todo[0])
-                       or intent is not None and intent not in QUESTIONS)
+                       or (intent is not None and intent not in QUESTIONS))
             self.unasked = None
         if self.agreed is not None:  # the read-back was answered: move on, or say it again
             self._next(done=self.agreed)

@@ -3,6 +3,7 @@ commands (pause, verbosity, voice) are answered without reaching the game."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 
 import pytest
@@ -34,10 +35,8 @@ def play(utterances, lang="fr", earcons=None, listener_class=Heard_):
                       listener=listener_class(utterances), verbosity="short", earcons=earcons)
     table = DraftosaurusTable(session, Game.new(["Alice", "Bruno"], seed=1), None, TableSettings())
     table.save = lambda: None
-    try:
+    with contextlib.suppress(EndOfInput):
         table.run()
-    except EndOfInput:
-        pass
     return table.game, out.getvalue()
 
 

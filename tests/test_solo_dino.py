@@ -114,7 +114,8 @@ def bot_sentence(game: Game, index: int, lang: str) -> str:
                              colour=game.colours[action.player], steps=action.steps, square=action.square)]
         if action.egg is not None:
             last = after.nests()[action.egg][1] == 0
-            clauses.append(words.say("dino.solo_clause_last_egg" if last else "dino.solo_clause_egg", colour=action.egg))
+            clauses.append(words.say("dino.solo_clause_last_egg" if last else "dino.solo_clause_egg",
+                                     colour=action.egg))
         if stones:
             clauses.append(words.say("dino.solo_clause_meteor", stones=stones))
         actions = words.join(clauses)

@@ -122,8 +122,8 @@ def test_a_whole_two_player_solo_game_in_english_against_the_strong_bot(tmp_path
     game = expected_game(seed, 1, "strong")
     save = tmp_path / "solo.json"
     lines = player_lines(game, "en")
-    result = run_play(solo_args(save, "en", seed, 1, "strong"), [lines[0], lines[1], "what did Bot play?", *lines[2:], "all"],
-                      tmp_path)
+    result = run_play(solo_args(save, "en", seed, 1, "strong"),
+                      [lines[0], lines[1], "what did Bot play?", *lines[2:], "all"], tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     words = catalog("en")

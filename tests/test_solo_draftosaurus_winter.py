@@ -117,7 +117,7 @@ def test_a_solo_match_in_english_adds_both_games(tmp_path):
     winter = play_game(winter, [GreedyBot(PLAYER_POLICY_SEED), BOTS["random"](seed)])
     save = tmp_path / "match.json"
     # "all" answers "the points in detail?" after each game; then yes to the winter game
-    lines = player_lines(summer, "en") + ["all", "yes"] + player_lines(winter, "en") + ["all"]
+    lines = [*player_lines(summer, "en"), "all", "yes", *player_lines(winter, "en"), "all"]
     result = run_play(solo_args(save, "en", seed, 1, "random", "--match", "summer-winter"), lines, tmp_path)
     assert result.returncode == 0, result.stderr
     out, words = result.stdout, catalog("en")

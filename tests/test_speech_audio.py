@@ -42,9 +42,9 @@ def test_wav_files_of_common_formats_read_alike(tmp_path, options):
 
 def test_files_that_are_not_wav_are_bad_input(tmp_path):
     (tmp_path / "notes.wav").write_text("hello")
-    with pytest.raises(BadInput, match="notes.wav"):
+    with pytest.raises(BadInput, match=r"notes\.wav"):
         read_wav(tmp_path / "notes.wav")
-    with pytest.raises(BadInput, match="missing.wav"):
+    with pytest.raises(BadInput, match=r"missing\.wav"):
         read_wav(tmp_path / "missing.wav")
 
 
@@ -110,7 +110,7 @@ def test_a_short_pause_does_not_end_the_utterance(spoken):
 def test_speech_in_noise_is_found_and_noise_alone_is_not(spoken):
     quiet_noise = noise(3.0, 0.01)
     loud_speech = [(np.frombuffer(f, "<i2") + np.frombuffer(n, "<i2")).astype("<i2").tobytes()
-                   for f, n in zip(spoken, noise(len(spoken) * 0.03, 0.01, seed=1))]
+                   for f, n in zip(spoken, noise(len(spoken) * 0.03, 0.01, seed=1), strict=True)]
     endpointer = Endpointer()
     assert list(endpointer.speech(iter(quiet_noise))) == [] and not endpointer.started
     utterance = list(Endpointer().speech(iter(quiet_noise + loud_speech + quiet_noise)))
@@ -155,7 +155,7 @@ def accepted(start, finals, words, nulls, max_length: int) -> set[tuple[str, ...
         for sequence, state in frontier:
             if state in automaton.accepting:
                 found.add(sequence)
-            next_frontier += [(sequence + (word,), target) for word, target in arcs.get(state, [])]
+            next_frontier += [((*sequence, word), target) for word, target in arcs.get(state, [])]
         frontier = next_frontier
     return found
 

@@ -40,7 +40,8 @@ def zoos(tmp_path: Path) -> list[dict[str, list[str]]]:
 # ---------------------------------------------------------------- 1. every name said at once
 
 @pytest.mark.parametrize("lang, lines, names, sentence", [
-    ("fr", ["quatre", "Alice, Bruno, Chloé et David", "oui", "Bruno", "oui", "oui", "non"], ["Alice", "Bruno", "Chloé", "David"],
+    ("fr", ["quatre", "Alice, Bruno, Chloé et David", "oui", "Bruno", "oui", "oui", "non"],
+     ["Alice", "Bruno", "Chloé", "David"],
      "Je note 4 noms : Alice, Bruno, Chloé et David. C'est bien ça ?"),
     ("en", ["three", "Ann, Ben and Cid", "yes", "Ben", "yes", "yes", "no"], ["Ann", "Ben", "Cid"],
      "I have 3 names: Ann, Ben and Cid. Is that right?"),
@@ -56,7 +57,8 @@ def test_every_name_said_at_once_is_split_and_confirmed_in_one_sentence(tmp_path
 
 
 def test_a_name_holding_a_separator_is_refused_with_the_reason(tmp_path):
-    result = play(tmp_path, "draftosaurus", ["deux", "Alice; Bruno", "Alice", "Bruno", "oui", "Alice", "oui", "oui", "non"])
+    result = play(tmp_path, "draftosaurus",
+                  ["deux", "Alice; Bruno", "Alice", "Bruno", "oui", "Alice", "oui", "oui", "non"])
     out = result.stdout
     assert "Un nom ne peut pas contenir « ; », donc « Alice; Bruno » ne convient pas." in out
     assert "Nouvelle partie de Draftosaurus à 2 joueurs : Alice et Bruno." in out
@@ -109,7 +111,8 @@ def test_a_guess_takes_help_and_repeat_and_asks_again_shortly(tmp_path):
      ["Alice, dans quel enclos mets-tu le tricératops ? Tu peux choisir :",
       "Bruno, quel dinosaure mets-tu dans la forêt des similaires ?"]),
     ("en", ["the die says cross", "triceratops", "in the trio", "forest of sameness", "stegosaurus"],
-     ["Alice, which pen for the triceratops? You can choose:", "Bruno, which dinosaur goes in the forest of sameness?"]),
+     ["Alice, which pen for the triceratops? You can choose:",
+      "Bruno, which dinosaur goes in the forest of sameness?"]),
     ("es", ["dado cruz", "tricerátops", "en el trío", "bosque de la igualdad", "estegosaurio"],
      ["Alice, ¿en qué corral pones el tricerátops? Puedes elegir:",
       "Bruno, ¿qué dinosaurio pones en el bosque de la igualdad?"]),
@@ -140,22 +143,24 @@ DINO_SETUP = ["oui", "non", "B2", "C5", "D3", "E2", "B5", "D5", "entre C3 et C4"
 
 
 def test_dino_steps_without_a_pawn_ask_which_pawn_then_where(tmp_path):
-    result = play(tmp_path, "dino", DINO_SETUP + ["avance de trois", "le premier", "B2", "non"], "--players", "Ana,Bruno")
+    result = play(tmp_path, "dino", [*DINO_SETUP, "avance de trois", "le premier", "B2", "non"],
+                  "--players", "Ana,Bruno")
     out = result.stdout
-    assert "Quel pion rouge : le premier, qui attend à la machine de A1, ou le second, qui attend à la machine de F6 ?" in out
+    assert ("Quel pion rouge : le premier, qui attend à la machine de A1, ou le second, qui attend à la machine "
+            "de F6 ?") in out
     assert "Sur quel carré s'arrête le pion rouge ?" in out
     assert "Ana : pion rouge en B2, 3 emplacements." in out
 
 
 def test_dino_a_new_move_answers_a_question_of_the_move(tmp_path):
-    out = play(tmp_path, "dino", DINO_SETUP + ["avance de trois", "tout pour la météorite"],
+    out = play(tmp_path, "dino", [*DINO_SETUP, "avance de trois", "tout pour la météorite"],
                "--players", "Ana,Bruno").stdout
     assert "La météorite avance : 4 pierres ; 24 pierres avant sa chute." in out
 
 
 def test_dino_an_egg_of_a_colour_not_there_asks_again(tmp_path):
-    out = play(tmp_path, "dino", DINO_SETUP + ["mon pion rouge numéro 1 avance de 3 jusqu'en B2",
-                                               "je prends un œuf vert", "oui"], "--players", "Ana,Bruno").stdout
+    out = play(tmp_path, "dino", [*DINO_SETUP, "mon pion rouge numéro 1 avance de 3 jusqu'en B2",
+                                  "je prends un œuf vert", "oui"], "--players", "Ana,Bruno").stdout
     assert out.count("Il y a un œuf rouge à prendre en B2. Le prends-tu ? Oui ou non.") == 2
     assert "Ana prend un œuf rouge" in out
 
@@ -185,8 +190,9 @@ def test_jurassic_snack_a_square_alone_asks_which_way(tmp_path):
     ("draftosaurus", ["--players", "Alice,Bruno"], ["dé croix", "Alice : stégosaure dans la rivière", "annule"],
      "Annulé : le stégosaure d'Alice dans la rivière.", "Alice, quel dinosaure mets-tu, et dans quel enclos ?"),
     ("jurassic-snack", ["--players", "Ana,Ben", "--tokens", "physical", "--seed", "3"], ["B5 vers le nord", "annule"],
-     "Annulé : le coup du diplo de B5 vers le nord.", "Ana, bleus, 1 action : quelle pièce, depuis quelle case, vers où ?"),
-    ("dino", ["--players", "Ana,Bruno", "--seed", "1"], DINO_SETUP + ["tout pour la météorite", "annule"],
+     "Annulé : le coup du diplo de B5 vers le nord.",
+     "Ana, bleus, 1 action : quelle pièce, depuis quelle case, vers où ?"),
+    ("dino", ["--players", "Ana,Bruno", "--seed", "1"], [*DINO_SETUP, "tout pour la météorite", "annule"],
      "Annulé : les quatre points d'Ana à la météorite.",
      "Ana, pion rouge : de combien d'emplacements, et jusqu'où ? Ou bien tout pour la météorite."),
 ])
@@ -262,7 +268,8 @@ def test_the_player_being_asked_is_saved_and_asked_again_after_resume(tmp_path):
      "L'île du solitaire d'Alice : un stégosaure."),
     ("en", "Ann,Ben", ["the die says cross", "Ben: stegosaurus in the river", "the river of Ben"],
      "Ben's river: a stegosaurus."),
-    ("es", "Ana,Beto", ["dado cruz", "Ana: estegosaurio en el río", "el río de Ana"], "El río de Ana: un estegosaurio."),
+    ("es", "Ana,Beto", ["dado cruz", "Ana: estegosaurio en el río", "el río de Ana"],
+     "El río de Ana: un estegosaurio."),
 ])
 def test_a_pen_of_a_named_player_is_answered_naming_the_player(tmp_path, lang, players, lines, answer):
     assert answer in draft(tmp_path, lines, players, lang).stdout
@@ -386,7 +393,8 @@ def test_two_pawns_of_one_colour_are_told_apart_when_both_are_by_one_machine(tmp
 # ---------------------------------------------------------------- 9. French and Spanish as natives write them
 
 _BAD = {
-    "fr": [r"\bde [AEIOUYÉÈÊ][a-zé]", r"\bà le\b", r"\bde le\b", r": -", r"\b0 couples?\b", r"Enclos vides :[^.]*rivière"],
+    "fr": [r"\bde [AEIOUYÉÈÊ][a-zé]", r"\bà le\b", r"\bde le\b", r": -", r"\b0 couples?\b",
+           r"Enclos vides :[^.]*rivière"],
     "es": [r"parasaurolofus", r"parasaurolophus", r"\bde el\b", r"\ba el\b", r": -"],
 }
 
@@ -618,7 +626,8 @@ def test_a_command_of_the_game_said_where_names_are_asked_is_no_name(tmp_path, g
     ("draftosaurus", "fr", ["trois", "Rose, Rex et Marie", "oui"], "Je note 3 noms : Rose, Rex et Marie."),
     ("jurassic-snack", "en", ["Ben", "River", "yes"], "I have 2 names: Ben and River."),
     ("dino", "es", ["dos", "Río", "añade De la Cruz", "sí"], "Apunto 2 nombres: Río y De la Cruz."),
-    ("dino", "fr", ["deux", "Ana et Bruno", "non, Jean-Pierre et Rose", "oui"], "Je note 2 noms : Jean-Pierre et Rose."),
+    ("dino", "fr", ["deux", "Ana et Bruno", "non, Jean-Pierre et Rose", "oui"],
+     "Je note 2 noms : Jean-Pierre et Rose."),
 ])
 def test_names_that_are_also_words_of_the_game_stay_names(tmp_path, game_id, lang, lines, names):
     """A single word is a name even when the game knows it ("Rex", "Río", "River"); a name that reads as a
@@ -702,7 +711,8 @@ def test_the_last_question_takes_help_scores_and_quit_in_every_game(tmp_path, ga
     if game_id == "draftosaurus":  # the final scores, not the scores "so far"
         entry = game.score().players[0]
         assert out.count(f"{entry.name}: {entry.total} ") + out.count(f"{entry.name} : {entry.total} ") >= 1, out
-        assert words.say("draft.score_so_far", player=entry.name, total=entry.total, details="").split(".")[0] not in out
+        so_far = words.say("draft.score_so_far", player=entry.name, total=entry.total, details="")
+        assert so_far.split(".")[0] not in out
 
 
 def finished_save(tmp_path: Path, game_id: str) -> Path:
@@ -758,4 +768,5 @@ def test_a_line_not_expected_after_the_end_says_what_may_be_said_without_the_end
     words = catalog("fr")
     out = result.stdout.splitlines()
     at = out.index(words.say("session.after_end"))
-    assert out[at + 1:] == [words.say("session.after_end_expected"), words.say("session.finished_saved", path=str(path))]
+    assert out[at + 1:] == [words.say("session.after_end_expected"),
+                            words.say("session.finished_saved", path=str(path))]

@@ -97,7 +97,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the random sentences and room conditions")
     parser.add_argument("--sentences", default="examples", choices=("examples", "grammar"),
                         help="the sentences written as players say them (default), or random paths of the grammar")
-    parser.add_argument("--voices", default="default", choices=("default", "all") + SYNTHESISERS,
+    parser.add_argument("--voices", default="default", choices=("default", "all", *SYNTHESISERS),
                         help="synthesisers that speak the commands: default (mbrola for whisper in French and "
                              "Spanish, else espeak-ng and flite), all (every one installed), or one")
     parser.add_argument("--repeats", type=int, default=1,
@@ -264,7 +264,7 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
         row["outcome"] = outcome(row, doubtful(heard, row["rival_margin"]), heard.needs_confirmation)
         rows.append(row)
     for _ in range(args.repeats - 1):
-        for utterance, row in zip(said, rows):
+        for utterance, row in zip(said, rows, strict=True):
             listener.expect_speaker(str(utterance.voice))
             recogniser.use_grammar(utterance.command.state, players)
             row["decode_ms"].append(listener.hear(WavFileSource(utterance.path)).decode_ms)
@@ -305,7 +305,8 @@ def outcome(row: dict, doubtful_act: bool, unsure: bool) -> str:
         return "read back" if asked else "understood"
     heard = row["heard_slots"]
     part_missing = row["meant"] == row["intent"] and heard.items() < row["slots"].items()
-    half_placement = row["meant"] in PLACEMENTS and not (heard.get("species") and (heard.get("pen") or heard.get("position")))
+    half_placement = row["meant"] in PLACEMENTS and not (heard.get("species")
+                                                         and (heard.get("pen") or heard.get("position")))
     if asked or part_missing or half_placement or row.get("for_bot"):
         return "asked"  # a part missing (the species, the pen) is asked for, a missing player is the one asked,
         # a bot's move is refused
@@ -335,7 +336,7 @@ def report(rows: list[dict], load_s: float, model: str, engine: str, lang: str =
     families = list(dict.fromkeys(r["family"] for r in rows))
     rooms = list(dict.fromkeys(r["condition"] for r in rows))
     groups = [{"family": family, "condition": room, **shares(cell)}
-              for family in families for room in rooms + ["all"]
+              for family in families for room in [*rooms, "all"]
               for cell in [[r for r in rows if r["family"] == family and room in ("all", r["condition"])]] if cell]
     tuned = [g for g in groups if g["condition"] == "all" and "held out" not in g["family"]]
     held = [g for g in groups if g["condition"] == "all" and "held out" in g["family"]]
@@ -497,13 +498,15 @@ def _print(report: dict, verbose: bool, tradeoff: bool = False) -> None:
     print(f"  model and grammars loaded in {report['load_s']:.2f} s")
     if tradeoff and report["whisper_tradeoff"]:
         used = settings(report["lang"])
-        print(f"  Whisper's second opinion (in use, first: sound floor {used.sound_sure:g}, margin {used.margin:g}, gap "
-              f"{used.gap:g}, alone {used.alone_gap:g}, sure check {_setting(used.sure_margin)} / {used.sure_gap:g}):")
+        print(f"  Whisper's second opinion (in use, first: sound floor {used.sound_sure:g}, margin {used.margin:g}, "
+              f"gap {used.gap:g}, alone {used.alone_gap:g}, sure check {_setting(used.sure_margin)} / "
+              f"{used.sure_gap:g}):")
         print("  sound floor  margin   gap  alone  sure check  voices     right moves read back  understood  "
               "asked again  answered wrongly  misheard-and-applied")
         for t in report["whisper_tradeoff"]:
             print(f"  {t['sound_floor']:>11g}  {t['margin']:>6g}  {t['gap']:>4g}  {t['alone_gap']:>5g}  "
-                  f"{_setting(t['sure_margin']):>4} / {t['sure_gap']:<4g} {'held out' if t['held_out'] else 'tuned':<9}  "
+                  f"{_setting(t['sure_margin']):>4} / {t['sure_gap']:<4g} "
+                  f"{'held out' if t['held_out'] else 'tuned':<9}  "
                   f"{t['acts_read_back']:>10.1%} of {t['acts_heard_right']:<4}      {t['understood']:6.1%}      "
                   f"{t['asked_again']:6.1%}       {_cell(t['answered_wrongly'])}            "
                   f"{t['misheard_and_applied']:6.1%}")

@@ -14,6 +14,7 @@ one measured.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import subprocess
@@ -148,10 +149,8 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
         session = Session(game="draftosaurus", lang=lang, speaker=speaker, listener=listener, verbosity="short")
         game = Game.new(list(PLAYERS), seed=seed)
         table = DraftosaurusTable(session, game, Path(folder) / "save.json", TableSettings())
-        try:
+        with contextlib.suppress(EndOfInput):
             table.run()
-        except EndOfInput:
-            pass
         listener.close()
     responses, decode_ms, audio_s = [], [], []
     for when, final_ms, decoded_ms, seconds in listener.handed:
@@ -163,7 +162,8 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
     applied = [a for a in table.game.actions if isinstance(a, (Roll, Place))]
     return {"commands": len(lines), "answered": len(responses), "actions_applied": len(table.game.actions),
             "confirmations": listener.confirmations,
-            "misheard_applied": sum(a != b for a, b in zip(said, applied)) + max(0, len(applied) - len(said)),
+            "misheard_applied": sum(a != b for a, b in zip(said, applied, strict=False))
+                                + max(0, len(applied) - len(said)),
             "response_p50_ms": percentile(responses, 0.5), "response_p95_ms": percentile(responses, 0.95),
             "real_time_factor": sum(decode_ms) / 1000 / max(sum(a for a in audio_s if not math.isnan(a)), 1e-9)}
 

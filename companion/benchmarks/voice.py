@@ -106,7 +106,8 @@ def play_scripted(server: PrivateSoundServer, lang: str, folder: Path, lines: Se
     env = {**os.environ, **server.environment(), **home_env(folder, rate)}
     recorder = server.record()
     started = time.monotonic()
-    done = subprocess.run(game_command(lang, folder / "game.json", "--engine", "text", "--voice", "tts", "--no-earcons"),
+    done = subprocess.run(game_command(lang, folder / "game.json", "--engine", "text", "--voice", "tts",
+                                       "--no-earcons"),
                           input="\n".join(lines) + "\n", capture_output=True, text=True, encoding="utf-8", env=env,
                           timeout=timeout, check=False)
     seconds = time.monotonic() - started
@@ -210,7 +211,7 @@ def recognised(recording: np.ndarray, lines: Sequence[str], places: Sequence[tup
     hiss = np.random.default_rng(0).normal(0, 1e-3, len(recording)).astype(np.float32)  # see speech.sphinx
     audio = np.clip(recording + hiss, -1, 1)
     heard: list[str | None] = []
-    for (start, _score), seconds in zip(places, lengths):
+    for (start, _score), seconds in zip(places, lengths, strict=True):
         if start is None:
             heard.append(None)
             continue
@@ -282,10 +283,11 @@ def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: flo
     said = [np.concatenate([next(alone) for _ in parts]) for parts in sentences]  # each line as it is played
     result = Heard(lang, sum(speech_seconds(a) for a in said), speech_seconds(audio), len(lines))
     places = locate(audio, said)
-    result.lost = [line for line, (start, _) in zip(lines, places) if start is None]
+    result.lost = [line for line, (start, _) in zip(lines, places, strict=True) if start is None]
     if recognise if recognise is not None else lang == "en":
         heard = recognised(audio, lines, places, [len(a) / SAMPLE_RATE for a in said], folder)
-        result.misrecognised = [line for line, words in zip(lines, heard)  # a file's path is read letter by letter
+        # a file's path is read letter by letter
+        result.misrecognised = [line for line, words in zip(lines, heard, strict=True)
                                 if words is not None and words != " ".join(_words(line)) and _words(line)
                                 and "/" not in line]
     return result
@@ -680,7 +682,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             server = PrivateSoundServer(Path(folder) / "server").start()
         except SoundServerUnavailable as problem:
-            raise BadInput(f"bench voice needs PulseAudio and its tools (install.sh installs them): {problem}") from None
+            raise BadInput(f"bench voice needs PulseAudio and its tools (install.sh installs them): "
+                           f"{problem}") from None
         try:
             report = _measure(server, Path(folder), langs, args.trials, args.runs)
         finally:

@@ -24,7 +24,8 @@ COMMANDS: dict[str, str] = {
                "'models whisper' makes the Whisper model ready; 'models check [LANG]' lists the words a Vosk model "
                "lacks and what to say instead."),
     "parse": "Show the intent and slots of a sentence a player may say, or export the recogniser grammars.",
-    "play": "Play a game at the table: the program hears the moves and any die rolled, checks them and keeps the score.",
+    "play": "Play a game at the table: the program hears the moves and any die rolled, checks them and keeps the "
+            "score.",
     "resume": "Carry on a saved game where it stood (by default the game saved last, wherever it is).",
     "rules": ("Read the rules of a game, or one topic of them (draftosaurus, jurassic-snack, dino). "
               "Interactively: next, previous, repeat, a topic name, contents, stop."),

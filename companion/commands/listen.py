@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from companion.dialogue.session import understand
 from companion.errors import EXIT_OK, Said
@@ -24,7 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state", default="any",
                         help="dialogue state whose commands to hear (die, turn, confirm, setup, any)")
     parser.add_argument("--file", type=Path, metavar="WAV", help="hear this WAV file instead of the microphone")
-    parser.add_argument("--model", type=Path, metavar="PATH", help="speech model folder (Vosk, PocketSphinx or Whisper)")
+    parser.add_argument("--model", type=Path, metavar="PATH",
+                        help="speech model folder (Vosk, PocketSphinx or Whisper)")
     parser.add_argument("--player", action="append", default=[], metavar="NAME",
                         help="a player's name that may be said (repeat for each player)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -51,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _spoken(result: dict, lang: str) -> str:
+def _spoken(result: dict[str, Any], lang: str) -> str:
     messages = catalog(lang)
     if not result["text"]:
         return messages.say("speech.heard_nothing")

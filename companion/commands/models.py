@@ -14,11 +14,12 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from companion import registry
 from companion.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, BadInput, Said
 from companion.files import write_reason
-from companion.language.coverage import Coverage, Instead, Unsayable, coverage
+from companion.language.coverage import Context, Coverage, Instead, Unsayable, coverage
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 from companion.speech.audio import default_device
 from companion.speech.base import Unavailable
@@ -99,14 +100,14 @@ def _whisper(lang: str) -> int:
     return EXIT_OK
 
 
-def _device(kind: str) -> dict:
+def _device(kind: str) -> dict[str, str | None]:
     try:
         return {"name": str(default_device(kind)["name"])}
     except Unavailable as problem:
         return {"name": None, "problem": problem.problem, "detail": problem.detail}
 
 
-def _voice(lang: str) -> dict:
+def _voice(lang: str) -> dict[str, str | None]:
     try:
         speaker = TtsSpeaker(lang, out=io.StringIO(), remember=False, save_only=True)
     except Unavailable as problem:
@@ -117,7 +118,7 @@ def _voice(lang: str) -> dict:
         speaker.close()
 
 
-def inventory() -> dict:
+def inventory() -> dict[str, Any]:
     """Everything speech-related found on this computer, per language."""
     languages = {}
     for lang in LANGUAGES:
@@ -130,11 +131,11 @@ def inventory() -> dict:
             "microphone": _device("input"), "output": _device("output")}
 
 
-def _problem_text(entry: dict, lang: str) -> str:
+def _problem_text(entry: dict[str, Any], lang: str) -> str:
     return Unavailable(entry["problem"], entry.get("detail", "")).explain(lang)
 
 
-def _lines(report: dict, lang: str) -> list[str]:
+def _lines(report: dict[str, Any], lang: str) -> list[str]:
     messages = catalog(lang)
     lines = []
     for code, found in report["languages"].items():
@@ -214,14 +215,14 @@ def _check_lines(result: Coverage, folder: Path, words: Catalog) -> list[str]:
     lines = [words.say("speech.check.model", language=words.say(f"speech.languages.{result.lang}"),
                        name=folder.name, path=str(folder))]
     if not result.missing:
-        return lines + [words.say("speech.check.all_known", words=result.words)]
+        return [*lines, words.say("speech.check.all_known", words=result.words)]
     lines.append(words.say("speech.check.missing", count=len(result.missing), words=result.words))
     for word in result.missing[:SHOWN_MISSING]:
         lines.append(words.say("speech.check.word", word=_shown(word), ways=_ways(result.instead[word], words)))
     if len(result.missing) > SHOWN_MISSING:
         lines.append(words.say("speech.check.more_words", count=len(result.missing) - SHOWN_MISSING))
     if result.all_sayable:
-        return lines + [words.say("speech.check.sayable")]
+        return [*lines, words.say("speech.check.sayable")]
     by_game: dict[str, list[Unsayable]] = {}
     for item in result.unsayable:
         by_game.setdefault(item.game, []).append(item)
@@ -237,12 +238,13 @@ def _check_lines(result: Coverage, folder: Path, words: Catalog) -> list[str]:
 def _ways(alternatives: list[Instead], words: Catalog) -> str:
     """What to say instead of one word: each distinct wording once, with what it is for (a value of a list, a
     command) when it holds for a few of them only."""
-    grouped: dict[tuple[str, ...], list[tuple]] = {}
+    grouped: dict[tuple[str, ...], list[Context]] = {}
     for instead in alternatives:
         grouped.setdefault(instead.words, []).append(instead.context)
     ways = []
     for said, contexts in list(grouped.items())[:SHOWN_WAYS]:
-        way = words.say("speech.check.say", words=_shown(" ".join(said))) if said else words.say("speech.check.leave_out")
+        way = (words.say("speech.check.say", words=_shown(" ".join(said))) if said
+               else words.say("speech.check.leave_out"))
         if all(contexts) and len(contexts) <= SHOWN_CONTEXTS:
             way = words.say("speech.check.with_context", way=way,
                             contexts=", ".join(_context(context, words) for context in contexts))
@@ -250,7 +252,7 @@ def _ways(alternatives: list[Instead], words: Catalog) -> str:
     return "; ".join(ways) if ways else words.say("speech.check.no_way")
 
 
-def _context(context: tuple, words: Catalog) -> str:
+def _context(context: Context, words: Catalog) -> str:
     if context[0] == "command":
         return words.say("speech.check.context_command", command=words.say(f"parse.intents.{context[1]}"))
     _, name, _, said_as = context

@@ -23,7 +23,8 @@ EXPORTS = ("vosk", "jsgf", "sizes")
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("text", nargs="*", metavar="TEXT", help="the sentence (several words are joined)")
     parser.add_argument("--game", default=games()[0], help=f"game: {', '.join(games())} (default %(default)s)")
-    parser.add_argument("--lang", default=DEFAULT_LANGUAGE, help=f"language: {', '.join(LANGUAGES)} (default %(default)s)")
+    parser.add_argument("--lang", default=DEFAULT_LANGUAGE,
+                        help=f"language: {', '.join(LANGUAGES)} (default %(default)s)")
     parser.add_argument("--state", default=ANY_STATE,
                         help="dialogue state: which intents are active (die, turn, confirm, setup, any; default any)")
     parser.add_argument("--players", default="", help='player names, comma separated: "Alice,Bruno"')

@@ -56,7 +56,8 @@ def _rebuilt_table(path: Path, game: str, content: dict[str, Any], lang: str) ->
     (said in `lang`)."""
     quiet = Session(game=game, lang=lang, speaker=TextSpeaker(io.StringIO()), listener=TextListener(io.StringIO()))
     try:
-        return registry.game(game).table_class().from_save(quiet, content, path)
+        table: Table[Any] = registry.game(game).table_class().from_save(quiet, content, path)
+        return table
     except SaveFileError:
         raise
     except Exception as error:  # noqa: BLE001 - a save that resume cannot rebuild is never written over

@@ -14,7 +14,7 @@ from companion.files import FileRefused, kind_key
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from companion.settings import settings_path
 from companion.speech.base import Unavailable
-from companion.speech.config import RATE_RANGE, VOLUME_RANGE, load_config, save_config
+from companion.speech.config import RATE_RANGE, VOLUME_RANGE, SpeechConfig, load_config, save_config
 from companion.speech.engines import open_speaker
 from companion.speech.tts import TtsSpeaker
 from companion.text import clean, shown
@@ -30,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--remember", action="store_true", help="keep --rate and --volume for next times")
 
 
-def _settings(args: argparse.Namespace):
+def _settings(args: argparse.Namespace) -> SpeechConfig:
     config = load_config()
     for name, bounds in (("rate", RATE_RANGE), ("volume", VOLUME_RANGE)):
         value = getattr(args, name)
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_CANNOT_WRITE if code == EXIT_OK and not remembered else code
 
 
-def _remember(config, lang: str) -> bool:
+def _remember(config: SpeechConfig, lang: str) -> bool:
     """Keep the voice settings for next times; say so when the settings file takes nothing (False)."""
     if save_config(config) is not None:
         return True
@@ -85,7 +85,7 @@ def _check_out(out: Path) -> None:
         raise FileRefused("not_a_file_to_write", out, words={"kind": kind_key(mode)})
 
 
-def _write(text: str, args: argparse.Namespace, config) -> int:
+def _write(text: str, args: argparse.Namespace, config: SpeechConfig) -> int:
     out: Path = args.out
     try:
         speaker = TtsSpeaker(args.lang, config, out=io.StringIO(), remember=False, save_only=True)

@@ -24,8 +24,8 @@ from companion.dialogue.savefile import SAVE_LIMIT, SaveFileError, check_documen
 from companion.dialogue.turn import Table
 from companion.errors import BadInput, RuleViolation
 from companion.files import FileRefused, load_json, parse_json, read_stream
-from companion.games.common import OVER
-from companion.games.draftosaurus.engine import Game, ReplayRefused
+from companion.games.common import OVER, ReplayRefused
+from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.ids import BOARDS
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.scoring import PlayerScore, ScoreSheet, ZooRefused, score_zoos

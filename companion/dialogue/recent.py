@@ -7,6 +7,7 @@ whose file changed last, among those that are still saves of ours.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -37,10 +38,8 @@ def remember(path: Path) -> None:
     """Put `path` at the head of the list (best effort: a list that cannot be written changes nothing else)."""
     resolved = Path(path).resolve()
     saves = [resolved] + [p for p in recent_saves() if p != resolved]
-    try:
+    with contextlib.suppress(OSError):
         write_json_atomically(_recent_file(), {"saves": [_entry(p) for p in saves[:KEPT]]})
-    except OSError:
-        pass
 
 
 def _entry(path: Path) -> str | dict[str, str]:

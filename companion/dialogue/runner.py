@@ -7,6 +7,7 @@ accepted move is already on disk; the runner says where and how to go on, and cl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import sys
 from collections.abc import Callable
@@ -192,7 +193,5 @@ def _where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_k
 
 
 def _complain(message: str) -> None:
-    try:
+    with contextlib.suppress(OSError):
         print(f"companion: {clean(message)}", file=sys.stderr, flush=True)
-    except OSError:
-        pass

@@ -383,7 +383,8 @@ def check_document(path: Path, document: Any, game: str | None = None) -> dict[s
         raise SaveFileError("corrupt", path, "checksum", cause=FileRefused("checksum", path))
     if game is not None and document["game"] != game:
         raise SaveFileError("other_game", path, clean(document["game"])[:40])
-    return cleaned(content)
+    checked: dict[str, Any] = cleaned(content)  # a dict: SAVE_SCHEMA says so
+    return checked
 
 
 def read_save(path: Path, game: str | None = None) -> tuple[str, dict[str, Any]]:

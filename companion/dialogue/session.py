@@ -232,7 +232,8 @@ class Session:
                 self.say_text(question, remember=False)
                 continue
             if result.intent in ("yes", "no") or result.intent is None:
-                self.say("session.confirm_again", heard=heard.text, question=again or question)  # a doubtful yes is no yes
+                # a doubtful yes is no yes
+                self.say("session.confirm_again", heard=heard.text, question=again or question)
                 continue
             answer = self.take(heard, result, state)
             if answer is not None and not self.handle_shared(answer, state):

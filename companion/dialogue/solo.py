@@ -19,7 +19,7 @@ from typing import Any
 from companion.dialogue.session import Session
 from companion.dialogue.setup import ask_names, ask_yes, label_players, name_problem, names_can_be_typed
 from companion.errors import BadInput
-from companion.games.bots import Bot, bot_class
+from companion.games.bots import BotT, bot_class
 from companion.games.levels import LEVELS, STRONG
 from companion.text import clean_name
 
@@ -42,7 +42,7 @@ class Seats:
     def is_bot(self, seat: Any) -> bool:
         return seat in self.bots
 
-    def bot(self, seat: int, bots: dict[str, type[Bot]], game: str) -> Bot:
+    def bot(self, seat: int, bots: Mapping[str, type[BotT]], game: str) -> BotT:
         """The bot that plays `seat`, of its level among a game's `bots`."""
         return bot_class(bots, self.bots[seat], game)(self.seed)
 

@@ -158,7 +158,7 @@ class Trie(Node):
             if "" in node:
                 found.append((index, node[""]))
         for end, value in reversed(found):
-            yield end, slots + ((self.slot, value),)
+            yield end, (*slots, (self.slot, value))
 
 
 class TemplateValues(Node):
@@ -177,7 +177,7 @@ class TemplateValues(Node):
         for node, value in self.values:
             if node.can_start(ctx, pos):
                 for end, _ in node.match(ctx, pos, ()):
-                    yield end, slots + ((self.slot, value),)
+                    yield end, (*slots, (self.slot, value))
 
 
 class Wildcard(Node):
@@ -196,7 +196,7 @@ class Wildcard(Node):
     def match(self, ctx: Context, pos: int, slots: Slots) -> Iterator[Match]:
         last = len(ctx.words) if self.most is None else min(len(ctx.words), pos + self.most)
         for end in range(last, pos, -1):
-            yield end, slots + ((self.slot, WildSpan(pos, end)),)
+            yield end, (*slots, (self.slot, WildSpan(pos, end)))
 
 
 SlotValues = Trie | TemplateValues | Wildcard  # what a slot list compiles to (each can be renamed)

@@ -423,7 +423,7 @@ def _variants(part: object, named: dict[str, Choice]) -> list[tuple[str, ...]]:
         part = named[part.name]
     assert isinstance(part, Choice)
     found = [words for option in part.options for words in _cover(option, named)]
-    return found + [()] if part.optional else found
+    return [*found, ()] if part.optional else found
 
 
 # ---------------------------------------------------------------- JSGF

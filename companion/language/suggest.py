@@ -165,12 +165,12 @@ def _accepted(words: tuple[str, ...], grammar: GameGrammar, state: str, players:
 
 def _spell(words: tuple[str, ...], folded: Folded, grammar: GameGrammar, players: tuple[str, ...]) -> str:
     """The suggestion as a player would write it: the player's own words where kept."""
-    own = {w: folded.original[s[0]:s[1]] for w, s in zip(folded.words, folded.spans)}
+    own = {w: folded.original[s[0]:s[1]] for w, s in zip(folded.words, folded.spans, strict=True)}
     names = {fold(n).text: n for n in players}
     spelled = [own.get(w) or names.get(w) or grammar.spellings.get(w, w) for w in words]
     if len(words) != len(folded.words):
         return " ".join(spelled)
     text = folded.original  # word for word: the player's own punctuation kept ("Bruno : diplodocus…")
-    for (start, end), word in reversed(list(zip(folded.spans, spelled))):
+    for (start, end), word in reversed(list(zip(folded.spans, spelled, strict=True))):
         text = text[:start] + word + text[end:]
     return text.strip()

@@ -10,7 +10,7 @@ import time
 import weakref
 from collections.abc import Callable
 
-_checks: list[weakref.WeakMethod] = []
+_checks: list[weakref.WeakMethod[Callable[[], bool]]] = []
 
 
 def register(busy: Callable[[], bool]) -> None:

@@ -12,6 +12,7 @@ import wave
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -79,7 +80,8 @@ def _decode(raw: bytes, tag: int, width: int) -> np.ndarray:
 
 
 def to_int16(samples: np.ndarray) -> np.ndarray:
-    return (np.clip(samples, -1.0, 1.0) * 32767).astype("<i2")
+    ints: np.ndarray = (np.clip(samples, -1.0, 1.0) * 32767).astype("<i2")
+    return ints
 
 
 def write_wav(path: Path, samples: np.ndarray, rate: int) -> Path:
@@ -98,7 +100,8 @@ def _lowpass_kernel(cutoff: float, taps: int) -> np.ndarray:
     """A windowed-sinc low-pass filter; `cutoff` is a fraction of the sample rate (0 < cutoff < 0.5)."""
     centre = np.arange(taps) - (taps - 1) / 2
     kernel = 2 * cutoff * np.sinc(2 * cutoff * centre) * np.blackman(taps)
-    return (kernel / kernel.sum()).astype(np.float32)
+    normalised: np.ndarray = (kernel / kernel.sum()).astype(np.float32)
+    return normalised
 
 
 class Resampler:
@@ -128,7 +131,8 @@ class Resampler:
         positions = np.arange(self.position, len(buffer) - 1, self.step)
         self.position = (positions[-1] + self.step if len(positions) else self.position) - (len(buffer) - 1)
         self.carry = buffer[-1:]
-        return np.interp(positions, np.arange(len(buffer)), buffer).astype(np.float32)
+        resampled: np.ndarray = np.interp(positions, np.arange(len(buffer)), buffer).astype(np.float32)
+        return resampled
 
 
 # ---------------------------------------------------------------------------------------------- sources
@@ -154,7 +158,7 @@ class AudioSource(ABC):
                 yield to_int16(pending[start:start + FRAME_SAMPLES]).tobytes()
             pending = pending[whole:]
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a hook: doing nothing is the default
         pass
 
 
@@ -177,26 +181,28 @@ class WavFileSource(AudioSource):
             yield self.samples[start:start + size]
 
 
-def _sounddevice():
+def _sounddevice() -> ModuleType:
     """The sounddevice module; Unavailable("no_portaudio") when the PortAudio library is missing."""
     try:
         import sounddevice
     except OSError as error:
         raise Unavailable("no_portaudio", str(error)) from error
-    return sounddevice
+    module: ModuleType = sounddevice
+    return module
 
 
-def default_device(kind: str) -> dict:
+def default_device(kind: str) -> dict[str, Any]:
     """The default "input" or "output" device; Unavailable when there is none."""
     sounddevice = _sounddevice()
     try:
-        return sounddevice.query_devices(kind=kind)
+        device: dict[str, Any] = sounddevice.query_devices(kind=kind)
+        return device
     except Exception as error:  # sounddevice raises several types for "no such device"
         problem = "no_microphone" if kind == "input" else "no_output_device"
         raise Unavailable(problem, str(error)) from error
 
 
-def open_output():
+def open_output() -> ModuleType:
     """The sounddevice module, once a default output device is known to exist (else Unavailable)."""
     default_device("output")
     return _sounddevice()
@@ -230,7 +236,7 @@ class MicrophoneSource(AudioSource):
             return device_rate
 
     def _start(self) -> None:
-        def capture(block, _frames, _time, _status) -> None:
+        def capture(block: np.ndarray, _frames: int, _time: Any, _status: Any) -> None:
             self.queue.put((self.muted(), block[:, 0].copy()))
 
         sounddevice = _sounddevice()

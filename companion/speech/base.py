@@ -76,8 +76,9 @@ class Heard:
 LOW_CONFIDENCE = 0.6
 # What changes the game (a move, a die face, an undo, a yes or no to a read-back) is asked again below
 # ACTION_CONFIDENCE, and, but for a no, also when the recogniser's best rival of another meaning
-# (companion.speech.rivals) fits less than RIVAL_MARGIN worse per frame (pocketsphinx's log units). Chosen on the tuned voices of `companion
-# bench listen --tradeoff` (espeak-ng, 200 utterances in five rooms; flite held out), two runs (--seed 1 and 2):
+# (companion.speech.rivals) fits less than RIVAL_MARGIN worse per frame (pocketsphinx's log units). Chosen on the
+# tuned voices of `companion bench listen --tradeoff` (espeak-ng, 200 utterances in five rooms; flite held out),
+# two runs (--seed 1 and 2):
 #   confidence 0.75 alone (as before): 48.5% and 52.2% of the moves heard right read back, 4.0% and 3.5% of all
 #     utterances misheard and applied;
 #   0.65 and a margin of 15 (chosen): 51.5% and 53.6% read back, 0.5% and 0.0% applied;
@@ -101,7 +102,7 @@ class Speaker(ABC):
     @abstractmethod
     def say(self, text: str) -> None: ...
 
-    def stop(self) -> None:
+    def stop(self) -> None:  # noqa: B027 - a hook: doing nothing is the default
         """Cut off what is being said, and everything queued after it."""
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -134,10 +135,10 @@ class Listener(ABC):
         """The players' names, which may now be heard (in turns, scores...)."""
         self.player_names = tuple(names)
 
-    def expect_speaker(self, name: str | None) -> None:
+    def expect_speaker(self, name: str | None) -> None:  # noqa: B027 - a hook: doing nothing is the default
         """Who should speak next (None: anyone), for recognisers that adapt to each voice."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a hook: doing nothing is the default
         pass
 
 

@@ -50,7 +50,8 @@ def earcon(kind: str, rate: int = 22050, volume: float = 1.0) -> np.ndarray:
         raise ValueError(f"unknown earcon '{kind}': use one of {', '.join(KINDS)}")
     notes, timbre = _SHAPES[kind]
     sound = np.concatenate([_note(frequency, seconds, timbre, rate) for frequency, seconds in notes])
-    return (PEAK * volume * sound / np.max(np.abs(sound))).astype(np.float32)
+    samples: np.ndarray = (PEAK * volume * sound / np.max(np.abs(sound))).astype(np.float32)
+    return samples
 
 
 class EarconPlayer(Protocol):

@@ -30,7 +30,8 @@ def webrtc_detector() -> Callable[[bytes], bool] | None:
     except ImportError:
         return None
     vad = Vad(Vad.LOOSE, SAMPLE_RATE, FRAME_MS / 1000)
-    return vad.is_speech
+    is_speech: Callable[[bytes], bool] = vad.is_speech
+    return is_speech
 
 
 @dataclass

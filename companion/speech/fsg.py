@@ -14,11 +14,15 @@ import hashlib
 import os
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion import paths
+
+if TYPE_CHECKING:
+    from pocketsphinx import Decoder
 
 FORMAT_VERSION = "3"
 
@@ -43,7 +47,7 @@ class WordAutomaton:
                  f"FINAL_STATE {final}"]
         lines += [f"TRANSITION {a} {b} 1 {w}" for a, b, w in self.arcs]
         lines += [f"TRANSITION {a} {final} 1" for a in sorted(self.accepting)]
-        return "\n".join(lines + ["FSG_END"]) + "\n"
+        return "\n".join([*lines, "FSG_END"]) + "\n"
 
 
 def read_fsg_text(text: str) -> tuple[int, set[int], dict[int, list[tuple[str, int]]], dict[int, list[int]]]:
@@ -68,7 +72,7 @@ def read_fsg_text(text: str) -> tuple[int, set[int], dict[int, list[tuple[str, i
     return start, finals, words, nulls
 
 
-def _closures(nulls: dict[int, list[int]]):
+def _closures(nulls: dict[int, list[int]]) -> Callable[[int], frozenset[int]]:
     cache: dict[int, frozenset[int]] = {}
 
     def closure(state: int) -> frozenset[int]:
@@ -161,7 +165,7 @@ def cache_dir() -> Path:
     return paths.cache_home() / "fsg"
 
 
-def compiled_fsg(decoder, jsgf_text: str, name: str, max_words: int | None = None) -> Path:
+def compiled_fsg(decoder: Decoder, jsgf_text: str, name: str, max_words: int | None = None) -> Path:
     """An FSG file holding the minimal automaton of `jsgf_text` (compiled once, then read from the cache), of
     its sentences of at most `max_words` words when given."""
     key = FORMAT_VERSION + jsgf_text if max_words is None else f"{FORMAT_VERSION}:{max_words}:{jsgf_text}"

@@ -37,7 +37,8 @@ def mel_filters(n_mels: int = N_MELS, rate: int = SAMPLE_RATE, n_fft: int = N_FF
     distance = edges[:, None] - bins[None, :]
     rising, falling = -distance[:-2] / widths[:-1, None], distance[2:] / widths[1:, None]
     weights = np.maximum(0, np.minimum(rising, falling)) * (2.0 / (edges[2:] - edges[:-2]))[:, None]
-    return weights.astype(np.float32)
+    filters: np.ndarray = weights.astype(np.float32)
+    return filters
 
 
 def log_mel(samples: np.ndarray, window_s: float) -> np.ndarray:
@@ -51,4 +52,5 @@ def log_mel(samples: np.ndarray, window_s: float) -> np.ndarray:
     window = np.hanning(N_FFT + 1)[:-1].astype(np.float32)  # periodic
     power = np.abs(np.fft.rfft(frames * window, axis=1)) ** 2
     logs = np.log10(np.maximum(mel_filters() @ power.T, 1e-10))
-    return ((np.maximum(logs, logs.max() - 8.0) + 4.0) / 4.0).astype(np.float32)
+    scaled: np.ndarray = ((np.maximum(logs, logs.max() - 8.0) + 4.0) / 4.0).astype(np.float32)
+    return scaled

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from companion import paths
 from companion.speech.base import Unavailable
@@ -158,18 +158,22 @@ def download_vosk_model(lang: str, *, confirm: Callable[[RemoteModel], bool] | N
     return target
 
 
-def _vosk_downloader():
+class _ModelDownloader(Protocol):
+    def download_model(self, model_name: Path) -> None: ...
+
+
+def _vosk_downloader() -> _ModelDownloader:
     """Vosk's Model class used only for its downloader (no model is loaded)."""
     try:
         import vosk
     except (ImportError, OSError) as error:
         raise Unavailable("no_vosk", str(error)) from error
 
-    class Downloader(vosk.Model):
-        def __init__(self):  # no model to load
+    class Downloader(vosk.Model):  # type: ignore[misc, unused-ignore]  # vosk ships no types; misc under --strict only
+        def __init__(self) -> None:  # no model to load
             pass
 
-        def __del__(self):
+        def __del__(self) -> None:
             pass
 
     return Downloader()

@@ -242,7 +242,8 @@ class _AutomatonBuilder:
         return end
 
 
-_PHONES: dict[tuple[str, str], tuple[str, ...]] = {}  # (language, word) -> its phones (none: espeak-ng could not say it)
+# (language, word) -> its phones (none: espeak-ng could not say it)
+_PHONES: dict[tuple[str, str], tuple[str, ...]] = {}
 _PHONES_KEPT = 20_000  # words kept; the whole list is dropped beyond
 
 

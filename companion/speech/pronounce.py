@@ -75,7 +75,7 @@ def guess_pronunciations(words: Sequence[str], voice: str = "en-us") -> dict[str
     lines = [line for line in result.stdout.splitlines() if line.strip()]
     if len(lines) != len(words):  # espeak-ng joined some lines: ask word by word
         return {w: p for w in words for p in [guess_pronunciation(w, voice)] if p}
-    return {w: p for w, line in zip(words, lines) if (p := ipa_to_cmu(line, _foreign(voice)))}
+    return {w: p for w, line in zip(words, lines, strict=True) if (p := ipa_to_cmu(line, _foreign(voice)))}
 
 
 def _foreign(voice: str) -> bool:

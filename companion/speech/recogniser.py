@@ -41,7 +41,7 @@ class Recogniser(ABC):
     def finish(self) -> Recognition:
         """The utterance is over: what was heard."""
 
-    def expect_speaker(self, name: str | None) -> None:
+    def expect_speaker(self, name: str | None) -> None:  # noqa: B027 - a hook: doing nothing is the default
         """Who should speak next (None: anyone); engines that adapt to each voice use it."""
 
     def describe(self) -> str:

@@ -104,7 +104,8 @@ class RivalSearch:
             return None
         return acoustic_score(decoder, segments), words
 
-    def sentence_rival(self, audio: bytes, search: str, without: str, speech_frames: int) -> tuple[tuple[str, float], ...]:
+    def sentence_rival(self, audio: bytes, search: str, without: str,
+                       speech_frames: int) -> tuple[tuple[str, float], ...]:
         """The best sentence of search `without` (a grammar without the intent heard) on the whole utterance,
         and the margin per frame of speech by which the best sentence of `search` beats it, both heard again
         from the same start."""

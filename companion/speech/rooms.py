@@ -37,13 +37,15 @@ def coloured_noise(length: int, exponent: float, seed: int = 0) -> np.ndarray:
     spectrum = np.fft.rfft(np.random.default_rng(seed).standard_normal(length))
     spectrum /= np.maximum(np.arange(len(spectrum)), 1) ** (exponent / 2)
     noise = np.fft.irfft(spectrum, length)
-    return (noise / np.sqrt(np.mean(noise ** 2))).astype(np.float32)
+    unit: np.ndarray = (noise / np.sqrt(np.mean(noise ** 2))).astype(np.float32)
+    return unit
 
 
 def mix(samples: np.ndarray, noise: np.ndarray, snr_db: float) -> np.ndarray:
     """`noise` (unit power, at least as long) added `snr_db` below the power of the speech in `samples`."""
     power = float(np.mean(samples[samples != 0] ** 2)) if np.any(samples) else 1e-6
-    return samples + noise[:len(samples)] * np.sqrt(power / 10 ** (snr_db / 10))
+    mixed: np.ndarray = samples + noise[:len(samples)] * np.sqrt(power / 10 ** (snr_db / 10))
+    return mixed
 
 
 class Room:

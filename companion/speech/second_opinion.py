@@ -158,7 +158,7 @@ class SecondOpinion:
             return opinion
         own = transcripts[0] if transcripts else ""
         scores = score([styled(words, own) for words, _ in meant] + ([own] if own else []))
-        opinion.candidates = [(words, s, m) for (words, m), s in zip(meant, scores)]
+        opinion.candidates = [(words, s, m) for (words, m), s in zip(meant, scores, strict=False)]
         opinion.own = scores[-1] if own else max(scores)
         return opinion
 

@@ -127,7 +127,7 @@ class PrivateSoundServer:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self.runtime = self.folder / "run"
-        self._hum: list[subprocess.Popen] = []
+        self._hum: list[subprocess.Popen[bytes]] = []
 
     def environment(self) -> dict[str, str]:
         """Variables that make a child process use this server (and only it)."""
@@ -173,7 +173,7 @@ class PrivateSoundServer:
     def answers(self) -> bool:
         return self.pactl("info", check=False).returncode == 0
 
-    def pactl(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    def pactl(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["pactl", *args], env=self._env(), capture_output=True, text=True, timeout=10,
                               check=check)
 
@@ -191,7 +191,7 @@ class PrivateSoundServer:
         """Start recording `source` (by default what the speaker plays)."""
         return Recorder(self, source)
 
-    def play_into_mic(self, wav: Path, *, wait: bool = True) -> subprocess.Popen:
+    def play_into_mic(self, wav: Path, *, wait: bool = True) -> subprocess.Popen[bytes]:
         """Play a WAV file into the microphone sink, as a person speaking at the table."""
         player = subprocess.Popen(["paplay", f"--device={MICROPHONE}", str(wav)], env=self._env(),
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

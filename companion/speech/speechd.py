@@ -9,6 +9,7 @@ speed and volume from the player's own settings, for this game only.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import sys
@@ -165,10 +166,8 @@ class SpeechdSpeaker(Speaker):
     def stop(self) -> None:
         if self.closed or not self.is_speaking():
             return
-        try:
+        with contextlib.suppress(OSError):
             self._command("CANCEL self")
-        except OSError:
-            pass
         with self._state:
             self._pending.clear()
             self._quiet_since = 0.0
@@ -200,8 +199,6 @@ class SpeechdSpeaker(Speaker):
         return True
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self._socket.sendall(b"QUIT\r\n")
-        except OSError:
-            pass
         self._socket.close()

@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -97,6 +97,9 @@ RIVAL_EXTRA_WORDS = 2
 # read-back loads the die again).
 RIVAL_SEARCHES_KEPT = 1
 STATE_SEARCHES_KEPT = 2
+# A search's key: its state and players, then, for a search without some intents, those intents and the most
+# words of its sentences.
+SearchKey = tuple[str, tuple[str, ...]] | tuple[str, tuple[str, ...], tuple[str, ...], int | None]
 
 
 def model_files(lang: str, model: Path | None = None, borrow: bool = False) -> tuple[Path, Path | None, str]:
@@ -162,10 +165,10 @@ class SphinxRecogniser(Recogniser):
             except (RuntimeError, ValueError) as error:
                 raise Unavailable("no_sphinx_model", str(error), lang=lang) from error
         self._add_pronunciations()
-        self.searches: dict[tuple, str] = {}
+        self.searches: dict[SearchKey, str] = {}
         self.made = 0  # searches made so far, which names the next
-        self.rival_searches: list[tuple] = []  # keys of the searches without some intents, the latest last
-        self.state_searches: list[tuple] = []  # keys of the states' own searches, the latest last
+        self.rival_searches: list[SearchKey] = []  # keys of the searches without some intents, the latest last
+        self.state_searches: list[SearchKey] = []  # keys of the states' own searches, the latest last
         self.speaker: str | None = None
         self.voice_means: dict[str, str] = {}
         self.hiss = np.random.default_rng(0)
@@ -191,7 +194,7 @@ class SphinxRecogniser(Recogniser):
         path.write_text("".join(f"{w} {p}\n" for w, p in sorted(guessed.items())), encoding="utf-8")
         return path
 
-    def _add_words(self, entries) -> None:
+    def _add_words(self, entries: Iterable[tuple[str, str]]) -> None:
         """Add (word, phones) pairs the dictionary lacks; a known word gets the phones as a new variant."""
         added = []
         for word, phones in entries:
@@ -249,7 +252,7 @@ class SphinxRecogniser(Recogniser):
             self._keep_recent(self.state_searches, key, STATE_SEARCHES_KEPT)
         return self.searches[key]
 
-    def _keep_recent(self, kept: list[tuple], key: tuple, limit: int) -> None:
+    def _keep_recent(self, kept: list[SearchKey], key: SearchKey, limit: int) -> None:
         """`key` was just used: of the searches of `kept`, only the `limit` used last stay in the decoder."""
         kept[:] = [k for k in kept if k != key] + [key]
         while len(kept) > limit:

@@ -14,6 +14,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -64,7 +65,8 @@ class SyntheticVoice:
         return f"{self.synthesiser}:{self.name}"
 
 
-def synthetic_voices(lang: str = "en", synthesisers: Sequence[str] = DEFAULT_SYNTHESISERS) -> tuple[SyntheticVoice, ...]:
+def synthetic_voices(lang: str = "en",
+                     synthesisers: Sequence[str] = DEFAULT_SYNTHESISERS) -> tuple[SyntheticVoice, ...]:
     """The voices of the wanted synthesisers that speak `lang` and are installed here."""
     voices = {"espeak-ng": ESPEAK_VOICES[lang] + HELD_OUT_ESPEAK_VOICES[lang],
               "flite": FLITE_VOICES if lang == "en" else (),
@@ -91,7 +93,7 @@ class Command:
     state: str
     text: str
     intent: str
-    slots: dict
+    slots: dict[str, Any]
 
 
 def _sample(parts: Sequence[object], named: dict[str, Choice], rng: random.Random,

@@ -40,14 +40,14 @@ class VoiceSettings:
         for wanted in self.preferred:
             for voice in voices:
                 if str(voice.id).lower() == wanted:
-                    return voice.id
+                    return str(voice.id)
             for voice in voices:
                 if wanted in f"{voice.id} {voice.name}".lower():
-                    return voice.id
+                    return str(voice.id)
         for tag in self.language_tags:
             for voice in voices:
                 if any(_language_tag(language) == tag for language in getattr(voice, "languages", []) or []):
-                    return voice.id
+                    return str(voice.id)
         return None
 
 

@@ -38,7 +38,7 @@ class VoskRecogniser(Recogniser):
             raise Unavailable("vosk_model_broken", str(error), path=str(model_path)) from error
         self.recognisers: dict[tuple[str, tuple[str, ...]], Any] = {}  # vosk.KaldiRecognizer
         self.current: Any = None
-        self.segments: list[dict] = []
+        self.segments: list[dict[str, Any]] = []
         self.unknown_to_model: set[str] = set()
 
     def describe(self) -> str:

@@ -90,7 +90,8 @@ def _symbols(handle: BinaryIO) -> list[str]:
 
 
 def _int32(handle: BinaryIO) -> int:
-    return struct.unpack("<i", _read(handle, 4))[0]
+    value: int = struct.unpack("<i", _read(handle, 4))[0]
+    return value
 
 
 def _string(handle: BinaryIO) -> str:

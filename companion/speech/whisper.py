@@ -206,7 +206,7 @@ class WhisperModel:
         result = self.model.generate(encoded.output, [start], beam_size=BEAM_SIZE, num_hypotheses=HYPOTHESES,
                                      max_length=len(start) + MAX_TOKENS, return_scores=True)[0]
         return [(self.tokenizer.decode(ids).strip(), float(score))
-                for ids, score in zip(result.sequences_ids, result.scores)]
+                for ids, score in zip(result.sequences_ids, result.scores, strict=True)]
 
     def log_probs(self, encoded: Encoded, start: list[int], texts: Sequence[str]) -> list[float]:
         """Each text's log-probability (nats) as Whisper's decoder would write it after `start`, given the

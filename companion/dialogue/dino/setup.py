@@ -110,7 +110,8 @@ class TableSetup:
 
     def ask_colours(self, players: list[str]) -> list[str]:
         proposed = list(self.board.pawn_colours[:len(players)])
-        pairs = [self.session.text("dino.setup.player_colour", player=p, colour=c) for p, c in zip(players, proposed)]
+        pairs = [self.session.text("dino.setup.player_colour", player=p, colour=c)
+                 for p, c in zip(players, proposed, strict=True)]
         if self.ask_yes("dino.setup.ask_default_colours", pairs=self.session.catalog.join(pairs)):
             return proposed
         colours: list[str] = []
@@ -122,7 +123,8 @@ class TableSetup:
                     break
                 self.refuse(Reason("dino_colour_taken", {"colour": colour, "player": players[colours.index(colour)]})
                             if colour in colours else
-                            Reason("dino_unknown_pawn_colour", {"value": colour, "colours": list(self.board.pawn_colours)}))
+                            Reason("dino_unknown_pawn_colour",
+                                   {"value": colour, "colours": list(self.board.pawn_colours)}))
         return colours
 
     def ask_nests(self) -> dict[str, str]:

@@ -348,7 +348,7 @@ class DinoTable(Table[Game]):
         ordered = sorted(sheet.players, key=lambda entry: -entry.total)
         places = shared_places([entry.total for entry in ordered])
         self.say("ranking", ranking=[self.text("rank_item", place=place, player=entry.name, total=entry.total)
-                                     for place, entry in zip(places, ordered)])
+                                     for place, entry in zip(places, ordered, strict=True)])
 
     def score_line(self, entry: Any, final: bool) -> str:
         return self.text("score_final" if final else "score_so_far", player=entry.name, total=entry.total,

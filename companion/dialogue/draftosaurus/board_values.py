@@ -34,7 +34,8 @@ from companion.games.draftosaurus.winter_board import (
 )
 from companion.language.grammar import parse
 from companion.language.messages import Catalog
-from companion.language.numbers import match_number, words
+from companion.language.numbers import match_number
+from companion.language.text import words
 from companion.settings import SettingsUnreadable, read_section, settings_path, write_section
 
 SECTION = "draftosaurus_winter_board"  # of the settings file: value key -> the value a table told
@@ -210,7 +211,7 @@ def value_words(session: Session, key: str, value: Any) -> str:
         return catalog.join(str(points) for points in value)
     if key == PYRAMID_POINTS:
         return catalog.join(session.text("draft.board.place_points", position=position, points=points)
-                            for position, points in zip(PYRAMID_POSITIONS, value))
+                            for position, points in zip(PYRAMID_POSITIONS, value, strict=True))
     if key in (LEFT_CAPACITY, RIGHT_CAPACITY):
         return str(value)
     parts = []

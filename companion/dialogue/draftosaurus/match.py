@@ -29,7 +29,7 @@ class Played:
     @classmethod
     def from_json(cls, data: Any) -> Played:
         if not isinstance(data, dict) or not isinstance(data.get("totals"), dict):
-            raise ValueError("a played game of the match needs its state and totals")  # noqa: TRY004 - see Match.from_json
+            raise ValueError("a played game of the match needs its state and totals")  # see Match.from_json
         totals = data["totals"]
         if any(not isinstance(name, str) or type(total) is not int for name, total in totals.items()):
             raise ValueError("the totals of a played game are whole numbers by player")

@@ -12,8 +12,10 @@ from companion.dialogue.draftosaurus.words import counted_species
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import SHARED_QUERIES, Queries
 from companion.games.common import OVER
-from companion.games.draftosaurus.engine import PLACE, QUARANTINE_MOVES, ROLL, Place, Roll
+from companion.games.draftosaurus.actions import Place, Roll
+from companion.games.draftosaurus.engine import PLACE, ROLL
 from companion.games.draftosaurus.ids import PENS
+from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 
 if TYPE_CHECKING:
     from companion.dialogue.draftosaurus.table import DraftosaurusTable

@@ -27,8 +27,9 @@ from companion.dialogue.solo import Seats, SoloRequest, refuse_with_solo, solo_p
 from companion.errors import BadInput, RuleViolation, Said
 from companion.games.common import Reason, next_seed
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
-from companion.games.draftosaurus.engine import Game, Options
+from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.ids import BOARDS
+from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.winter_board import WinterBoard
 from companion.language.messages import catalog
 from companion.text import clean_name

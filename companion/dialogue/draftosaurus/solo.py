@@ -20,7 +20,8 @@ from companion.dialogue.session import Answer
 from companion.dialogue.solo import PLAYER_SEAT
 from companion.dialogue.turn import Act, Expected, Outcome, Question
 from companion.games.draftosaurus.actions import Discard, Roll
-from companion.games.draftosaurus.engine import DISCARD, PLACE, QUARANTINE_MOVES
+from companion.games.draftosaurus.engine import DISCARD, PLACE
+from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 
 if TYPE_CHECKING:
     from companion.dialogue.draftosaurus.table import DraftosaurusTable

@@ -23,20 +23,12 @@ from companion.dialogue.setup import AGAIN, SETUP_STATE
 from companion.dialogue.solo import Seats, solo_request
 from companion.dialogue.turn import Act, BackInPlay, Done, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import OVER, Reason, shared_places
-from companion.games.draftosaurus.engine import (
-    DISCARD,
-    PLACE,
-    QUARANTINE_MOVES,
-    ROLL,
-    Discard,
-    Game,
-    Place,
-    QuarantineMove,
-    Roll,
-)
+from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove, Roll
+from companion.games.draftosaurus.engine import DISCARD, PLACE, ROLL, Game
 from companion.games.draftosaurus.ids import DIE_FACES, SPECIES
 from companion.games.draftosaurus.scoring import ScoreSheet
 from companion.games.draftosaurus.spec import SPEC
+from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 from companion.games.draftosaurus.winter_scoring import right_neighbours
 from companion.language.tactile import describe as tactile_words
 
@@ -159,7 +151,8 @@ class DraftosaurusTable(Table[Game]):
                 return Act(Roll(self.virtual_face()))
             return Question(self.key("ask_die"), self.state_of("die"), {"roller": game.players[game.roller]},
                             game.roller)
-        if game.mode == "full" and (game.phase in (PLACE, DISCARD) or self.seats.solo and game.phase == QUARANTINE_MOVES):
+        if game.mode == "full" and (game.phase in (PLACE, DISCARD)
+                                    or (self.seats.solo and game.phase == QUARANTINE_MOVES)):
             return solo.question(self)  # the program dealt: it says the hand, and plays the bots
         waiting = game.waiting_for()
         if game.phase == DISCARD:  # 2-player variant, table mode: the figures put back are not told to us
@@ -489,7 +482,7 @@ class DraftosaurusTable(Table[Game]):
         places = shared_places([(total, trex) for _, total, trex in ordered])
         return self.session.catalog.say("list.clauses").join(
             self.text("rank_item", place=place, player=name, total=total)
-            for place, (name, total, _) in zip(places, ordered))
+            for place, (name, total, _) in zip(places, ordered, strict=True))
 
     def reported_counts(self) -> dict[int, dict[str, int]]:
         """When only some zoos are followed: what the others told of their zoos, asked once (summer: how many
@@ -586,7 +579,7 @@ class DraftosaurusTable(Table[Game]):
         sums = match.sums(current)
         for name in names:
             games = [self.text(f"match_games.{side}", points=played.totals.get(name, 0))
-                     for side, played in zip(match.sides, match.played)]
+                     for side, played in zip(match.sides, match.played, strict=False)]
             side = match.sides[len(match.played)]
             games.append(self.text(f"match_games{'' if over else '_so_far'}.{side}", points=current.get(name, 0)))
             if len(games) == 1:
@@ -614,7 +607,7 @@ class DraftosaurusTable(Table[Game]):
 def reported_from_json(data: Any, game: Game) -> dict[int, dict[str, int]]:
     """What the players whose zoos are not followed told, as a save holds it; ValueError when malformed."""
     if not isinstance(data, dict):
-        raise ValueError("the counts told are kept by player")  # noqa: TRY004 - a corrupt save (CORRUPT_SAVE_ERRORS)
+        raise ValueError("the counts told are kept by player")  # ValueError: a corrupt save (CORRUPT_SAVE_ERRORS)
     reported: dict[int, dict[str, int]] = {}
     for player, counts in data.items():
         seat = int(player)

@@ -11,7 +11,7 @@ from companion.dialogue.draftosaurus.words import counted_species
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import Act, Expected, Missing, Outcome, Question, Refused
 from companion.games.common import Reason
-from companion.games.draftosaurus.engine import Place, QuarantineMove
+from companion.games.draftosaurus.actions import Place, QuarantineMove
 from companion.games.draftosaurus.ids import PYRAMID_POSITIONS
 from companion.games.draftosaurus.winter import ROWS
 from companion.games.draftosaurus.winter_board import ENCLOSURE_IDS
@@ -48,13 +48,14 @@ def complete(table: DraftosaurusTable, question: Question, answer: Answer, actio
             return Refused(Reason("draft_bridge_closed", {"pen": BRIDGE}), action)
         if len(banks) == 1:  # one bank left open: the bridge can only mean that one
             return Act(replace(action, pen=banks[0]))
-        return Missing(Question(table.key("which_bank"), question.state, {"player": name, "pens": table.choice("pens", banks)},
-                                action.player), answer)
+        return Missing(Question(table.key("which_bank"), question.state,
+                                {"player": name, "pens": table.choice("pens", banks)}, action.player), answer)
     if action.pen == "pyramid" and action.position is None:
         reason = table.game.check(action)
         if reason is not None and reason.code == "draft_pyramid_which_position":
             return Missing(Question(table.key("which_position"), question.state,
-                                    {"player": name, "positions": table.choice("positions", reason.params["positions"])},
+                                    {"player": name,
+                                     "positions": table.choice("positions", reason.params["positions"])},
                                     action.player),
                            answer)
     return Act(action)
@@ -152,13 +153,13 @@ def pyramid_words(table: DraftosaurusTable, places: list[str | None]) -> str:
     """The pyramid row by row, each place by its side: "en bas, tricératops à gauche, libre au centre..."."""
     catalog = table.session.catalog
     rows = []
-    for row, (name, sides) in enumerate(zip(ROW_NAMES, ROW_SIDES)):
+    for row, (name, sides) in enumerate(zip(ROW_NAMES, ROW_SIDES, strict=True)):
         content = [places[place] if place < len(places) else None for place in ROWS[row]]
         if not any(content):
             rows.append(table.text("pyramid_row_empty", row=table.text(f"pyramid_rows.{name}")))
             continue
         items = [table.text(f"pyramid_sides.{side}", content=catalog.name("species", species) if species
-                            else table.text("pyramid_free")) for side, species in zip(sides, content)]
+                            else table.text("pyramid_free")) for side, species in zip(sides, content, strict=True)]
         rows.append(table.text("pyramid_row", row=table.text(f"pyramid_rows.{name}"), places=catalog.join(items)))
     return table.text("rows_separator").join(rows)
 

@@ -10,9 +10,9 @@ from companion.dialogue.jurassic_snack import advice
 from companion.dialogue.jurassic_snack.choices import effect_choices, empty_squares_words
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import SHARED_QUERIES, Queries
-from companion.games.common import Reason
+from companion.games.common import OVER, Reason
 from companion.games.jurassic_snack.actions import Move
-from companion.games.jurassic_snack.engine import EFFECT, EMPTY, GRASS, OVER, REVEAL
+from companion.games.jurassic_snack.engine import EFFECT, EMPTY, GRASS, REVEAL
 from companion.games.jurassic_snack.ids import COLORS, DIPLO, TREX
 from companion.games.jurassic_snack.layout import COLUMN_LETTERS
 

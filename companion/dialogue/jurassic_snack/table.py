@@ -318,7 +318,7 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         winners = self.winners()  # the winners of a shared victory share the first place
         places = shared_places([None if score.name in winners else index for index, score in enumerate(ranked)])
         self.say("ranking", ranking=[self.text("rank_item", place=place, player=score.name, points=score.points)
-                                     for place, score in zip(places, ranked)])
+                                     for place, score in zip(places, ranked, strict=True)])
 
     def winners(self) -> list[str]:
         outcome = self.game.outcome

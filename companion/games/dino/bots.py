@@ -170,7 +170,7 @@ class StrongBot(Bot[DinoObservation, Action]):
                 values[index] += share + MARGIN_WEIGHT * margin
                 wins[index] += share
         return [Weighed(action, value / self.worlds, win / self.worlds)
-                for action, value, win in zip(candidates, values, wins)]
+                for action, value, win in zip(candidates, values, wins, strict=True)]
 
     def layout(self, game: Game) -> Layout:
         """The layout of this game's setup, kept from one turn to the next."""

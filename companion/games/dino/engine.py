@@ -325,10 +325,7 @@ class Game(LoggedGame):
         if refusal is not None:
             return refusal
         state = self._pawns[move.player][move.pawn]
-        if move.exit:
-            refusal = self._exit_refusal(move, state)
-        else:
-            refusal = self._stop_refusal(move)
+        refusal = self._exit_refusal(move, state) if move.exit else self._stop_refusal(move)
         if refusal is not None:
             return refusal
         least = self.least_steps(move.player, move.pawn, move.square, move.exit)

@@ -62,7 +62,7 @@ def score_players(names: Sequence[str], colours: Sequence[str], eggs: Sequence[S
                   penalties: Sequence[int], final: bool) -> ScoreSheet:
     """Everyone's score; the leaders are all the players on the highest total."""
     players = [score_player(name, colour, picked, penalty)
-               for name, colour, picked, penalty in zip(names, colours, eggs, penalties)]
+               for name, colour, picked, penalty in zip(names, colours, eggs, penalties, strict=True)]
     best = max(player.total for player in players)
     winners = [index for index, player in enumerate(players) if player.total == best]
     leaders = [players[index].name for index in winners]

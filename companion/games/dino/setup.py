@@ -192,7 +192,7 @@ def random_layout(board: Board, players: int, chooser: random.Random) -> tuple[d
     Our own suggestion for a first game: the layout pictured in the rules is missing."""
     free = [square for square in board.squares if square not in board.start_squares]
     squares = chooser.sample(free, len(board.egg_colours))
-    nests = dict(zip(board.egg_colours, squares))
+    nests = dict(zip(board.egg_colours, squares, strict=True))
     allowed = [b for b in board.borders if not (set(b) & board.start_squares)]
     barriers = tuple(chooser.sample(allowed, barriers_wanted(players)))
     return nests, barriers

@@ -102,7 +102,8 @@ class QuarantineMove:
 
 
 Action = Roll | Place | Discard | QuarantineMove
-_ACTION_TYPES: dict[str, type[Action]] = {"roll": Roll, "place": Place, "discard": Discard, "quarantine_move": QuarantineMove}
+_ACTION_TYPES: dict[str, type[Action]] = {"roll": Roll, "place": Place, "discard": Discard,
+                                          "quarantine_move": QuarantineMove}
 
 
 def action_from_json(data: Any) -> Action:

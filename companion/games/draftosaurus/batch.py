@@ -87,7 +87,7 @@ class Batch(RoundClock):
         self.random = np.random.default_rng(seed)
         self.rows = np.arange(games)[:, None]
         self.columns = np.arange(players)[None, :]
-        self.hands = np.zeros(shape + (SPECIES_COUNT,), dtype=np.int64)
+        self.hands = np.zeros((*shape, SPECIES_COUNT), dtype=np.int64)
         self.bag = np.full((games, SPECIES_COUNT), BAG_PER_SPECIES[players], dtype=np.int64)
         self.face = np.full(games, -1)
         self.forest_species = np.full(shape, -1)
@@ -96,7 +96,7 @@ class Batch(RoundClock):
         for name in ("forest", "trio", "prairie_count", "meadow", "meadow_count", "river", "trex_pens", "filled"):
             setattr(self, name, np.zeros(shape, dtype=np.int64))
         for name in ("prairie", "in_pens", "in_river"):
-            setattr(self, name, np.zeros(shape + (SPECIES_COUNT,), dtype=np.int64))
+            setattr(self, name, np.zeros((*shape, SPECIES_COUNT), dtype=np.int64))
 
     @classmethod
     def from_positions(cls, positions: Sequence[Position], copies: int = 1, seed: int = 0) -> Batch:
@@ -120,7 +120,7 @@ class Batch(RoundClock):
 
     def uniform(self, *shape: int) -> np.ndarray:
         """Uniform draws in [0, 1) of shape (games, *shape), the same for every copy of a game."""
-        draws = self.random.random((self.games // self.copies,) + shape)
+        draws = self.random.random((self.games // self.copies, *shape))
         return np.tile(draws, (self.copies,) + (1,) * len(shape)) if self.copies > 1 else draws
 
     # ---- the rules -----------------------------------------------------------------------------------

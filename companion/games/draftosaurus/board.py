@@ -155,7 +155,8 @@ def pen_blockers(zoo: list[list[int]], species: int, face: int, pens: Sequence[i
 def legal_pens(zoo: list[list[int]], species: int, face: int) -> list[int]:
     """Every pen (the river included) where `species` may go now."""
     candidates = _FACE_CANDIDATES[face]
-    return [pen for pen, code in zip(candidates, pen_blockers(zoo, species, face, candidates)) if code is None]
+    return [pen for pen, code in zip(candidates, pen_blockers(zoo, species, face, candidates), strict=True)
+            if code is None]
 
 
 _PARAMS: dict[str, Callable[[list[list[int]], int, int, int], dict[str, Any]]] = {

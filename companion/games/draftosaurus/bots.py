@@ -143,7 +143,8 @@ class StrongBot(Bot[DraftObservation, Place | Discard]):
         shares, margins = _results(batch, seat)
         values = (shares + MARGIN_WEIGHT * margins).reshape(len(legal), self.worlds).mean(axis=1)
         wins = shares.reshape(len(legal), self.worlds).mean(axis=1)
-        return [Weighed(choice, value, win) for choice, value, win in zip(legal, values.tolist(), wins.tolist())]
+        return [Weighed(choice, value, win)
+                for choice, value, win in zip(legal, values.tolist(), wins.tolist(), strict=True)]
 
 
 @dataclass(frozen=True)
@@ -184,4 +185,5 @@ def play_game(game: Game, bots: Sequence[Bot[DraftObservation, Place | Discard]]
     return game
 
 
-BOTS: dict[str, type[Bot[DraftObservation, Place | Discard]]] = {RANDOM: RandomBot, GREEDY: GreedyBot, STRONG: StrongBot}
+BOTS: dict[str, type[Bot[DraftObservation, Place | Discard]]] = {RANDOM: RandomBot, GREEDY: GreedyBot,
+                                                                  STRONG: StrongBot}

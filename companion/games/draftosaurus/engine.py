@@ -519,7 +519,7 @@ class Game(WinterGame, LoggedGame):
     def _end_turn(self) -> None:
         """Hands and die pass to the left (each player gets the hand of the one before in the list)."""
         if self._hands is not None:
-            self._hands = [self._hands[-1]] + self._hands[:-1]
+            self._hands = [self._hands[-1], *self._hands[:-1]]
         self._roller = (self._roller + 1) % len(self.players)
         self._face = NO_FACE
         self._turn += 1

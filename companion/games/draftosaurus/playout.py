@@ -59,8 +59,8 @@ def _mask(pens: Iterable[int]) -> int:
 # The pens each face leaves open by area or side (the river always); the last entry is NO_FACE (no die).
 _AREA_FACES = {"forest": FOREST_AREA, "grassland": GRASSLAND_AREA, "toilets": TOILETS_SIDE,
                "cafeteria": CAFETERIA_SIDE}
-FACE_MASK: tuple[int, ...] = tuple(_mask(_AREA_FACES[face]) if face in _AREA_FACES else ALL_PENS
-                                   for face in DIE_FACES) + (ALL_PENS,)
+FACE_MASK: tuple[int, ...] = (*(_mask(_AREA_FACES[face]) if face in _AREA_FACES else ALL_PENS
+                                 for face in DIE_FACES), ALL_PENS)
 # The pens of each mask, lowest first, to pick one at random without a loop.
 PENS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(pen for pen in range(PEN_COUNT) if mask >> pen & 1)
                                              for mask in range(1 << PEN_COUNT))
@@ -208,7 +208,7 @@ class Position(RoundClock):
 
         Returns True when a new round begins, False within a round; `over` says when the game ended."""
         hands = self.hands
-        self.hands = [hands[-1]] + hands[:-1]
+        self.hands = [hands[-1], *hands[:-1]]
         self.face = NO_FACE
         return self.next_turn()
 

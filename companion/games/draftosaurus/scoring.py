@@ -107,7 +107,8 @@ def validate_zoos(zoos: Sequence[Any], names: Sequence[str], players_count: int 
     if players_count is not None and players_count < len(zoos):
         raise BadInput(f"{len(zoos)} zoos cannot come from a game of {players_count} players")
     players_count = players_count or len(zoos)
-    indexed = [validate_zoo(zoo, player=name, players_count=players_count) for zoo, name in zip(zoos, names)]
+    indexed = [validate_zoo(zoo, player=name, players_count=players_count)
+               for zoo, name in zip(zoos, names, strict=True)]
     check_bag([_species_counts(zoo, with_river=True) for zoo in indexed], names, players_count)
     return indexed
 
@@ -117,7 +118,7 @@ def check_bag(counts: Sequence[Sequence[int]], names: Sequence[str], players_cou
     zoo that goes over the limit is refused."""
     limit = bag_limit(players_count)
     in_play = [0] * len(SPECIES)
-    for zoo_counts, name in zip(counts, names):
+    for zoo_counts, name in zip(counts, names, strict=True):
         for species, count in enumerate(zoo_counts):
             in_play[species] += count
         for species, count in enumerate(in_play):

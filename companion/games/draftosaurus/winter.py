@@ -105,7 +105,8 @@ class WinterRules:
     def legal_pens(self, zoo: list[list[int]], species: int, face: int) -> list[int]:
         """Every pen (the river included) where `species` may go now."""
         pens = self._face_candidates[face]
-        return [pen for pen, code in zip(pens, self.pen_blockers(zoo, species, face, pens)) if code is None]
+        return [pen for pen, code in zip(pens, self.pen_blockers(zoo, species, face, pens), strict=True)
+                if code is None]
 
     @staticmethod
     def legal_positions(zoo: list[list[int]], species: int) -> list[int]:

@@ -142,7 +142,7 @@ class WinterPosition(RoundClock):
 
     def finish_turn(self, chooser: random.Random) -> None:
         """Hands and die pass to the left; a new round is dealt; after the last turn the Quarantines empty."""
-        self.hands = [self.hands[-1]] + self.hands[:-1]
+        self.hands = [self.hands[-1], *self.hands[:-1]]
         self.face = NO_FACE
         if self.next_turn():
             drawn = draw(self.bag, HAND_SIZE * self.players, chooser)
@@ -175,7 +175,8 @@ class WinterPosition(RoundClock):
     def totals(self) -> list[int]:
         neighbours = right_neighbours(range(self.players), [pen_counts(zoo) for zoo in self.zoos])
         return [score_zoo(self.rules, zoo, str(player), None if neighbour is None else
-                          _named(neighbour)).total for player, (zoo, neighbour) in enumerate(zip(self.zoos, neighbours))]
+                          _named(neighbour)).total
+                for player, (zoo, neighbour) in enumerate(zip(self.zoos, neighbours, strict=True))]
 
     def total(self, player: int, zoo: IndexedZoo | None = None) -> int:
         """`player`'s total (with `zoo` in place of theirs), the others' zoos as they stand."""
@@ -208,7 +209,8 @@ def choices(observation: DraftObservation, position: WinterPosition) -> list[Cho
     hand = sorted(set(observation.hand))
     if observation.phase == DISCARD:
         return [(species, DISCARD_PEN, -1) for species in hand]
-    return [(species, pen, place) for species in hand for pen, place in position.destinations(observation.seat, species)]
+    return [(species, pen, place)
+            for species in hand for pen, place in position.destinations(observation.seat, species)]
 
 
 def prospects(rules: WinterRules, zoo: IndexedZoo) -> float:
@@ -285,9 +287,9 @@ class Weighed:
 
 def weigh(observation: DraftObservation, seed_key: random.Random, worlds: int = WORLDS,
           breadth: int = BREADTH, among: Collection[int] | None = None) -> list[Weighed]:
-    """The `breadth` choices (of a species of `among`, if given) of best greedy value, each with its average result over the sampled worlds (the
-    rest of the turn, the others' choices at random, then the game played out at random) plus GAIN_WEIGHT
-    times its greedy value."""
+    """The `breadth` choices (of a species of `among`, if given) of best greedy value, each with its average
+    result over the sampled worlds (the rest of the turn, the others' choices at random, then the game played
+    out at random) plus GAIN_WEIGHT times its greedy value."""
     seat = observation.seat
     base = WinterPosition.sampled(observation, random.Random(0))
     receiver = (seat + 1) % observation.players
@@ -319,7 +321,7 @@ def weigh(observation: DraftObservation, seed_key: random.Random, worlds: int = 
             values[index] += share + MARGIN_WEIGHT * (totals[seat] - rivals)
             wins[index] += share
     return [Weighed(choice, value / worlds + GAIN_WEIGHT * greedy[choice], win / worlds)
-            for choice, value, win in zip(legal, values, wins)]
+            for choice, value, win in zip(legal, values, wins, strict=True)]
 
 
 def _other_choice(position: WinterPosition, player: int, discarding: bool, draws: random.Random) -> Choice:

@@ -88,7 +88,8 @@ def right_neighbours(names: Sequence[NameT], counts: Sequence[Sequence[int]]) ->
 def score_winter(rules: WinterRules, zoos: Sequence[IndexedZoo], names: Sequence[str],
                  neighbours: Sequence[Neighbour[str] | None]) -> ScoreSheet:
     """Score valid winter zoos as they stand (a dinosaur still in the Quarantine scores nothing)."""
-    players = [score_zoo(rules, zoo, name, neighbour) for zoo, name, neighbour in zip(zoos, names, neighbours)]
+    players = [score_zoo(rules, zoo, name, neighbour)
+               for zoo, name, neighbour in zip(zoos, names, neighbours, strict=True)]
     winners, reason = decide_winners(players)
     return ScoreSheet(players, winners, reason)
 
@@ -199,7 +200,7 @@ def move_out_of_quarantine(rules: WinterRules, zoo: IndexedZoo, pen: int, place:
 def validate_winter_zoos(rules: WinterRules, zoos: Sequence[Any], names: Sequence[str],
                          players_count: int) -> list[IndexedZoo]:
     """Check every zoo against every winter pen rule, 12 dinosaurs at most and the bag limit over all."""
-    indexed = [validate_winter_zoo(rules, zoo, name, players_count) for zoo, name in zip(zoos, names)]
+    indexed = [validate_winter_zoo(rules, zoo, name, players_count) for zoo, name in zip(zoos, names, strict=True)]
     check_bag([zoo_counts(zoo) for zoo in indexed], names, players_count)
     return indexed
 

@@ -65,7 +65,7 @@ def readiness(position: Position) -> tuple[int, int, set[int]]:
             else:
                 continue
             if content == TREX_PIECE:
-                if found == BLUE_DIPLO or found == YELLOW_DIPLO:
+                if found in (BLUE_DIPLO, YELLOW_DIPLO):
                     chased.add(following)
             elif found == GRASS:
                 eaters[content] += 1
@@ -183,7 +183,7 @@ class StrongBot(Bot[SnackObservation, Action]):
                 while after.phase != OVER and after.player != me:  # the other player's turn
                     after.apply(greedy_play(after, replies, expected, True, REPLY_BREADTH))
                 totals[index] += outlook(after, me)
-        return [(play, total / self.worlds) for play, total in zip(plays, totals)]
+        return [(play, total / self.worlds) for play, total in zip(plays, totals, strict=True)]
 
 
 def bot_action(game: Game, bot: Bot[SnackObservation, Action]) -> Action:

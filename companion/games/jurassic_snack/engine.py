@@ -658,7 +658,8 @@ class Game(LoggedGame):
         choices = [tuple(c) for c in combinations(grass, count)]
         if pending == ERUPTION:
             return [Erupt(player, c) for c in choices]
-        unnamed: list[Action] = [Look(player)] if self.mode == PHYSICAL else []  # real tokens: naming the squares is optional
+        # real tokens: naming the squares is optional
+        unnamed: list[Action] = [Look(player)] if self.mode == PHYSICAL else []
         return unnamed + [Look(player, c) for c in choices]
 
     # ---- turns and the end -------------------------------------------------------------------------------
@@ -717,7 +718,7 @@ class Game(LoggedGame):
         bag = [token for token in TOKENS for _ in range(TOKEN_COUNTS[token])]
         random.Random(self.seed).shuffle(bag)
         grass = [square for square in self.layout.squares if self._cells[square] == GRASS]
-        return dict(zip(grass, bag))
+        return dict(zip(grass, bag, strict=True))
 
 
 _CHECKS: dict[type[Action], Callable[[Game, Any], Reason | None]] = {

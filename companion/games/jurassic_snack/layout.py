@@ -91,7 +91,8 @@ class Layout:
                     self.board_of[name] = placement.board
         self.at = {xy: name for name, xy in self.coords.items()}
         # Reading order: from the north row down, west to east in each row.
-        self.squares: tuple[str, ...] = tuple(sorted(self.coords, key=lambda n: (-self.coords[n][1], self.coords[n][0])))
+        self.squares: tuple[str, ...] = tuple(sorted(self.coords,
+                                                     key=lambda n: (-self.coords[n][1], self.coords[n][0])))
 
     @classmethod
     def default(cls) -> Layout:

@@ -67,7 +67,7 @@ class SnackObservation:
         chooser.shuffle(pool)
         known = dict(self.known)
         tokens = [-1] * len(self.cells)
-        for index, (square, content) in enumerate(zip(self.layout.squares, self.cells)):
+        for index, (square, content) in enumerate(zip(self.layout.squares, self.cells, strict=True)):
             if content == GRASS:
                 tokens[index] = TOKEN_INDEX[known[square]] if square in known else pool.pop()
         return self._position(tokens)

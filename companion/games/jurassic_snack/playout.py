@@ -135,7 +135,7 @@ class Position:
             found = cells[following]
             if found == EMPTY:
                 stop = following
-            elif (found == GRASS and not trex) or (trex and (found == BLUE_DIPLO or found == YELLOW_DIPLO)):
+            elif (found == GRASS and not trex) or (trex and found in (BLUE_DIPLO, YELLOW_DIPLO)):
                 return following
             else:
                 return stop
@@ -147,7 +147,7 @@ class Position:
         own = BLUE_DIPLO + self.player
         found = []
         for square, content in enumerate(cells):
-            if content == own or content == TREX_PIECE:
+            if content in (own, TREX_PIECE):
                 for direction in range(4):
                     if self.slide(square, direction) >= 0:
                         found.append((MOVE, square, direction))
@@ -167,7 +167,7 @@ class Position:
         if pending == _SCOUTING:
             return [(SCOUT, board, -1) for board, squares in enumerate(self.geometry.board_squares)
                     if any(cells[square] == GRASS for square in squares)]
-        if pending == _TRANSPORT or pending == _STRIKE:
+        if pending in (_TRANSPORT, _STRIKE):
             wanted = (TREX_PIECE,) if pending == _STRIKE else (BLUE_DIPLO, YELLOW_DIPLO)
             sources = [square for square, content in enumerate(cells) if content in wanted]
             return [(FLY, source, target) for source in sources for target in empty]
@@ -250,7 +250,7 @@ class Position:
             self.phase = EFFECT
 
     def _effect_applies(self, token: int) -> bool:
-        if token == _SCOUTING or token == _ERUPTION:
+        if token in (_SCOUTING, _ERUPTION):
             return True
         if EMPTY not in self.cells:
             return False
