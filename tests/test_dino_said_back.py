@@ -49,3 +49,26 @@ def test_the_advised_turn_said_back_is_played(tmp_path, lang):
             break
     assert any(isinstance(action, Move) for action in mine)
 
+
+HELP = {"en": "help", "fr": "aide", "es": "ayuda"}
+EXAMPLE = {"en": re.compile(r"for example: (.+?)\. Or:"), "fr": re.compile(r"par exemple : (.+?)\. Ou :"),
+           "es": re.compile(r"por ejemplo: (.+?)\. O:")}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_example_of_the_solo_help_said_back_is_played(tmp_path, lang):
+    save = tmp_path / "dino.json"
+    run = run_play(solo(save, lang), [HELP[lang]], tmp_path)
+    example = EXAMPLE[lang].findall(run.stdout)
+    assert len(example) == 1, run.stdout[-1500:]
+    first = example[0]
+    run = run_play(solo(save, lang), [first, HELP[lang]], tmp_path)
+    played = Game.from_json(saved_state(save)["state"])
+    assert [action for action in played.actions if getattr(action, "player", None) == 0], run.stdout[-1500:]
+    # the next turn's example is a move of that moment too
+    example = EXAMPLE[lang].findall(run.stdout)
+    assert len(example) == 1, run.stdout[-1500:]
+    run = run_play(solo(save, lang), [first, HELP[lang], example[0]], tmp_path)
+    played = Game.from_json(saved_state(save)["state"])
+    assert len([action for action in played.actions if getattr(action, "player", None) == 0]) == 2, \
+        run.stdout[-1500:]

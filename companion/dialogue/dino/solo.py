@@ -109,5 +109,8 @@ def _afterwards(table: DinoTable, index: int) -> tuple[int, int | None]:
 
 
 def help_key(table: DinoTable, question: Question) -> str | None:
-    """The help of the player's turn in solo speaks of advice and of the bots."""
-    return table.key("help.solo_turn") if table.seats.solo and question.state == "turn" else None
+    """The help of the player's turn in solo speaks of advice and of the bots, with a move the player may make
+    now as the example (None when no pawn can move: the table's help says the meteor)."""
+    if not (table.seats.solo and question.state == "turn" and "move" in table.example_moves()):
+        return None
+    return table.key("help.solo_turn")

@@ -71,9 +71,12 @@ class DinoTable(Table[Game]):
             return self.penalty(answer)
         if answer.intent in ("pawn_move", "meteor_move"):
             return self.move(question, answer)
-        if answer.intent == "egg_take":
-            return Expected("move_first", {"colour": self.game.colours[self.game.current_player]})
-        return Expected("expected_move", {"colour": self.game.colours[self.game.current_player]})
+        return self.expected("move_first" if answer.intent == "egg_take" else "expected_move")
+
+    def expected(self, key: str) -> Expected:
+        """What a turn expects, with a move the player may make now as the example (the meteor when none)."""
+        move = self.example_moves().get("move")
+        return Expected("expected_meteor") if move is None else Expected(key, {"move": move})
 
     def penalty(self, answer: Answer) -> Outcome:
         points = answer.slots.get("steps", answer.slots.get("number"))
