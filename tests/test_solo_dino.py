@@ -154,7 +154,7 @@ def test_a_whole_solo_game_in_french_with_undo_detail_advice_and_resume(tmp_path
     said = bot_sentence(played, index, "fr").removeprefix("Bot 2 ")
     assert f"Bot 2, à son dernier tour, {said.split(' : encore')[0].rstrip('.')}" in out
     advice = advise_seat(played, 0, seed=seed)
-    assert words.say("dino.advice_chance", win_chance=advice.best.reason.params["win_chance"]) in out
+    assert words.say("dino.advice_chance", win_in_ten=advice.best.reason.params["win_in_ten"]) in out
     assert words.say(f"reasons.{advice.best.reason.code}", **advice.best.reason.params) in out
     # resumed, the same bots finish the same game; the penalties are the program's
     second = run_play(["resume", str(save), "--engine", "text"], lines[half:], tmp_path)
