@@ -324,7 +324,8 @@ class DinoTable(Table[Game]):
     def describe_setup(self) -> None:
         game, setup = self.game, self.game.setup
         for player, name in enumerate(game.players):
-            self.say("player_colour", player=name, colour=game.colours[player],
+            you = self.seats.solo and not self.seats.is_bot(player)  # in solo the player is spoken to
+            self.say("solo_player_colour" if you else "player_colour", player=name, colour=game.colours[player],
                      squares=[view.square for view in game.pawns(player)])
         QUERIES.handlers["nest_state"](self, {})
         QUERIES.handlers["barrier_state"](self, {})
