@@ -59,7 +59,8 @@ class DinoTable(Table[Game]):
             view = game.penalties_due()[0]
             return Question(self.key("ask.penalty"), "answer",
                             {"colour": view.colour, "square": view.square, "player": game.players[view.player],
-                             "least": game.penalty_least(view.player, view.pawn)}, view.player)
+                             "least": game.penalty_least(view.player, view.pawn)}, view.player,
+                            help=self.key("help.penalty"))
         player = game.current_player
         if game.must_feed_meteor(player):
             return Act(Meteor(player))
@@ -191,7 +192,7 @@ class DinoTable(Table[Game]):
 
     def help_params(self, question: Question) -> dict[str, Any]:
         """The egg question's help names the colours there are to take; a turn's, moves the player may make."""
-        if question.state == "egg":
+        if question.state == "egg" or self.game.phase == PENALTIES:
             return dict(question.params)
         return self.example_moves() if question.state == "turn" and self.game.phase == PLAY else {}
 
