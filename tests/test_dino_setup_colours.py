@@ -12,13 +12,14 @@ NO = {"fr": "non", "en": "no", "es": "no"}
 HELP = {"fr": "aide", "en": "help", "es": "ayuda"}
 GREEN = {"fr": "Alice en vert", "en": "Alice in green", "es": "Alice de verde"}
 RED = {"fr": "rouge", "en": "red", "es": "rojo"}
+OTHER = {"fr": "Bruno en bleu", "en": "Bruno in blue", "es": "Bruno de azul"}  # said when Alice is asked: not hers
 
 
 @pytest.mark.parametrize("lang", ["fr", "en", "es"])
 def test_the_colour_help_names_the_free_colours_and_a_colour_said_with_the_name_is_taken(tmp_path, lang):
     run = run_play(["play", "dino", "--lang", lang, "--engine", "text", "--quiet", "--players", "Alice,Bruno",
                     "--seed", "4", "--new", "--save", str(tmp_path / "dino.json")],
-                   [NO[lang], HELP[lang], GREEN[lang], HELP[lang], RED[lang]], tmp_path)
+                   [NO[lang], HELP[lang], OTHER[lang], GREEN[lang], HELP[lang], RED[lang]], tmp_path)
     words = catalog(lang)
     names = {colour: words.name("colours", colour) for colour in ("red", "yellow", "green", "blue", "orange", "purple")}
     free = words.say("dino.setup.or_join", head=words.say("list.separator").join(

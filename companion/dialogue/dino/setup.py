@@ -135,8 +135,8 @@ class TableSetup:
         help_params = {"player": player, "colour": free[0], "colours": self.or_join(names)}
         question = session.text("dino.setup.ask_colour", player=player)
         answer = session.ask(question, SETUP_STATE, help_key="dino.setup.help_colour", help_params=help_params)
-        while answer.intent != "colour_choice" or answer.doubtful or answer.unsure:
-            if answer.intent == "colour_choice":  # unsure: its words read back first
+        while not self.colour_for(answer, player) or answer.doubtful or answer.unsure:
+            if self.colour_for(answer, player):  # unsure: its words read back first
                 verdict = session.confirm(session.text("session.confirm", heard=heard_words(answer)), SETUP_STATE)
                 if verdict is True:
                     break
@@ -148,6 +148,11 @@ class TableSetup:
                 prompt = session.text(SETUP_AGAIN, question=question)
             answer = session.ask(prompt, SETUP_STATE, help_key="dino.setup.help_colour", help_params=help_params)
         return str(answer.slots["colour"])
+
+    @staticmethod
+    def colour_for(answer: Answer, player: str) -> bool:
+        """Whether `answer` says a colour for `player` (a colour said for another player is not taken)."""
+        return answer.intent == "colour_choice" and str(answer.slots.get("player", player)) == player
 
     def ask_nests(self) -> dict[str, str]:
         nests: dict[str, str] = {}
