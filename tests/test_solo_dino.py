@@ -15,7 +15,7 @@ from companion.games.dino.actions import Meteor, Move
 from companion.games.dino.advice import advise_seat
 from companion.games.dino.board import load_board
 from companion.games.dino.bots import BOTS, GreedyBot, observe
-from companion.games.dino.engine import PENALTIES, Game
+from companion.games.dino.engine import ON_BOARD, PENALTIES, Game
 from companion.games.dino.setup import Setup, random_layout
 from companion.language.messages import catalog
 from tests.conftest import run_play, saved_state
@@ -110,8 +110,11 @@ def bot_sentence(game: Game, index: int, lang: str) -> str:
         actions = words.say("dino.solo_clause_all_meteor" if after.in_play(action.player) else
                             "dino.solo_clause_no_pawn")
     else:
-        clauses = [words.say("dino.solo_clause_home" if action.exit else "dino.solo_clause_walk",
-                             colour=game.colours[action.player], steps=action.steps, square=action.square)]
+        stood = before.pawn(action.player, action.pawn)
+        key = "dino.solo_clause_home" if action.exit else "dino.solo_clause_walk_from" if \
+            stood.place == ON_BOARD else "dino.solo_clause_walk"
+        clauses = [words.say(key, colour=game.colours[action.player], steps=action.steps, square=action.square,
+                             from_square=stood.square)]
         if action.egg is not None:
             last = after.nests()[action.egg][1] == 0
             clauses.append(words.say("dino.solo_clause_last_egg" if last else "dino.solo_clause_egg",
@@ -155,7 +158,7 @@ def test_a_whole_solo_game_in_french_with_undo_detail_advice_and_resume(tmp_path
     said = bot_sentence(played, index, "fr").removeprefix("Bot 2 ")
     assert f"Bot 2, à son dernier tour, {said.split(' : encore')[0].rstrip('.')}" in out
     advice = advise_seat(played, 0, seed=seed)
-    assert words.say("dino.advice_chance", win_chance=advice.best.reason.params["win_chance"]) in out
+    assert words.say("dino.advice_chance", win_in_ten=advice.best.reason.params["win_in_ten"]) in out
     assert words.say(f"reasons.{advice.best.reason.code}", **advice.best.reason.params) in out
     # resumed, the same bots finish the same game; the penalties are the program's
     second = run_play(["resume", str(save), "--engine", "text"], lines[half:], tmp_path)

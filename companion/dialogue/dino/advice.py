@@ -26,15 +26,15 @@ def advise(table: DinoTable) -> None:
     from companion.games.dino.advice import advise_seat
 
     found = advise_seat(game, game.current_player, seed=table.seats.seed)
-    chance = found.best.reason.params["win_chance"]
+    chance = found.best.reason.params["win_in_ten"]
     table.session.say_text(" ".join((suggestion_words(table, found.best, "advice_best"),
-                                     table.text("advice_chance", win_chance=chance))))
+                                     table.text("advice_chance", win_in_ten=chance))))
     second = found.runner_up
     if second is not None:
-        its_chance = second.reason.params["win_chance"]
+        its_chance = second.reason.params["win_in_ten"]
         key = "advice_runner_up_chance_margin" if its_chance >= chance else "advice_runner_up_chance"
         table.session.say_text(" ".join((suggestion_words(table, second, "advice_runner_up"),
-                                         table.text(key, win_chance=its_chance))))
+                                         table.text(key, win_in_ten=its_chance))))
 
 
 def suggestion_words(table: DinoTable, suggestion: Suggestion, key: str) -> str:

@@ -7,8 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.dialogue.session import Answer, Session
+from companion.dialogue.session import Answer, Session, heard_words
 from companion.dialogue.setup import (
+    SETUP_STATE,
     ask_choice,
     ask_intent,
     ask_names,
@@ -117,7 +118,7 @@ class TableSetup:
         colours: list[str] = []
         for player in players:
             while True:
-                colour = self.ask("dino.setup.ask_colour", {"colour_choice"}, player=player).slots["colour"]
+                colour = self.ask_colour(player, [c for c in self.board.pawn_colours if c not in colours])
                 if colour in self.board.pawn_colours and colour not in colours:
                     colours.append(colour)
                     break
@@ -125,7 +126,36 @@ class TableSetup:
                             if colour in colours else
                             Reason("dino_unknown_pawn_colour",
                                    {"value": colour, "colours": list(self.board.pawn_colours)}))
+        pairs = [self.session.text("dino.setup.player_colour", player=p, colour=c)
+                 for p, c in zip(players, colours, strict=True)]
+        self.session.say("dino.setup.colours_chosen", pairs=self.session.catalog.join(pairs))
         return colours
+
+    def ask_colour(self, player: str, free: list[str]) -> str:
+        """The colour said for `player`; "help" names the colours still free and how to say one."""
+        session = self.session
+        names = [session.catalog.name("colours", colour) for colour in free]
+        help_params = {"player": player, "colour": free[0], "colours": self.or_join(names)}
+        question = session.text("dino.setup.ask_colour", player=player)
+        answer = session.ask(question, SETUP_STATE, help_key="dino.setup.help_colour", help_params=help_params)
+        while not self.colour_for(answer, player) or answer.doubtful or answer.unsure:
+            if self.colour_for(answer, player):  # unsure: its words read back first
+                verdict = session.confirm(session.text("session.confirm", heard=heard_words(answer)), SETUP_STATE)
+                if verdict is True:
+                    break
+                if isinstance(verdict, Answer):
+                    answer = verdict
+                    continue
+                prompt = None
+            else:
+                prompt = session.text(SETUP_AGAIN, question=question)
+            answer = session.ask(prompt, SETUP_STATE, help_key="dino.setup.help_colour", help_params=help_params)
+        return str(answer.slots["colour"])
+
+    @staticmethod
+    def colour_for(answer: Answer, player: str) -> bool:
+        """Whether `answer` says a colour for `player` (a colour said for another player is not taken)."""
+        return answer.intent == "colour_choice" and str(answer.slots.get("player", player)) == player
 
     def ask_nests(self) -> dict[str, str]:
         nests: dict[str, str] = {}

@@ -43,7 +43,8 @@ def narrate_bot(table: DinoTable, action: Action, before: int) -> None:
     """A bot's turn in one sentence; the meteor's fall after it as at the table."""
     game = table.game
     stones = before - game.meteor_left
-    params = {"player": game.players[action.player], "actions": turn_words(table, action, stones, _left(table, action))}
+    params = {"player": game.players[action.player],
+              "actions": turn_words(table, action, stones, _left(table, action), len(game.actions) - 1)}
     if stones and game.phase == PLAY:
         table.say("solo_turn_meteor", left=game.meteor_left, **params)
     else:
@@ -57,21 +58,31 @@ def _left(table: DinoTable, action: Action) -> int | None:
     return None
 
 
-def turn_words(table: DinoTable, action: Action, stones: int, left: int | None) -> str:
+def turn_words(table: DinoTable, action: Action, stones: int, left: int | None, index: int) -> str:
     """What a player did in a turn, as clauses joined ("avance son pion jaune de 3 emplacements jusqu'en C3,
-    prend un œuf vert et pousse la météorite d'une pierre"); `left`: the eggs left in the nest of the egg taken."""
+    prend un œuf vert et pousse la météorite d'une pierre"); `left`: the eggs left in the nest of the egg taken;
+    `index`: where the turn is in the log. A pawn that stood on the board is said from where to where."""
     game = table.game
     colour = game.colours[action.player]
     if isinstance(action, Meteor):  # a player with no pawn left: every turn goes to the meteor
         return table.text("solo_clause_all_meteor" if game.in_play(action.player) else "solo_clause_no_pawn")
     assert isinstance(action, Move)
-    clauses = [table.text("solo_clause_home" if action.exit else "solo_clause_walk", colour=colour,
-                          steps=action.steps, square=action.square)]
+    stood = _stood(game.actions[:index], action)
+    key = "solo_clause_home" if action.exit else "solo_clause_walk" if stood is None else "solo_clause_walk_from"
+    clauses = [table.text(key, colour=colour, steps=action.steps, square=action.square, from_square=stood)]
     if action.egg is not None:
         clauses.append(table.text("solo_clause_last_egg" if left == 0 else "solo_clause_egg", colour=action.egg))
     if stones:
         clauses.append(table.text("solo_clause_meteor", stones=stones))
     return table.session.catalog.join(clauses)
+
+
+def _stood(before: list[Action], move: Move) -> str | None:
+    """The square the moved pawn stood on before `move`, from the log of the actions `before` it; None when it
+    waited at its time machine."""
+    last = next((action for action in reversed(before) if isinstance(action, Move)
+                 and (action.player, action.pawn) == (move.player, move.pawn)), None)
+    return None if last is None else last.square
 
 
 def say_played(table: DinoTable, players: list[int]) -> None:
@@ -88,7 +99,7 @@ def say_played(table: DinoTable, players: list[int]) -> None:
         action = game.actions[index]
         assert isinstance(action, (Move, Meteor))
         stones, left = _afterwards(table, index)
-        table.say("played", player=name, actions=turn_words(table, action, stones, left))
+        table.say("played", player=name, actions=turn_words(table, action, stones, left, index))
 
 
 def _afterwards(table: DinoTable, index: int) -> tuple[int, int | None]:
@@ -109,5 +120,8 @@ def _afterwards(table: DinoTable, index: int) -> tuple[int, int | None]:
 
 
 def help_key(table: DinoTable, question: Question) -> str | None:
-    """The help of the player's turn in solo speaks of advice and of the bots."""
-    return table.key("help.solo_turn") if table.seats.solo and question.state == "turn" else None
+    """The help of the player's turn in solo speaks of advice and of the bots, with a move the player may make
+    now as the example (None when no pawn can move: the table's help says the meteor)."""
+    if not (table.seats.solo and question.state == "turn" and "move" in table.example_moves()):
+        return None
+    return table.key("help.solo_turn")

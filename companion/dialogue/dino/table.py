@@ -58,7 +58,8 @@ class DinoTable(Table[Game]):
             view = game.penalties_due()[0]
             return Question(self.key("ask.penalty"), "answer",
                             {"colour": view.colour, "square": view.square, "player": game.players[view.player],
-                             "least": game.penalty_least(view.player, view.pawn)}, view.player)
+                             "least": game.penalty_least(view.player, view.pawn)}, view.player,
+                            help=self.key("help.penalty"))
         player = game.current_player
         if game.must_feed_meteor(player):
             return Act(Meteor(player))
@@ -70,9 +71,12 @@ class DinoTable(Table[Game]):
             return self.penalty(answer)
         if answer.intent in ("pawn_move", "meteor_move"):
             return self.move(question, answer)
-        if answer.intent == "egg_take":
-            return Expected("move_first", {"colour": self.game.colours[self.game.current_player]})
-        return Expected("expected_move", {"colour": self.game.colours[self.game.current_player]})
+        return self.expected("move_first" if answer.intent == "egg_take" else "expected_move")
+
+    def expected(self, key: str) -> Expected:
+        """What a turn expects, with a move the player may make now as the example (the meteor when none)."""
+        move = self.example_moves().get("move")
+        return Expected("expected_meteor") if move is None else Expected(key, {"move": move})
 
     def penalty(self, answer: Answer) -> Outcome:
         points = answer.slots.get("steps", answer.slots.get("number"))
@@ -187,7 +191,7 @@ class DinoTable(Table[Game]):
 
     def help_params(self, question: Question) -> dict[str, Any]:
         """The egg question's help names the colours there are to take; a turn's, moves the player may make."""
-        if question.state == "egg":
+        if question.state == "egg" or self.game.phase == PENALTIES:
             return dict(question.params)
         return self.example_moves() if question.state == "turn" and self.game.phase == PLAY else {}
 
@@ -320,7 +324,8 @@ class DinoTable(Table[Game]):
     def describe_setup(self) -> None:
         game, setup = self.game, self.game.setup
         for player, name in enumerate(game.players):
-            self.say("player_colour", player=name, colour=game.colours[player],
+            you = self.seats.solo and not self.seats.is_bot(player)  # in solo the player is spoken to
+            self.say("solo_player_colour" if you else "player_colour", player=name, colour=game.colours[player],
                      squares=[view.square for view in game.pawns(player)])
         QUERIES.handlers["nest_state"](self, {})
         QUERIES.handlers["barrier_state"](self, {})

@@ -10,7 +10,11 @@ Turns are ranked by the strong bot's playouts; the reason says what the turn doe
 - dino_advice_towards: the pawn comes closer to the nest of `colour` in `square`, still `steps` away at least;
 - dino_advice_walk: the pawn goes to `square` (no nest worth it in reach);
 - dino_advice_meteor: the whole turn to the meteor (`left`: stones before its fall after it).
-Every reason also carries `win_chance`, the playouts' chance of winning after the turn, in percent.
+Every reason also carries `win_in_ten`, the playouts' chance of winning after the turn, as a count out of ten.
+It is an estimate from a few playouts (ADVICE_WORLDS) in which every other player plays greedily, so it is said
+coarsely and never as a sure win or a sure loss: the share of wins is counted as if one more playout had been
+won and one more lost (Laplace's rule of succession), then rounded to tenths. At seed 9, two players, the first
+advice won its 6 playouts of 6 ("100 in a hundred"), and the strong bot then won the game 21 to 3.
 """
 
 from __future__ import annotations
@@ -37,9 +41,15 @@ def advise(observation: DinoObservation, seed: int = 0, worlds: int = ADVICE_WOR
     suggestions = []
     for weighed in StrongBot(seed, worlds).weigh(observation):
         reason = turn_reason(observation.game, observation.seat, weighed.action)
-        reason = Reason(reason.code, {**reason.params, "win_chance": round(100 * weighed.win)})
+        reason = Reason(reason.code, {**reason.params, "win_in_ten": win_in_ten(weighed.win, worlds)})
         suggestions.append(Suggestion(weighed.action, weighed.value, reason))
     return ranked_advice(suggestions, CLOSE)
+
+
+def win_in_ten(share: float, playouts: int) -> int:
+    """The chance of winning said out of ten, from the average win share of `playouts` playouts: one win and one
+    loss more are counted, so that a few playouts never make a sure result (1 to 9 out of ten)."""
+    return round(10 * (share * playouts + 1) / (playouts + 2))
 
 
 def advise_seat(game: Game, seat: int, seed: int = 0) -> Advice:
