@@ -313,6 +313,11 @@ class DraftosaurusTable(Table[Game]):
         return winter.face_meaning(self, face) if self.winter else self.text(f"faces.{face}")
 
     def allowed(self, action: Any, reason: Reason) -> None:
+        if reason.code == "draft_bag_exhausted":  # the species still to play, and undo for a move misheard
+            catalog = self.session.catalog
+            left = [species for species, count in self.game.bag_remaining().items() if count > 0]
+            self.say("bag_left", species=catalog.join(catalog.name("species", species) for species in left))
+            return
         if reason.code in _NO_OTHER_PEN:
             return
         if isinstance(action, Place):  # a refused pyramid place has said the places already
