@@ -37,3 +37,30 @@ def test_a_species_all_played_is_refused_without_a_question_and_with_the_species
     left = words.join(words.name("species", species) for species in
                       ("triceratops", "stegosaurus", "diplodocus", "parasaurolophus", "spinosaurus"))
     assert said(lang, "draft.bag_left", species=left) in out  # what is allowed, and undo for a misheard move
+
+
+# ---------------------------------------------------------------- between the games of a match
+
+IN_THE_RIVER = {"en": "{species} in the river", "fr": "{species} dans la rivière", "es": "{species} en el río"}
+NO = {"en": "no", "fr": "non", "es": "no"}
+HELP = {"en": "help", "fr": "aide", "es": "ayuda"}
+
+
+def three_river_rounds(lang: str) -> list[str]:
+    """24 placements of a 2-player summer game (seed 5, virtual die), every dinosaur in the river."""
+    words = catalog(lang)
+    return [IN_THE_RIVER[lang].format(species=words.name("species", species))
+            for species in ("stegosaurus", "spinosaurus", "parasaurolophus") for _ in range(8)]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_no_to_the_winter_game_keeps_the_match_to_resume_and_help_says_yes(tmp_path, lang):
+    from companion.dialogue.runner import resume_command
+
+    lines = [*three_river_rounds(lang), NO[lang], HELP[lang], NO[lang]]
+    out = play(tmp_path, lang, "Ann,Ben", lines, "--seed", "5", "--match", "summer-winter").stdout
+    save = tmp_path / "g.json"
+    assert said(lang, "draft.help.after_game") in out  # the help of "on to the winter game?" says yes starts it
+    assert said(lang, "session.finished_saved", path=str(save)) not in out  # the winter game is still to play
+    assert out.rstrip().endswith(said(lang, "session.saved_and_stopped", path=str(save),
+                                      command=resume_command("draftosaurus", save)))

@@ -301,6 +301,10 @@ class Table(Generic[GameT]):
     def back_in_play(self) -> None:
         """An undo took the game back from its end: what was asked for the final scores is asked again."""
 
+    def finished(self) -> bool:
+        """Whether nothing is left to play in this save (a game's own kinds: a match with a game still to play)."""
+        return self.game.phase == OVER
+
     def ask_after_the_end(self) -> bool:
         """True when an undo took the game back from its end; False to stop (quit, no, or the end of input).
         The question is heard as a yes/no one over its state: "no" is a natural way to say that nothing is

@@ -415,7 +415,8 @@ class DraftosaurusTable(Table[Game]):
         if side is None:
             return super().ask_after_the_end()
         while True:
-            answer = self.ask(Question(self.key(f"after_game_{side}"), f"confirm:{self.state_of('turn')}"))
+            answer = self.ask(Question(self.key(f"after_game_{side}"), f"confirm:{self.state_of('turn')}",
+                                       help=self.key("help.after_game")))
             if answer is None:  # undo or redo: the game may have come back
                 if self.game.phase != OVER:
                     return True
@@ -479,6 +480,10 @@ class DraftosaurusTable(Table[Game]):
             if self.game.tracks_everyone and len(entries) > 1:
                 self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
             self.say_match_totals([entry.name for entry in entries])
+
+    def finished(self) -> bool:
+        """Over with no game of the match left to play."""
+        return super().finished() and (self.match is None or self.match.next_side() is None)
 
     def back_in_play(self) -> None:
         if self.reported is not None:
