@@ -64,3 +64,26 @@ def test_no_to_the_winter_game_keeps_the_match_to_resume_and_help_says_yes(tmp_p
     assert said(lang, "session.finished_saved", path=str(save)) not in out  # the winter game is still to play
     assert out.rstrip().endswith(said(lang, "session.saved_and_stopped", path=str(save),
                                       command=resume_command("draftosaurus", save)))
+
+
+# ---------------------------------------------------------------- the lovers' bridge refused on both banks
+
+BRIDGE_MOVES = {"en": ("triceratops bottom left of the pyramid", "Ben, triceratops on the bridge"),
+                "fr": ("tricératops en bas à gauche de la pyramide", "Ben, tricératops sur le pont"),
+                "es": ("tricerátops abajo a la izquierda de la pirámide", "Ben, tricerátops en el puente")}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_bridge_refused_says_why_for_each_bank_and_what_is_allowed(tmp_path, lang):
+    from tests.test_play_draftosaurus_winter import confirm_shipped_values
+
+    confirm_shipped_values(tmp_path)
+    out = play(tmp_path, lang, "Ann,Ben", list(BRIDGE_MOVES[lang]), "--seed", "5", "--board", "winter").stdout
+    lines = out.splitlines()
+    refusal = next(index for index, line in enumerate(lines)
+                   if said(lang, "reasons.draft_bridge_closed", pen="lovers_bridge", why="").strip().lower() in line.lower())
+    for bank in ("lovers_bridge_left", "lovers_bridge_right"):  # the die (forest) rules out each bank
+        assert said(lang, "reasons.draft_die_forest", pen=bank) in lines[refusal]
+    pens = catalog(lang).join((catalog(lang).name("pens", pen) for pen in
+                               ("well_ordered_wood", "pyramid", "lookout", "river")), "or")
+    assert lines[refusal + 1] == said(lang, "draft.legal", player="Ben", species="triceratops", pens=pens)
