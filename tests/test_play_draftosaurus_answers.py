@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.language.messages import catalog
+from companion.language.tactile import describe as tactile
 from tests.conftest import run_play
 
 
@@ -87,3 +88,20 @@ def test_the_bridge_refused_says_why_for_each_bank_and_what_is_allowed(tmp_path,
     pens = catalog(lang).join((catalog(lang).name("pens", pen) for pen in
                                ("well_ordered_wood", "pyramid", "lookout", "river")), "or")
     assert lines[refusal + 1] == said(lang, "draft.legal", player="Ben", species="triceratops", pens=pens)
+
+
+# ---------------------------------------------------------------- the detail after the end
+
+EVERYONE = {"en": "all", "fr": "tous", "es": "todos"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_all_after_the_end_gives_every_players_detail_and_help_says_what_may_be_asked(tmp_path, lang):
+    lines = [*three_river_rounds(lang), "Ann", EVERYONE[lang], HELP[lang]]
+    out = play(tmp_path, lang, "Ann,Ben", lines, "--seed", "5").stdout
+    assert said(lang, "draft.help.after_end") in out
+    end = out.index(said(lang, "session.after_end"))  # once the detail question is answered (Ann's detail)
+    after = out[end:]
+    assert said(lang, "session.not_understood", heard=EVERYONE[lang]) not in after
+    detail = [line for line in after.splitlines() if tactile(12, lang) in line]  # a player's detail ends so
+    assert [line.split(":")[0].strip() for line in detail] == ["Ann", "Ben"]  # every player's, in order

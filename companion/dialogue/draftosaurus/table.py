@@ -45,7 +45,7 @@ SPEC = registry.game("draftosaurus")
 _NO_OTHER_PEN = ("draft_bag_exhausted", "draft_already_placed", "draft_game_over", "draft_unknown_player",
                  "draft_quarantine_nothing", "draft_quarantine_pending")
 # The dialogue state of each question on the winter board, whose pens are heard in states of their own.
-_WINTER_STATES = {"die": "winter_die", "turn": "winter_turn"}
+_WINTER_STATES = {"die": "winter_die", "turn": "winter_turn", "detail": "winter_detail"}
 
 
 @dataclass
@@ -80,6 +80,8 @@ class DraftosaurusTable(Table[Game]):
 
     SPEC = SPEC
     QUERIES = QUERIES
+    END_STATE = "detail"  # once the game is over, the detail may still be asked: "all", a player's name
+    END_HELP = "draft.help.after_end"
 
     def __init__(self, session: Session, game: Game, save_path: Path, settings: TableSettings | None = None,
                  asked: int | None = None, match: Match | None = None, seats: Seats | None = None,
@@ -456,20 +458,37 @@ class DraftosaurusTable(Table[Game]):
                 continue
             if answer.intent in ("no", "stop", "next"):
                 return
-            if answer.intent in ("yes", "everyone"):
-                self.say_details(sheet, sheet.players, match_over)
-                return
-            named = self.player_named(answer.slots.get("player")) if answer.intent == "player" else None
-            entries = [entry for entry in sheet.players if named is not None and entry.name == self.game.players[named]]
+            entries = sheet.players if answer.intent == "yes" else self.detail_asked(sheet, answer)
             if entries:
                 self.say_details(sheet, entries, match_over)
                 return
-            if named is not None:
-                self.say("not_followed", player=self.game.players[named],
-                         followed=[self.game.players[p] for p in self.game.tracked])
-            else:
+            if entries is None:
                 self.session.earcon("not_understood")
                 self.say("detail_expected")
+
+    def detail_asked(self, sheet: ScoreSheet, answer: Answer) -> list[Any] | None:
+        """The entries whose detail `answer` asks for: everyone's ("all"), one player's (a name); none when a
+        zoo not followed is named (that is said), None when it asks for no detail."""
+        if answer.intent == "everyone":
+            return list(sheet.players)
+        if answer.intent != "player":
+            return None
+        named = self.player_named(answer.slots.get("player"))
+        if named is None:
+            return None
+        entries = [entry for entry in sheet.players if entry.name == self.game.players[named]]
+        if not entries:
+            self.say("not_followed", player=self.game.players[named],
+                     followed=[self.game.players[p] for p in self.game.tracked])
+        return entries
+
+    def answer_after_the_end(self, answer: Answer) -> bool:
+        """After the end, "all" or a name still gives the points in detail."""
+        sheet = self.final_sheet()
+        entries = self.detail_asked(sheet, answer)
+        if entries:
+            self.say_details(sheet, entries, self.match is not None and self.match.next_side() is None)
+        return entries is not None
 
     def say_details(self, sheet: ScoreSheet, entries: list[Any], match_over: bool) -> None:
         """Each entry's points pen by pen, why, and the tactile code; at the end of a match, who won its last
