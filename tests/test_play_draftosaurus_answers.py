@@ -105,3 +105,28 @@ def test_all_after_the_end_gives_every_players_detail_and_help_says_what_may_be_
     assert said(lang, "session.not_understood", heard=EVERYONE[lang]) not in after
     detail = [line for line in after.splitlines() if tactile(12, lang) in line]  # a player's detail ends so
     assert [line.split(":")[0].strip() for line in detail] == ["Ann", "Ben"]  # every player's, in order
+
+
+# ---------------------------------------------------------------- the end of a match
+
+YES = {"en": "yes", "fr": "oui", "es": "sí"}
+SCORES = {"en": "the scores", "fr": "les scores", "es": "los puntos"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_match_end_says_who_wins_by_how_much_and_the_winter_games_own_ranking(tmp_path, lang):
+    from tests.conftest import TEMPLATES
+    from tests.test_play_draftosaurus_winter import confirm_shipped_values
+
+    confirm_shipped_values(tmp_path)
+    words, place = catalog(lang), TEMPLATES[lang][1]
+    winter = [place.format(player=player, species=words.name("species", "triceratops"), pen=words.name("pens", pen))
+              for player, pen in (("Ann", "well_ordered_wood"), ("Ben", "river"))]
+    lines = [*three_river_rounds(lang), NO[lang], YES[lang], *winter, *three_river_rounds(lang)[:22], NO[lang],
+             SCORES[lang]]
+    out = play(tmp_path, lang, "Ann,Ben", lines, "--seed", "5", "--match", "summer-winter").stdout
+    # summer 12 each; winter: Ann 2 in the wood and 11 in the river, Ben 12 in the river
+    assert said(lang, "draft.match_win", winners=["Ann"], points=25, margin=1) in out
+    assert said(lang, "draft.match_game_ranking.winter", ranking="@").split("@")[0] + "1. Ann" in out
+    end = out.index(said(lang, "session.after_end"))
+    assert said(lang, "draft.match_scores_of.winter") in out[end:]  # the scores then are the winter game's

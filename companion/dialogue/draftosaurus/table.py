@@ -592,10 +592,20 @@ class DraftosaurusTable(Table[Game]):
         return True
 
     def announce_match_result(self) -> None:
-        """The ranking by the sum of each player's totals (equal sums share a place)."""
+        """The ranking by the sum of each player's totals (equal sums share a place), who wins the match and by
+        how much, then the last game's own ranking."""
         sums = self.match_sums()
         if self.game.tracks_everyone:
             self.say("match_ranking", ranking=self.ranking([(name, total, 0) for name, total in sums.items()]))
+            ordered = sorted(sums.values(), reverse=True)
+            winners = [name for name, total in sums.items() if total == ordered[0]]
+            if len(winners) > 1:
+                self.say("match_win_shared", winners=winners, points=ordered[0])
+            elif len(ordered) > 1:
+                self.say("match_win", winners=winners, points=ordered[0], margin=ordered[0] - ordered[1])
+            side = self.match.sides[len(self.match.played)] if self.match is not None else self.game.board
+            self.say(f"match_game_ranking.{side}", ranking=self.ranking(
+                [(entry.name, entry.total, entry.trex_count) for entry in self.final_sheet().players]))
 
     def match_sums(self) -> dict[str, int]:
         """Each followed player's match total so far: the games played and the current one as it stands."""
