@@ -130,3 +130,28 @@ def test_the_match_end_says_who_wins_by_how_much_and_the_winter_games_own_rankin
     assert said(lang, "draft.match_game_ranking.winter", ranking="@").split("@")[0] + "1. Ann" in out
     end = out.index(said(lang, "session.after_end"))
     assert said(lang, "draft.match_scores_of.winter") in out[end:]  # the scores then are the winter game's
+
+
+# ---------------------------------------------------------------- places said as one
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_a_single_pyramid_place_left_is_said_as_one(tmp_path, lang):
+    from tests.conftest import PYRAMID, TEMPLATES
+    from tests.test_play_draftosaurus_winter import confirm_shipped_values
+
+    confirm_shipped_values(tmp_path)
+    words, place = catalog(lang), TEMPLATES[lang][1]
+
+    def pyramid(player: str, species: str, position: str) -> str:
+        return PYRAMID[lang].format(player=player, species=words.name("species", species),
+                                    position=words.name("positions", position))
+
+    river = place.format(player="Ben", species=words.name("species", "triceratops"), pen=words.name("pens", "river"))
+    lines = [pyramid("Ann", "triceratops", "bottom_left"), river, pyramid("Ann", "stegosaurus", "bottom_centre"),
+             river, pyramid("Ann", "diplodocus", "middle_left")]
+    out = play(tmp_path, lang, "Ann,Ben", lines, "--seed", "5", "--board", "winter").stdout
+    one = said(lang, "reasons.draft_pyramid_row_first_one", pen="pyramid", position="middle_left",
+               positions=["bottom_right"])
+    assert one[1:] in out  # said capitalised after "Refused."
+    assert said(lang, "reasons.draft_pyramid_row_first", pen="pyramid", position="middle_left",
+                positions=["bottom_right"])[1:] not in out

@@ -44,6 +44,9 @@ SPEC = registry.game("draftosaurus")
 # Refusals that another pen would not help: the pens are not listed after them.
 _NO_OTHER_PEN = ("draft_bag_exhausted", "draft_already_placed", "draft_game_over", "draft_unknown_player",
                  "draft_quarantine_nothing", "draft_quarantine_pending")
+# Refusals that list the pyramid's places: with one place left, said as one ("Seule place possible : …").
+_PLACES_LISTED = ("draft_pyramid_which_position", "draft_pyramid_place_taken", "draft_pyramid_row_first",
+                  "draft_pyramid_touching")
 # The dialogue state of each question on the winter board, whose pens are heard in states of their own.
 _WINTER_STATES = {"die": "winter_die", "turn": "winter_turn", "detail": "winter_detail"}
 
@@ -327,6 +330,12 @@ class DraftosaurusTable(Table[Game]):
         elif isinstance(action, QuarantineMove) and action.player in self.game.waiting_for() and (
                 self.session.verbosity != "full"):  # in full, the question asked again lists them
             winter.say_quarantine_choices(self, action.player)
+
+    def reason_words(self, reason: Reason) -> str:
+        positions = reason.params.get("positions")
+        if reason.code in _PLACES_LISTED and isinstance(positions, list) and len(positions) == 1:
+            return self.session.catalog.say(f"reasons.{reason.code}_one", **reason.params)
+        return super().reason_words(reason)
 
     def say_legal(self, player: int, species: str, places: bool = True) -> None:
         """The pens `species` may go into for `player` now ("only the river" when one is left), and (winter) the
