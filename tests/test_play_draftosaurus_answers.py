@@ -155,3 +155,18 @@ def test_a_single_pyramid_place_left_is_said_as_one(tmp_path, lang):
     assert one[1:] in out  # said capitalised after "Refused."
     assert said(lang, "reasons.draft_pyramid_row_first", pen="pyramid", position="middle_left",
                 positions=["bottom_right"])[1:] not in out
+
+
+# ---------------------------------------------------------------- the program speaks of itself as "I"
+
+THE_APP = {"en": "the app", "fr": "l'application", "es": "la aplicación"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+@pytest.mark.parametrize("game", ["draftosaurus", "dino"])
+def test_the_rules_read_aloud_say_i_not_the_app(tmp_path, game, lang):
+    from tests.conftest import run_here
+
+    result = run_here("rules", game, "--lang", lang, "--engine", "text")
+    assert result.returncode == 0, result.stderr
+    assert THE_APP[lang] not in result.stdout.casefold()  # "I ask where it goes", "Ce que je ne vérifie pas"
