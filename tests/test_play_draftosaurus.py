@@ -89,7 +89,8 @@ def test_bag_limit_is_refused_as_probably_misheard(tmp_path):
     lines[-1] = "Chloé : T-Rex dans la rivière"
     result = run_play(["play", "draftosaurus", "--engine", "text", "--players", "Alice,Bruno,Chloé",
                        "--save", str(tmp_path / "g.json")], lines, tmp_path)
-    assert "le sac n'en contient que 6, et tous sont déjà en jeu. Est-ce bien cette espèce ?" in result.stdout
+    assert "le sac n'en contient que 6, et tous sont déjà en jeu.\n" in result.stdout  # no yes/no question
+    assert "Si un coup précédent a été mal compris, dis annule pour le reprendre." in result.stdout
 
 
 def test_undo_and_redo(tmp_path):

@@ -27,7 +27,6 @@ from companion.errors import (
     OutputLost,
     Stopped,
 )
-from companion.games.common import OVER
 from companion.paths import typed_path
 from companion.speech.base import TextListener, TextSpeaker
 from companion.speech.config import SPEAKER_KINDS
@@ -187,7 +186,7 @@ def _where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_k
     """Where the game is saved and how to go on (`saved_key`), or that nothing is (`unsaved_key`)."""
     if table is None:
         return session.text(unsaved_key)
-    if table.game.phase == OVER:
+    if table.finished():
         return session.text("session.finished_saved", path=str(table.save_path))
     return session.text(saved_key, path=str(table.save_path), command=resume_command(session.game, table.save_path))
 

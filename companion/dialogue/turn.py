@@ -171,6 +171,7 @@ class Table(Generic[GameT]):
     QUERIES: ClassVar[Queries] = SHARED_QUERIES
     # The dialogue state of the last question, once the game is over (undo, scores and quit are heard there).
     END_STATE: ClassVar[str] = "turn"
+    END_HELP: ClassVar[str] = "session.help_after_end"  # what "help" says once the game is over
     # What rebuilding the game from a save may raise; each means a corrupt save.
     CORRUPT_SAVE_ERRORS: ClassVar[tuple[type[Exception], ...]] = (KeyError, TypeError, ValueError, AttributeError,
                                                                    BadInput)
@@ -303,6 +304,14 @@ class Table(Generic[GameT]):
     def back_in_play(self) -> None:
         """An undo took the game back from its end: what was asked for the final scores is asked again."""
 
+    def answer_after_the_end(self, answer: Answer) -> bool:
+        """Whether `answer`, said once the game is over, was a game's own request, now answered."""
+        return False
+
+    def finished(self) -> bool:
+        """Whether nothing is left to play in this save (a game's own kinds: a match with a game still to play)."""
+        return self.game.phase == OVER
+
     def ask_after_the_end(self) -> bool:
         """True when an undo took the game back from its end; False to stop (quit, no, or the end of input).
         The question is heard as a yes/no one over its state: "no" is a natural way to say that nothing is
@@ -310,8 +319,7 @@ class Table(Generic[GameT]):
         key = "session.after_end"
         while True:
             try:
-                answer = self.ask(Question(key, confirming(self.state_of(self.END_STATE)),
-                                           help="session.help_after_end"))
+                answer = self.ask(Question(key, confirming(self.state_of(self.END_STATE)), help=self.END_HELP))
             except QuitRequested:
                 return False
             if answer is None:  # undo or redo: the game may have come back
@@ -320,6 +328,8 @@ class Table(Generic[GameT]):
                 continue
             if answer.intent in ("no", "stop", "quit"):
                 return False
+            if self.answer_after_the_end(answer):
+                continue
             key = "session.after_end_expected"  # what may be said, without "the game is over" once more
 
     def play_turn(self) -> None:

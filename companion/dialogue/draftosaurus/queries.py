@@ -93,6 +93,8 @@ def score(table: DraftosaurusTable, slots: dict[str, Any]) -> None:
     named = table.player_said(slots.get("player"), None)
     if slots.get("player") is not None and named is None:
         return
+    if table.match is not None and table.match.played:  # a match's later game: its own points, not the sum
+        table.say(f"match_scores_of.{table.match.sides[len(table.match.played)]}")
     for entry in sheet.players:
         if named is None or entry.name == table.game.players[named]:
             table.session.say_text(table.score_line(entry, final=over))

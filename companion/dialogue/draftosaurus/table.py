@@ -35,8 +35,11 @@ from companion.language.tactile import describe as tactile_words
 # Refusals that another pen would not help: the pens are not listed after them.
 _NO_OTHER_PEN = ("draft_bag_exhausted", "draft_already_placed", "draft_game_over", "draft_unknown_player",
                  "draft_quarantine_nothing", "draft_quarantine_pending")
+# Refusals that list the pyramid's places: with one place left, said as one ("Seule place possible : …").
+_PLACES_LISTED = ("draft_pyramid_which_position", "draft_pyramid_place_taken", "draft_pyramid_row_first",
+                  "draft_pyramid_touching")
 # The dialogue state of each question on the winter board, whose pens are heard in states of their own.
-_WINTER_STATES = {"die": "winter_die", "turn": "winter_turn"}
+_WINTER_STATES = {"die": "winter_die", "turn": "winter_turn", "detail": "winter_detail"}
 
 
 @dataclass
@@ -71,6 +74,8 @@ class DraftosaurusTable(Table[Game]):
 
     SPEC = SPEC
     QUERIES = QUERIES
+    END_STATE = "detail"  # once the game is over, the detail may still be asked: "all", a player's name
+    END_HELP = "draft.help.after_end"
 
     def __init__(self, session: Session, game: Game, save_path: Path, settings: TableSettings | None = None,
                  asked: int | None = None, match: Match | None = None, seats: Seats | None = None,
@@ -305,6 +310,11 @@ class DraftosaurusTable(Table[Game]):
         return winter.face_meaning(self, face) if self.winter else self.text(f"faces.{face}")
 
     def allowed(self, action: Any, reason: Reason) -> None:
+        if reason.code == "draft_bag_exhausted":  # the species still to play, and undo for a move misheard
+            catalog = self.session.catalog
+            left = [species for species, count in self.game.bag_remaining().items() if count > 0]
+            self.say("bag_left", species=catalog.join(catalog.name("species", species) for species in left))
+            return
         if reason.code in _NO_OTHER_PEN:
             return
         if isinstance(action, Place):  # a refused pyramid place has said the places already
@@ -312,6 +322,12 @@ class DraftosaurusTable(Table[Game]):
         elif isinstance(action, QuarantineMove) and action.player in self.game.waiting_for() and (
                 self.session.verbosity != "full"):  # in full, the question asked again lists them
             winter.say_quarantine_choices(self, action.player)
+
+    def reason_words(self, reason: Reason) -> str:
+        positions = reason.params.get("positions")
+        if reason.code in _PLACES_LISTED and isinstance(positions, list) and len(positions) == 1:
+            return self.session.catalog.say(f"reasons.{reason.code}_one", **reason.params)
+        return super().reason_words(reason)
 
     def say_legal(self, player: int, species: str, places: bool = True) -> None:
         """The pens `species` may go into for `player` now ("only the river" when one is left), and (winter) the
@@ -402,7 +418,8 @@ class DraftosaurusTable(Table[Game]):
         if side is None:
             return super().ask_after_the_end()
         while True:
-            answer = self.ask(Question(self.key(f"after_game_{side}"), f"confirm:{self.state_of('turn')}"))
+            answer = self.ask(Question(self.key(f"after_game_{side}"), f"confirm:{self.state_of('turn')}",
+                                       help=self.key("help.after_game")))
             if answer is None:  # undo or redo: the game may have come back
                 if self.game.phase != OVER:
                     return True
@@ -442,20 +459,37 @@ class DraftosaurusTable(Table[Game]):
                 continue
             if answer.intent in ("no", "stop", "next"):
                 return
-            if answer.intent in ("yes", "everyone"):
-                self.say_details(sheet, sheet.players, match_over)
-                return
-            named = self.player_named(answer.slots.get("player")) if answer.intent == "player" else None
-            entries = [entry for entry in sheet.players if named is not None and entry.name == self.game.players[named]]
+            entries = sheet.players if answer.intent == "yes" else self.detail_asked(sheet, answer)
             if entries:
                 self.say_details(sheet, entries, match_over)
                 return
-            if named is not None:
-                self.say("not_followed", player=self.game.players[named],
-                         followed=[self.game.players[p] for p in self.game.tracked])
-            else:
+            if entries is None:
                 self.session.earcon("not_understood")
                 self.say("detail_expected")
+
+    def detail_asked(self, sheet: ScoreSheet, answer: Answer) -> list[Any] | None:
+        """The entries whose detail `answer` asks for: everyone's ("all"), one player's (a name); none when a
+        zoo not followed is named (that is said), None when it asks for no detail."""
+        if answer.intent == "everyone":
+            return list(sheet.players)
+        if answer.intent != "player":
+            return None
+        named = self.player_named(answer.slots.get("player"))
+        if named is None:
+            return None
+        entries = [entry for entry in sheet.players if entry.name == self.game.players[named]]
+        if not entries:
+            self.say("not_followed", player=self.game.players[named],
+                     followed=[self.game.players[p] for p in self.game.tracked])
+        return entries
+
+    def answer_after_the_end(self, answer: Answer) -> bool:
+        """After the end, "all" or a name still gives the points in detail."""
+        sheet = self.final_sheet()
+        entries = self.detail_asked(sheet, answer)
+        if entries:
+            self.say_details(sheet, entries, self.match is not None and self.match.next_side() is None)
+        return entries is not None
 
     def say_details(self, sheet: ScoreSheet, entries: list[Any], match_over: bool) -> None:
         """Each entry's points pen by pen, why, and the tactile code; at the end of a match, who won its last
@@ -466,6 +500,10 @@ class DraftosaurusTable(Table[Game]):
             if self.game.tracks_everyone and len(entries) > 1:
                 self.session.say(f"reasons.{sheet.reason.code}", **sheet.reason.params)
             self.say_match_totals([entry.name for entry in entries])
+
+    def finished(self) -> bool:
+        """Over with no game of the match left to play."""
+        return super().finished() and (self.match is None or self.match.next_side() is None)
 
     def back_in_play(self) -> None:
         if self.reported is not None:
@@ -555,10 +593,20 @@ class DraftosaurusTable(Table[Game]):
         return True
 
     def announce_match_result(self) -> None:
-        """The ranking by the sum of each player's totals (equal sums share a place)."""
+        """The ranking by the sum of each player's totals (equal sums share a place), who wins the match and by
+        how much, then the last game's own ranking."""
         sums = self.match_sums()
         if self.game.tracks_everyone:
             self.say("match_ranking", ranking=self.ranking([(name, total, 0) for name, total in sums.items()]))
+            ordered = sorted(sums.values(), reverse=True)
+            winners = [name for name, total in sums.items() if total == ordered[0]]
+            if len(winners) > 1:
+                self.say("match_win_shared", winners=winners, points=ordered[0])
+            elif len(ordered) > 1:
+                self.say("match_win", winners=winners, points=ordered[0], margin=ordered[0] - ordered[1])
+            side = self.match.sides[len(self.match.played)] if self.match is not None else self.game.board
+            self.say(f"match_game_ranking.{side}", ranking=self.ranking(
+                [(entry.name, entry.total, entry.trex_count) for entry in self.final_sheet().players]))
 
     def match_sums(self) -> dict[str, int]:
         """Each followed player's match total so far: the games played and the current one as it stands."""

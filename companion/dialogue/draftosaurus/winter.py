@@ -44,8 +44,10 @@ def complete(table: DraftosaurusTable, question: Question, answer: Answer, actio
     name = table.game.players[action.player]
     if action.pen == BRIDGE:
         banks = [pen for pen in open_pens if pen in BANKS]
-        if not banks:
-            return Refused(Reason("draft_bridge_closed", {"pen": BRIDGE}), action)
+        if not banks:  # why each bank refuses it, in the words of a refusal of that bank
+            why = [table.game.check(replace(action, pen=bank)) for bank in BANKS]
+            return Refused(Reason("draft_bridge_closed", {"pen": BRIDGE, "why": " ".join(
+                table.reason_words(reason) for reason in why if reason is not None)}), action)
         if len(banks) == 1:  # one bank left open: the bridge can only mean that one
             return Act(replace(action, pen=banks[0]))
         return Missing(Question(table.key("which_bank"), question.state,
