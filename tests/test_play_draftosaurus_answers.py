@@ -81,8 +81,8 @@ def test_the_bridge_refused_says_why_for_each_bank_and_what_is_allowed(tmp_path,
     confirm_shipped_values(tmp_path)
     out = play(tmp_path, lang, "Ann,Ben", list(BRIDGE_MOVES[lang]), "--seed", "5", "--board", "winter").stdout
     lines = out.splitlines()
-    refusal = next(index for index, line in enumerate(lines)
-                   if said(lang, "reasons.draft_bridge_closed", pen="lovers_bridge", why="").strip().lower() in line.lower())
+    closed = said(lang, "reasons.draft_bridge_closed", pen="lovers_bridge", why="").strip().lower()
+    refusal = next(index for index, line in enumerate(lines) if closed in line.lower())
     for bank in ("lovers_bridge_left", "lovers_bridge_right"):  # the die (forest) rules out each bank
         assert said(lang, "reasons.draft_die_forest", pen=bank) in lines[refusal]
     pens = catalog(lang).join((catalog(lang).name("pens", pen) for pen in
