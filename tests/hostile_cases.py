@@ -522,7 +522,7 @@ def cases_of_two_writers_and_others(folder: Path) -> list[Case]:
     cases.append(Case("2 a match begun with the largest seed reaches its winter game",
                       ["play", "draftosaurus", "--engine", "text", "--players", "Ana,Ben", "--match", "summer-winter",
                        "--seed", str(MAX_SEED), "--save", str(match)], [], "works",
-                      stdin="\n".join([*summer_lines(), "oui", *["garde"] * 6]) + "\n",
+                      stdin="\n".join([*summer_lines(), "non", "oui", *["garde"] * 6]) + "\n",  # no detail; winter
                       check=lambda run: "Place à la partie d'hiver" in run.stdout and "seed" not in run.stderr))
     for columns, rows in ((306, 6), (2000, 1), (MAX_COLUMNS + 1, 1)):
         board = write_document(folder / f"wide-{columns}.yaml", None, wide_board(columns, rows))
