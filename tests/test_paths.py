@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from companion import paths
-from companion.dialogue.savefile import data_home, default_save_path
-from companion.speech.config import config_path
+from companion.dialogue.savefile import default_save_path
+from companion.paths import data_home
+from companion.settings import settings_path
 from companion.speech.fsg import cache_dir
 from companion.speech.models import vosk_cache_dir, vosk_search_dirs
 
@@ -30,7 +31,7 @@ def bare_home(tmp_path, monkeypatch):
 @linux_only
 def test_linux_folders_are_the_ones_saves_and_settings_always_used(bare_home):
     assert default_save_path("draftosaurus") == bare_home / ".local/share/companion/saves/draftosaurus.json"
-    assert config_path() == bare_home / ".config/companion/config.json"
+    assert settings_path() == bare_home / ".config/companion/config.json"
     assert cache_dir() == bare_home / ".cache/companion/fsg"
     assert vosk_cache_dir() == bare_home / ".cache/vosk"
     assert vosk_search_dirs().count(bare_home / ".cache/vosk") == 1
@@ -42,7 +43,7 @@ def test_xdg_variables_move_each_folder(bare_home, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(bare_home / "config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(bare_home / "cache"))
     assert data_home() == bare_home / "data/companion"
-    assert config_path() == bare_home / "config/companion/config.json"
+    assert settings_path() == bare_home / "config/companion/config.json"
     assert cache_dir() == bare_home / "cache/companion/fsg"
     assert vosk_cache_dir() in vosk_search_dirs()
 
@@ -51,7 +52,7 @@ def test_companion_variables_win_on_every_platform(bare_home, monkeypatch):
     monkeypatch.setenv("COMPANION_HOME", str(bare_home / "games"))
     monkeypatch.setenv("COMPANION_CONFIG", str(bare_home / "mine.json"))
     assert default_save_path("dino") == bare_home / "games/saves/dino.json"
-    assert config_path() == bare_home / "mine.json"
+    assert settings_path() == bare_home / "mine.json"
 
 
 def test_every_folder_is_under_the_users_home_by_default(bare_home):

@@ -6,18 +6,19 @@ import json
 
 import pytest
 
-from companion.speech.config import ENGINES, SpeechConfig, config_path, load_config, save_config
+from companion.settings import settings_path
+from companion.speech.config import ENGINES, SpeechConfig, load_config, save_config
 from companion.speech.voice import VoiceSettings, voice_settings
 
 
 def test_the_config_file_place_follows_the_environment(tmp_path, monkeypatch):
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
-    if not config_path().is_relative_to(tmp_path):
+    if not settings_path().is_relative_to(tmp_path):
         pytest.skip("this platform keeps settings elsewhere")
-    assert config_path() == tmp_path / "xdg" / "companion" / "config.json"
+    assert settings_path() == tmp_path / "xdg" / "companion" / "config.json"
     monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "mine.json"))
-    assert config_path() == tmp_path / "mine.json"
+    assert settings_path() == tmp_path / "mine.json"
 
 
 def test_saving_keeps_other_sections_and_loading_reads_back(tmp_path):

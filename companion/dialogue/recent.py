@@ -11,8 +11,9 @@ import contextlib
 import os
 from pathlib import Path
 
-from companion.dialogue.savefile import SaveFileError, data_home, newest_save
+from companion.dialogue.savefile import SaveFileError, newest_save
 from companion.files import FileRefused, load_json, write_json_atomically
+from companion.paths import data_home
 
 RECENT_FILE = "recent.json"
 KEPT = 20

@@ -110,13 +110,8 @@ class SaveWriteError(BadInput):
                          words.say(then, path=str(self.path), typed=typed_path(self.path))))
 
 
-def data_home() -> Path:
-    """Where companion keeps its saves (see companion.paths)."""
-    return paths.data_home()
-
-
 def default_save_path(game: str) -> Path:
-    return data_home() / "saves" / f"{game}.json"
+    return paths.data_home() / "saves" / f"{game}.json"
 
 
 def _checksum(content: dict[str, Any]) -> str:

@@ -65,14 +65,6 @@ def ask_choice(session: Session, key: str, accept: Callable[[Any], bool], bad_ke
         session.say(bad_key, **params)
 
 
-def ask_number(session: Session, question: str) -> int:
-    """A whole number said in answer to `question`, asked again until one is said."""
-    answer = ask_until(session, question,
-                       lambda said: said.intent == "number" and isinstance(said.slots.get("number"), int),
-                       AGAIN, SETUP_STATE, "help.number", question=question)
-    return int(answer.slots["number"])
-
-
 # ----- names
 
 def name_problem(name: str, taken: Sequence[str], lang: str = "en",

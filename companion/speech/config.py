@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from companion.settings import SettingsUnreadable, read_section, settings_path, write_section
+from companion.settings import SettingsUnreadable, read_section, write_section
 
 SECTION = "speech"
 # The default order of "auto". PocketSphinx, which understands English better than Whisper (README), comes
@@ -35,11 +35,6 @@ STEPS: dict[str, tuple[str, float, tuple[float, float]]] = {
     "louder": ("volume", 0.1, VOLUME_RANGE),
     "quieter": ("volume", -0.1, VOLUME_RANGE),
 }
-
-
-def config_path() -> Path:
-    """Where the settings file is (it may not exist yet)."""
-    return settings_path()
 
 
 def _clamp(value: float, bounds: tuple[float, float]) -> float:

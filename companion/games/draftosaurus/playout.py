@@ -269,14 +269,6 @@ class Position(RoundClock):
         return [player for player in leaders if trex[player] == fewest]
 
 
-def random_placement(position: Position, player: int, chooser: random.Random) -> tuple[int, int]:
-    """A random card of the hand and a random pen it may go to (the engine's random game, one player)."""
-    hand = position.hands[player]
-    species = hand[int(chooser.random() * len(hand))]
-    pens = PENS_OF[position.legal_mask(player, species)]
-    return species, pens[int(chooser.random() * len(pens))]
-
-
 def play_out_randomly(position: Position, chooser: random.Random) -> None:
     """Play every remaining turn at random to the end: the die, each player's card and pen, the deals.
 
