@@ -555,7 +555,9 @@ def test_a_damaged_save_is_explained_in_the_players_language(tmp_path):
 
 
 def test_a_line_too_long_for_any_command_says_so(tmp_path):
-    out = draft(tmp_path, ["dé croix " * 60]).stdout
+    from companion.language.grammar import MAX_LINE
+
+    out = draft(tmp_path, ["dé croix " * (MAX_LINE // len("dé croix ") + 1)]).stdout
     assert "C'est trop long pour une commande" in out
 
 
