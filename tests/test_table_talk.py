@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -692,18 +693,10 @@ def test_an_undo_at_the_counts_asked_at_the_end_takes_back_the_last_move(tmp_pat
 def test_the_last_question_takes_help_scores_and_quit_in_every_game(tmp_path, game_id, lang, lines):
     """Once a game is over, "help" says what may be said then, the scores are the final ones, and quitting
     says that the game is over and saved (a finished Jurassic Snack used to stop on an unknown state)."""
-    import random
-
-    from companion.games.common import OVER as GAME_OVER
     from companion.language.messages import catalog
 
-    game = SnackGame.new(["Ana", "Ben"], seed=4) if game_id == "jurassic-snack" else Game.new(
-        ["Ana", "Ben"], mode="full", seed=4)
-    chooser = random.Random(4)
-    while game.phase != GAME_OVER:
-        game.apply(chooser.choice(game.legal_actions()))
-    path = tmp_path / "g.json"
-    write_save(path, game_id, {"finished": True, "state": game.to_json()})
+    game = finished_game(game_id)
+    path = finished_save(tmp_path, game_id, game)
     result = run_play(["resume", str(path), "--engine", "text", "--lang", lang], lines, tmp_path)
     words = catalog(lang)
     assert result.returncode == 0, result.stderr
@@ -718,23 +711,27 @@ def test_the_last_question_takes_help_scores_and_quit_in_every_game(tmp_path, ga
         assert so_far.split(".")[0] not in out
 
 
-def finished_save(tmp_path: Path, game_id: str) -> Path:
-    """A save of a game played to its end (random legal moves), as the program writes it."""
+def finished_game(game_id: str) -> Any:
+    """A game of Ana and Ben played to its end (random legal moves, the same on every run)."""
     import random
 
     from companion.games.common import OVER as GAME_OVER
     from tests.test_dino_play import random_game as dino_game
 
     if game_id == "dino":
-        game = dino_game(2, 7)
-    else:
-        game = SnackGame.new(["Ana", "Ben"], seed=4) if game_id == "jurassic-snack" else Game.new(
-            ["Ana", "Ben"], mode="full", seed=4)
-        chooser = random.Random(4)
-        while game.phase != GAME_OVER:
-            game.apply(chooser.choice(game.legal_actions()))
+        return dino_game(2, 7)
+    game = SnackGame.new(["Ana", "Ben"], seed=4) if game_id == "jurassic-snack" else Game.new(
+        ["Ana", "Ben"], mode="full", seed=4)
+    chooser = random.Random(4)
+    while game.phase != GAME_OVER:
+        game.apply(chooser.choice(game.legal_actions()))
+    return game
+
+
+def finished_save(tmp_path: Path, game_id: str, game: Any = None) -> Path:
+    """A save of a finished game (`game`, or finished_game's), as the program writes it."""
     path = tmp_path / "g.json"
-    write_save(path, game_id, {"finished": True, "state": game.to_json()})
+    write_save(path, game_id, {"finished": True, "state": (game or finished_game(game_id)).to_json()})
     return path
 
 

@@ -114,8 +114,11 @@ class WinterPosition(RoundClock):
 
     def destinations(self, player: int, species: int) -> list[tuple[int, int]]:
         """Where `player` may put `species` now: (pen, pyramid place or -1)."""
+        return self.destinations_under(player, species, NO_FACE if player == self.roller else self.face)
+
+    def destinations_under(self, player: int, species: int, face: int) -> list[tuple[int, int]]:
+        """Where `player` could put `species` with the die showing `face` (NO_FACE: no die)."""
         zoo = self.zoos[player]
-        face = NO_FACE if player == self.roller else self.face
         found: list[tuple[int, int]] = []
         for pen in self.rules.legal_pens(zoo, species, face):
             if pen == PYRAMID:
@@ -246,14 +249,7 @@ def gain(position: WinterPosition, player: int, choice: Choice) -> float:
 
 def _free_destinations(position: WinterPosition, player: int, species: int) -> list[tuple[int, int]]:
     """Where `species` could go with no die."""
-    zoo = position.zoos[player]
-    found: list[tuple[int, int]] = []
-    for pen in position.rules.legal_pens(zoo, species, NO_FACE):
-        if pen == PYRAMID:
-            found.extend((PYRAMID, place) for place in position.rules.legal_positions(zoo, species))
-        else:
-            found.append((pen, -1))
-    return found
+    return position.destinations_under(player, species, NO_FACE)
 
 
 def best_gain(position: WinterPosition, player: int, species: int) -> float:
