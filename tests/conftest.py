@@ -262,6 +262,19 @@ def sound_server(tmp_path_factory):
 
 
 @pytest.fixture
+def short_path():
+    """A folder of its own with a short name, for the games said aloud: their last line says the save's path
+    twice (where it is, and the command to go on), and pytest's own folder names made that line the longest
+    of a game."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="game-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
 def sound_env(sound_server, monkeypatch):
     """This process and the children it starts use the private sound server; the server is returned."""
     for name, value in sound_server.environment().items():
@@ -323,3 +336,20 @@ class EmptyRecogniser(Recogniser):
 
     def finish(self):
         return Recognition("", 0.0)
+
+
+# ---------------------------------------------------------------- the order of the run
+
+def pytest_collection_modifyitems(session, config, items):
+    """The files that play through the sound server run first: they wait on real time (a game said aloud, a
+    microphone spoken into) more than they compute, so they overlap the files that compute instead of coming
+    last (pytest-xdist hands out files in this order when told not to reorder them, as pyproject.toml does);
+    the rest follow with the largest files first, as pytest-xdist would order them."""
+    sizes: dict[str, int] = {}
+    aloud: set[str] = set()
+    for item in items:
+        path = str(item.path)
+        sizes[path] = sizes.get(path, 0) + 1
+        if "sound_server" in getattr(item, "fixturenames", ()):
+            aloud.add(path)
+    items.sort(key=lambda item: (str(item.path) not in aloud, -sizes[str(item.path)], str(item.path)))

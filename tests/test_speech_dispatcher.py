@@ -93,10 +93,10 @@ def test_without_speech_dispatcher_auto_uses_the_program_voice(daemon, sound_env
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-def test_a_game_spoken_through_speech_dispatcher_is_heard_line_for_line(lang, dispatcher, tmp_path):
-    env = {**os.environ, **dispatcher.environment(), **home_env(tmp_path)}
+def test_a_game_spoken_through_speech_dispatcher_is_heard_line_for_line(lang, dispatcher, short_path):
+    env = {**os.environ, **dispatcher.environment(), **home_env(short_path)}
     recorder = dispatcher.record()
-    done = subprocess.run(game_command(lang, tmp_path / "game.json", "--engine", "text", "--voice", "speechd",
+    done = subprocess.run(game_command(lang, short_path / "game.json", "--engine", "text", "--voice", "speechd",
                                        "--no-earcons"),
                           input="\n".join(SCRIPTS[lang]) + "\n", capture_output=True, text=True, encoding="utf-8",
                           env=env, timeout=300, check=False)

@@ -15,17 +15,17 @@ RATE = 2.0  # the program's voice, fast: the run is short, and what is measured 
 
 
 @pytest.mark.parametrize("lang", ["fr", "en", "es"])
-def test_a_line_typed_over_the_speech_silences_it_and_a_command_is_answered_at_once(lang, sound_server, tmp_path):
-    timings = measure_terminal(sound_server, lang, tmp_path, trials=2, rate=RATE)
+def test_a_line_typed_over_the_speech_silences_it_and_a_command_is_answered_at_once(lang, sound_server, short_path):
+    timings = measure_terminal(sound_server, lang, short_path, trials=2, rate=RATE)
     assert timings.missed == 0  # the opening, and each help, cut off by Enter or the stop word
     assert len(timings.barge_in_ms) == 3 and max(timings.barge_in_ms) <= TARGETS["barge_in_p95_ms"], timings
     assert len(timings.first_audio_ms) == 2 and max(timings.first_audio_ms) <= 1000, timings
 
 
 def test_with_barge_in_words_said_over_the_speech_cut_it_off_and_change_nothing(sound_server, grammar_cache,
-                                                                                 monkeypatch, tmp_path):
+                                                                                 monkeypatch, short_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(grammar_cache))  # PocketSphinx's grammars, compiled once a run
-    cuts = measure_spoken_cuts(sound_server, tmp_path, trials=2, rate=RATE)
+    cuts = measure_spoken_cuts(sound_server, short_path, trials=2, rate=RATE)
     assert cuts.missed == 0, cuts.printed
     # From the first sound of the words: the endpointer needs about 0.1 s of speech to tell it from noise.
     assert len(cuts.barge_in_ms) == 2 and max(cuts.barge_in_ms) <= 500, cuts.barge_in_ms

@@ -17,8 +17,8 @@ RATES = {"fr": 2.0, "en": 1.5, "es": 2.0}
 
 
 @pytest.mark.parametrize("lang", ["fr", "en", "es"])
-def test_every_line_a_scripted_game_prints_is_heard_whole_and_in_order(lang, sound_server, tmp_path):
-    heard = measure_heard(sound_server, lang, tmp_path, rate=RATES[lang])
+def test_every_line_a_scripted_game_prints_is_heard_whole_and_in_order(lang, sound_server, short_path):
+    heard = measure_heard(sound_server, lang, short_path, rate=RATES[lang])
     assert heard.lines >= 12
     assert heard.ratio >= TARGETS["heard"], (heard.heard_s, heard.printed_s)
     assert heard.lost == []  # every line found whole, just after the one before it

@@ -14,8 +14,8 @@ pytestmark = pytest.mark.slow
 
 
 def test_commands_said_in_a_room_where_the_speaker_leaks_change_the_game_as_said_and_its_own_voice_never_does(
-        sound_server, grammar_cache, monkeypatch, tmp_path):
+        sound_server, grammar_cache, monkeypatch, short_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(grammar_cache))  # PocketSphinx's grammars, compiled once a run
-    spoken = measure_microphone(sound_server, tmp_path, leak_gain=0.1, rate=2.0)  # the speaker heard 20 dB down
+    spoken = measure_microphone(sound_server, short_path, leak_gain=0.1, rate=2.0)  # the speaker heard 20 dB down
     assert spoken.as_said, (spoken.moves, spoken.printed)  # die, then two placements, as said
     assert spoken.unprompted == [], spoken.printed  # nothing answered while nobody spoke

@@ -84,7 +84,7 @@ MARGIN_FLOORS = (None, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0)
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default="en", choices=LANGUAGES,
-                        help="language of the commands (default en; fr and es are said by espeak-ng only)")
+                        help="language of the commands (default en; which voices say them: --voices)")
     parser.add_argument("--count", type=int, default=40,
                         help="sentences (default 40, at least 1); each is said by a tuned and a held-out voice "
                              "in every condition")

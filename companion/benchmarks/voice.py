@@ -211,11 +211,20 @@ def recognised(recording: np.ndarray, lines: Sequence[str], places: Sequence[tup
     hiss = np.random.default_rng(0).normal(0, 1e-3, len(recording)).astype(np.float32)  # see speech.sphinx
     audio = np.clip(recording + hiss, -1, 1)
     heard: list[str | None] = []
-    for (start, _score), seconds in zip(places, lengths, strict=True):
+    starts = [start for start, _score in places]
+    quiet = hiss[:int(0.3 * SAMPLE_RATE)]
+    for number, ((start, _score), seconds) in enumerate(zip(places, lengths, strict=True)):
         if start is None:
             heard.append(None)
             continue
-        piece = audio[max(0, int((start - 0.1) * SAMPLE_RATE)):int((start + seconds + 0.1) * SAMPLE_RATE)]
+        # The line's own stretch, with a little silence around it: lines are played back to back, and a stretch
+        # running 0.1 s into its neighbours made PocketSphinx lose a line's last word or all of it, in 2 of 9 games
+        # played beside busy processes (of 17 lines, 1 or 2 taken for others); on the 4 recordings kept, this
+        # stretch heard every line. A line played slower than rendered alone (a busy machine) runs on to the next
+        # line found, up to half its length again.
+        following = next((later for later in starts[number + 1:] if later is not None), float("inf"))
+        end = max(start + seconds, min(following, start + 1.5 * seconds))
+        piece = np.concatenate([quiet, audio[int(start * SAMPLE_RATE):int(end * SAMPLE_RATE)], quiet])
         decoder.start_utt()
         decoder.process_raw((piece * 32767).astype("<i2").tobytes(), full_utt=True)
         decoder.end_utt()
