@@ -13,7 +13,7 @@ from companion import registry
 from companion.dialogue.runner import add_speech_options, held_save, open_session, refuse_save, run_table
 from companion.dialogue.savefile import SaveFileError, default_save_path, hold_save, read_save, save_state
 from companion.dialogue.session import Session
-from companion.dialogue.setup import listed_names
+from companion.dialogue.setup_questions import listed_names
 from companion.dialogue.turn import Table
 from companion.errors import Said
 from companion.games.common import MAX_SEED, OVER, SEED_DIGITS

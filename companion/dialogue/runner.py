@@ -30,7 +30,7 @@ from companion.errors import (
 from companion.paths import typed_path
 from companion.speech.base import TextListener, TextSpeaker
 from companion.speech.config import SPEAKER_KINDS
-from companion.text import clean
+from companion.terminal_text import clean
 
 # What a game is played with when neither the command line nor its save says otherwise.
 SESSION_DEFAULTS = {"lang": "fr", "engine": "auto", "verbosity": "full"}

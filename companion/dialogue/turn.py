@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from companion.dialogue.recent import remember
 from companion.dialogue.savefile import SaveFileError, moved_notice, write_save
 from companion.dialogue.session import Answer, QuitRequested, Session, bot_seat_words
-from companion.dialogue.setup import player_by_name
+from companion.dialogue.setup_questions import player_by_name
 from companion.dialogue.solo import Seats
 from companion.errors import BadInput
 from companion.games.common import OVER, LoggedGame, Reason

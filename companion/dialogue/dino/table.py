@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.dialogue.dino import solo
+from companion.dialogue.dino.new_game import start_game
 from companion.dialogue.dino.queries import QUERIES
-from companion.dialogue.dino.setup import start_game
 from companion.dialogue.session import Answer, Session
 from companion.dialogue.turn import ASK_AGAIN, Act, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import Reason, shared_places

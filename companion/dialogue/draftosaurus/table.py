@@ -15,11 +15,11 @@ from typing import Any
 
 from companion.dialogue.draftosaurus import solo, winter
 from companion.dialogue.draftosaurus.match import Match, Played
+from companion.dialogue.draftosaurus.new_game import DEFAULT_BOTS, boards, next_game, start_game, start_solo
 from companion.dialogue.draftosaurus.queries import QUERIES
-from companion.dialogue.draftosaurus.setup import DEFAULT_BOTS, boards, next_game, start_game, start_solo
 from companion.dialogue.draftosaurus.words import options_line
 from companion.dialogue.session import Answer, QuitRequested, Session
-from companion.dialogue.setup import AGAIN, SETUP_STATE
+from companion.dialogue.setup_questions import AGAIN, SETUP_STATE
 from companion.dialogue.solo import Seats, solo_request
 from companion.dialogue.turn import Act, BackInPlay, Done, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import OVER, Reason, shared_places

@@ -18,8 +18,8 @@ from typing import Any
 
 from companion.dialogue.jurassic_snack.advice import UNSAID_EVENTS
 from companion.dialogue.jurassic_snack.choices import effect_choices, help_params, prompt_params
+from companion.dialogue.jurassic_snack.new_game import start_game
 from companion.dialogue.jurassic_snack.queries import QUERIES, say_notes
-from companion.dialogue.jurassic_snack.setup import start_game
 from companion.dialogue.jurassic_snack.words import SquareWords
 from companion.dialogue.session import Answer, Session
 from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Secret, Table

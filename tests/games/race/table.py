@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.dialogue.session import Answer, Session
-from companion.dialogue.setup import ask_names, listed_names, table_seed
+from companion.dialogue.setup_questions import ask_names, listed_names, table_seed
 from companion.dialogue.turn import SHARED_QUERIES, Act, Done, Expected, Outcome, Queries, Question, Table
 from companion.games.common import Reason
 from tests.games.race import spec
