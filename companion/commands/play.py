@@ -51,12 +51,12 @@ def check_save_target(path: Path, replace: bool, game: str | None = None, lang: 
         raise SaveFileError("in_progress", path)
 
 
-def _rebuilt_table(path: Path, game: str, content: dict[str, Any], lang: str) -> Table[Any]:
+def _rebuilt_table(path: Path, game: str, content: dict[str, Any], lang: str) -> Table[Any, Any]:
     """The table `resume` would rebuild from this save, without a word said; SaveFileError if it cannot be
     (said in `lang`)."""
     quiet = Session(game=game, lang=lang, speaker=TextSpeaker(io.StringIO()), listener=TextListener(io.StringIO()))
     try:
-        table: Table[Any] = registry.game(game).table_class().from_save(quiet, content, path)
+        table: Table[Any, Any] = registry.game(game).table_class().from_save(quiet, content, path)
         return table
     except SaveFileError:
         raise

@@ -14,7 +14,7 @@ from tests.games.race.engine import DEFAULT_SQUARES, Advance, Game
 QUERIES = Queries(SHARED_QUERIES)
 
 
-class RaceTable(Table[Game]):
+class RaceTable(Table[Game, Advance]):
     SPEC = spec.SPEC
     QUERIES = QUERIES
 
@@ -28,7 +28,7 @@ class RaceTable(Table[Game]):
         player = self.game.current
         return Question(self.key("ask"), "turn", {"player": self.game.players[player]}, player=player)
 
-    def interpret(self, question: Question, answer: Answer) -> Outcome:
+    def interpret(self, question: Question, answer: Answer) -> Outcome[Advance]:
         if answer.intent != "advance":
             return Expected("expected_move")
         player = self.player_said(answer.slots.get("player"), self.game.current)
