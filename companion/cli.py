@@ -26,7 +26,7 @@ from companion.errors import (
     Stopped,
 )
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, catalog
-from companion.text import clean, print_anywhere, read_anything
+from companion.terminal_text import clean, print_anywhere, read_anything
 
 VERSION = f"companion {__version__}"
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from companion.errors import BadInput
-from companion.text import clean
+from companion.terminal_text import clean
 
 # A save nests at most 8 levels (measured on full games of the three games), a board 3; 32 is far beyond.
 MAX_DEPTH = 32

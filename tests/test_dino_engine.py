@@ -11,7 +11,7 @@ from companion.games.dino.board import Board, load_board
 from companion.games.dino.engine import HOME, OVER, PENALTIES, Game, ReplayRefused, TableQuestion
 from companion.games.dino.ids import eggs_per_nest
 from companion.games.dino.scoring import score_player
-from companion.games.dino.setup import Setup, random_layout
+from companion.games.dino.starting_position import Setup, random_layout
 from companion.language.messages import LANGUAGES, catalog
 
 NESTS = {"red": "B2", "yellow": "C5", "green": "D3", "blue": "E2", "orange": "B5", "purple": "D5"}

@@ -11,9 +11,9 @@ import shutil
 import pytest
 
 from companion.language import recognition_grammar as rg
+from companion.language.folding import fold
 from companion.language.grammar import games, grammar_source, parse, read_grammar_file, readings
 from companion.language.messages import LANGUAGES
-from companion.language.text import fold
 from companion.speech.synthetic import speak_to_wav
 from tests.conftest import run_companion
 

@@ -5,7 +5,7 @@ or refused, hassil's own `recognize_all`, given the same templates and the same 
 matcher.py compiles the templates hassil parses, importing hassil's expression classes (hence the pin
 hassil>=3,<4 in pyproject.toml); an upgrade of hassil that changes what a template means fails here.
 Where the two differ on purpose, the test applies our rule, and says so:
-- words: hassil is given the sentence folded by companion.language.text (the templates are folded the same
+- words: hassil is given the sentence folded by companion.language.folding (the templates are folded the same
   way), read in turn as grammar.readings says (without our fillers, then without those at its ends only, then
   as written) until one reading matches, as grammar.parse does; hassil's own skip-word handling is not used;
 - players: the names known at the table are a list filled at run time, given to hassil as a text list; a new
@@ -19,6 +19,7 @@ from __future__ import annotations
 import pytest
 from hassil import Intents, ListReference, TextSlotList, WildcardSlotList, recognize_all
 
+from companion.language.folding import fold
 from companion.language.grammar import (
     Example,
     GameGrammar,
@@ -30,7 +31,6 @@ from companion.language.grammar import (
     state_intents,
 )
 from companion.language.messages import LANGUAGES
-from companion.language.text import fold
 
 Meaning = tuple[str, dict]
 

@@ -152,7 +152,7 @@ def test_what_the_game_does_with_a_misheard_utterance():
 
 
 def test_a_name_said_at_set_up_is_read_back_and_heard_without_its_capital():
-    """The set-up reads every name back (companion/dialogue/setup.py): a name misheard there is asked, never
+    """The set-up reads every name back (companion/dialogue/setup_questions.py): a name misheard there is asked, never
     applied; and a name said has no capital letter, so "zoé" heard for "Zoé" is the name said."""
     from companion.benchmarks.listen import outcome, same_meaning
 

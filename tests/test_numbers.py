@@ -3,9 +3,9 @@
 import pytest
 
 from companion.errors import BadInput
+from companion.language.folding import words
 from companion.language.messages import LANGUAGES
 from companion.language.numbers import MAX_NUMBER, from_words, match_number, spellings, to_words
-from companion.language.text import words
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -16,7 +16,7 @@ from companion.games.dino.advice import advise_seat
 from companion.games.dino.board import load_board
 from companion.games.dino.bots import BOTS, GreedyBot, observe
 from companion.games.dino.engine import ON_BOARD, PENALTIES, Game
-from companion.games.dino.setup import Setup, random_layout
+from companion.games.dino.starting_position import Setup, random_layout
 from companion.language.messages import catalog
 from tests.conftest import run_play, saved_state
 from tests.test_dino_play import LINES

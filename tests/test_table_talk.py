@@ -613,9 +613,9 @@ def test_a_command_of_the_game_said_where_names_are_asked_is_no_name(tmp_path, g
                                                                       question, names):
     """A line the game's grammar reads as one of its commands (a query, a move) is not taken as names: the
     program says that names are expected, and asks again."""
-    from companion.dialogue.setup import example_names
+    from companion.dialogue.setup_questions import example_names
     from companion.language.messages import catalog
-    from companion.text import sentences
+    from companion.terminal_text import sentences
 
     words = catalog(lang)
     out = play(tmp_path, game_id, lines, lang=lang).stdout

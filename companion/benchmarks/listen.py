@@ -65,7 +65,7 @@ GAME_STATES = {"place": "turn", "die": "die", "die_pen": "die", "yes": "confirm"
 QUESTIONS = frozenset(QUERIES.handlers) | SHARED_INTENTS | {"resume", "next", "previous", "stop"}
 ANSWERS = frozenset({"yes", "no"})
 ALWAYS_ASKED = frozenset({"quit"})
-# The set-up reads every name back, whatever heard it (any line can be a name: companion/dialogue/setup.py).
+# The set-up reads every name back, whatever heard it (any line can be a name: companion/dialogue/setup_questions.py).
 READ_BACK_IN_STATE = frozenset({("setup", "player")})
 # A placement heard without its dinosaur or its pen (or pyramid place) is never applied: the table asks for the
 # missing part (companion/dialogue/draftosaurus/table.py), whatever was said.

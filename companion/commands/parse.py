@@ -15,7 +15,7 @@ from companion.errors import Said
 from companion.games.spec import FROM_ONE, GameSpec
 from companion.language.grammar import ANY_STATE, ParseResult, check_game, games, parse, states
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog, check_language
-from companion.text import clean, shown
+from companion.terminal_text import clean, shown
 
 EXPORTS = ("vosk", "jsgf", "sizes")
 

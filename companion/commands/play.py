@@ -13,7 +13,7 @@ from companion import registry
 from companion.dialogue.runner import add_speech_options, held_save, open_session, refuse_save, run_table
 from companion.dialogue.savefile import SaveFileError, default_save_path, hold_save, read_save, save_state
 from companion.dialogue.session import Session
-from companion.dialogue.setup import listed_names
+from companion.dialogue.setup_questions import listed_names
 from companion.dialogue.turn import Table
 from companion.errors import Said
 from companion.games.common import MAX_SEED, OVER, SEED_DIGITS
@@ -51,12 +51,12 @@ def check_save_target(path: Path, replace: bool, game: str | None = None, lang: 
         raise SaveFileError("in_progress", path)
 
 
-def _rebuilt_table(path: Path, game: str, content: dict[str, Any], lang: str) -> Table[Any]:
+def _rebuilt_table(path: Path, game: str, content: dict[str, Any], lang: str) -> Table[Any, Any]:
     """The table `resume` would rebuild from this save, without a word said; SaveFileError if it cannot be
     (said in `lang`)."""
     quiet = Session(game=game, lang=lang, speaker=TextSpeaker(io.StringIO()), listener=TextListener(io.StringIO()))
     try:
-        table: Table[Any] = registry.game(game).table_class().from_save(quiet, content, path)
+        table: Table[Any, Any] = registry.game(game).table_class().from_save(quiet, content, path)
         return table
     except SaveFileError:
         raise

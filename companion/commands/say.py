@@ -17,7 +17,7 @@ from companion.speech.base import Unavailable
 from companion.speech.config import RATE_RANGE, VOLUME_RANGE, SpeechConfig, load_config, save_config
 from companion.speech.engines import open_speaker
 from companion.speech.tts import TtsSpeaker
-from companion.text import clean, shown
+from companion.terminal_text import clean, shown
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -33,7 +33,7 @@ from companion.games.draftosaurus.winter import WinterRules
 from companion.games.draftosaurus.winter_board import WinterBoard
 from companion.games.draftosaurus.winter_scoring import QuarantineMoveMade, score_winter_zoos
 from companion.language.messages import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
-from companion.text import clean, cleaned, sentences
+from companion.terminal_text import clean, cleaned, sentences
 
 GAMES = tuple(spec.id for spec in registry.GAMES if spec.scorer)
 _ZOOS_FIELDS = {"board", "options", "players"}

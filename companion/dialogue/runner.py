@@ -30,7 +30,7 @@ from companion.errors import (
 from companion.paths import typed_path
 from companion.speech.base import TextListener, TextSpeaker
 from companion.speech.config import SPEAKER_KINDS
-from companion.text import clean
+from companion.terminal_text import clean
 
 # What a game is played with when neither the command line nor its save says otherwise.
 SESSION_DEFAULTS = {"lang": "fr", "engine": "auto", "verbosity": "full"}
@@ -142,9 +142,9 @@ def resume_command(game: str, save_path: Path) -> str:
     return f"companion resume {game if Path(save_path) == default_save_path(game) else typed_path(save_path)}"
 
 
-def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: bool) -> int:
+def run_table(session: Session, make_table: Callable[[], Table[Any, Any]], resumed: bool) -> int:
     """Play until the end; every way out leaves the game saved and says where and how to go on."""
-    table: Table[Any] | None = None
+    table: Table[Any, Any] | None = None
     try:
         table = make_table()
         remember(table.save_path)
@@ -178,11 +178,11 @@ def run_table(session: Session, make_table: Callable[[], Table[Any]], resumed: b
                 print(f"companion: {part.name} did not close cleanly", file=sys.stderr)
 
 
-def _say_where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_key: str) -> None:
+def _say_where(session: Session, table: Table[Any, Any] | None, saved_key: str, unsaved_key: str) -> None:
     session.say_text(_where(session, table, saved_key, unsaved_key))
 
 
-def _where(session: Session, table: Table[Any] | None, saved_key: str, unsaved_key: str) -> str:
+def _where(session: Session, table: Table[Any, Any] | None, saved_key: str, unsaved_key: str) -> str:
     """Where the game is saved and how to go on (`saved_key`), or that nothing is (`unsaved_key`)."""
     if table is None:
         return session.text(unsaved_key)

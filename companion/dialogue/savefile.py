@@ -37,7 +37,7 @@ from companion.files import (
 )
 from companion.locks import Holder, Lock, LockUnusable, lock_file_for, try_lock
 from companion.paths import typed_path
-from companion.text import clean, cleaned
+from companion.terminal_text import clean, cleaned
 
 try:
     import fcntl

@@ -19,7 +19,7 @@ from companion.dialogue.history import MessageHistory
 from companion.language.grammar import CONFIRM_STATE, MAX_LINE, ParseResult, confirming, parse
 from companion.language.messages import Catalog, catalog
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listener, Speaker
-from companion.text import sentences
+from companion.terminal_text import sentences
 
 VERBOSITY_LEVELS = ("short", "full")
 SHARED_INTENTS = frozenset({"repeat", "review_previous", "review_next", "faster", "slower", "louder", "quieter",

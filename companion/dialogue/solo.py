@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.dialogue.session import Session
-from companion.dialogue.setup import ask_names, ask_yes, label_players, name_problem, names_can_be_typed
+from companion.dialogue.setup_questions import ask_names, ask_yes, label_players, name_problem, names_can_be_typed
 from companion.errors import BadInput
 from companion.games.bots import BotT, bot_class
 from companion.games.levels import LEVELS, STRONG
-from companion.text import clean_name
+from companion.terminal_text import clean_name
 
 PLAYER_SEAT = 0  # the seat of the person who plays a solo game: the first to roll, or blue
 

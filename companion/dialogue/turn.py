@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from companion.dialogue.recent import remember
 from companion.dialogue.savefile import SaveFileError, moved_notice, write_save
 from companion.dialogue.session import Answer, QuitRequested, Session, bot_seat_words
-from companion.dialogue.setup import player_by_name
+from companion.dialogue.setup_questions import player_by_name
 from companion.dialogue.solo import Seats
 from companion.errors import BadInput
 from companion.games.common import OVER, LoggedGame, Reason
@@ -31,6 +31,7 @@ from companion.language.grammar import confirming
 from companion.language.rules import RulesBook
 
 GameT = TypeVar("GameT", bound=LoggedGame)
+ActionT = TypeVar("ActionT")  # the game's own action type (a union of its action classes)
 UNDO_INTENTS = ("undo", "redo")
 
 
@@ -49,10 +50,10 @@ class Question:
 
 
 @dataclass(frozen=True)
-class Act:
+class Act(Generic[ActionT]):
     """Apply `action` once the engine has checked it."""
 
-    action: Any
+    action: ActionT
 
 
 ASK_AGAIN = object()  # what a Missing's fill gives for a reply to its question that still lacks something
@@ -79,11 +80,11 @@ class Missing:
 
 
 @dataclass(frozen=True)
-class Refused:
+class Refused(Generic[ActionT]):
     """Refuse without asking the engine (the table knows why): say `reason`, then what `action` may do."""
 
     reason: Reason
-    action: Any = None
+    action: ActionT | None = None
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class Done:
     """The table answered it itself; nothing to apply."""
 
 
-Outcome = Act | Missing | Refused | Expected | Done
+Outcome = Act[ActionT] | Missing | Refused[ActionT] | Expected | Done  # Outcome[Action]: what an answer means
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ SHARED_QUERIES = Queries()
 
 
 @SHARED_QUERIES.answers("rules")
-def rules_query(table: Table[Any], slots: dict[str, Any]) -> None:
+def rules_query(table: Table[Any, Any], slots: dict[str, Any]) -> None:
     """The rules on a topic, or the topics there are."""
     topic = slots.get("topic")
     section = table.rules.find(str(topic)) if topic else None
@@ -164,7 +165,7 @@ class BackInPlay(Exception):
     """An undo said while the final scores were being made (a question of them) took the game back into play."""
 
 
-class Table(Generic[GameT]):
+class Table(Generic[GameT, ActionT]):
     """One game at the table, from its first question (or where a save left it) to the final scores."""
 
     SPEC: ClassVar[GameSpec]
@@ -184,24 +185,24 @@ class Table(Generic[GameT]):
         self.asked = asked  # the player the last question went to; kept in the save
         self.seats = seats or Seats()  # the bots of a solo game, and whether advice is given
         self.state = "turn"  # the dialogue state of the open question
-        self.redo_stack: list[list[Any]] = []  # what each undo took back, the latest last
+        self.redo_stack: list[list[ActionT]] = []  # what each undo took back, the latest last
         session.set_player_names(game.players)
         self.rules = RulesBook.load(self.SPEC.stem, session.lang, options=self.rule_options())
 
     # ----- what each game supplies
-    def question(self) -> Question | Act:
+    def question(self) -> Question | Act[ActionT]:
         """What to ask now, or an action the table plays without asking (a virtual die, a forced move)."""
         raise NotImplementedError
 
-    def interpret(self, question: Question, answer: Answer) -> Outcome:
+    def interpret(self, question: Question, answer: Answer) -> Outcome[ActionT]:
         """What `answer` to `question` means."""
         raise NotImplementedError
 
-    def describe(self, action: Any) -> str:
+    def describe(self, action: ActionT) -> str:
         """An action in words, for read-backs, "undone" and "redone"."""
         raise NotImplementedError
 
-    def narrate(self, action: Any, before: Any, events: Any, redone: bool = False) -> None:
+    def narrate(self, action: ActionT, before: Any, events: Any, redone: bool = False) -> None:
         """Say what `action` changed (`before`: what moment() gave before it; `events`: what apply returned);
         `redone`: a redo already named the action."""
 
@@ -209,14 +210,14 @@ class Table(Generic[GameT]):
         """What narrate compares to tell what changed (the round, the turn...)."""
         return None
 
-    def allowed(self, action: Any, reason: Reason) -> None:
+    def allowed(self, action: ActionT, reason: Reason) -> None:
         """After a refusal of `action`: say what is allowed instead."""
 
-    def secret(self, actions: list[Any]) -> Secret | None:
+    def secret(self, actions: list[ActionT]) -> Secret | None:
         """What taking back `actions` cannot hide again (hidden information they revealed), if anything."""
         return None
 
-    def automatic(self, action: Any) -> bool:
+    def automatic(self, action: ActionT) -> bool:
         """Whether the program played `action` without a player saying it: a bot's (and a game's own kinds)."""
         return self.seats.is_bot(getattr(action, "player", None))
 
@@ -229,7 +230,7 @@ class Table(Generic[GameT]):
             count += 1
         return count if count <= len(actions) else 0
 
-    def bot_choice(self, seat: int) -> Any:
+    def bot_choice(self, seat: int) -> ActionT:
         """What the bot of `seat` plays now (solo play; it sees only what its seat knows)."""
         raise NotImplementedError
 
@@ -361,7 +362,7 @@ class Table(Generic[GameT]):
             self.conclude(outcome)
             return
 
-    def read_back(self, action: Any, state: str) -> Any:
+    def read_back(self, action: ActionT, state: str) -> Any:
         """Read a doubtful action back by its meaning: _APPLY after a yes; None after a no or an undo (nothing
         is applied, and that is said); or a new command said instead, for the question to take."""
         meaning = self.describe(action)
@@ -440,7 +441,7 @@ class Table(Generic[GameT]):
         """What was said of a half command, for "dropped"."""
         return half.answer.heard.text if half.answer.heard is not None else half.answer.intent
 
-    def conclude(self, outcome: Outcome) -> None:
+    def conclude(self, outcome: Outcome[ActionT]) -> None:
         if isinstance(outcome, Act):
             self.act(outcome.action)
         elif isinstance(outcome, Refused):
@@ -450,7 +451,7 @@ class Table(Generic[GameT]):
             self.say(outcome.key, **outcome.params)
 
     # ----- applying actions
-    def act(self, action: Any) -> bool:
+    def act(self, action: ActionT) -> bool:
         """Apply a legal action, save at once, say what changed; or say why not (False)."""
         reason = self.game.check(action)
         if reason is not None:
@@ -463,7 +464,7 @@ class Table(Generic[GameT]):
         self.narrate(action, before, events)
         return True
 
-    def refuse(self, reason: Reason, action: Any = None) -> None:
+    def refuse(self, reason: Reason, action: ActionT | None = None) -> None:
         """Say why, then what is allowed instead."""
         self.session.earcon("refused")
         self.say("refused", reason=self.reason_words(reason))
@@ -508,9 +509,10 @@ class Table(Generic[GameT]):
         self.say_bots_too(redone, "solo.bots_redone")
         self.narrate(redone[-1], before, events[-1], redone=True)
 
-    def say_bots_too(self, actions: list[Any], key: str) -> None:
+    def say_bots_too(self, actions: list[ActionT], key: str) -> None:
         """After an undo or redo of `actions`: which bots' replies went (or came back) with them."""
-        bots = sorted({action.player for action in actions if self.seats.is_bot(getattr(action, "player", None))})
+        seats = (getattr(action, "player", None) for action in actions)  # a die roll has no player
+        bots = sorted({seat for seat in seats if seat is not None and self.seats.is_bot(seat)})
         if bots:
             self.session.say(key, bots=[self.game.players[bot] for bot in bots])
 

@@ -3,7 +3,7 @@
 The sentences live in grammars/<lang>/common.yaml and <grammars>/<lang>/<stem>.yaml of each game (hassil
 template format; <grammars> is the game's spec's folder, grammars/ for the games of the package);
 <grammars>/<stem>.states.yaml says which intents are active in each dialogue state. Templates and
-input go through the same `fold` (companion.language.text), so case, accents, punctuation, hyphens and
+input go through the same `fold` (companion.language.folding), so case, accents, punctuation, hyphens and
 filler words never change the result. Loaded grammars are cached per (game, language, state).
 """
 
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion import registry
 from companion.errors import BadInput
+from companion.language.folding import WORD, Folded, fold, fold_phrase, fold_word
 from companion.language.messages import check_language
-from companion.language.text import WORD, Folded, fold, fold_phrase, fold_word
 from companion.paths import grammars_dir, read_data
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ _WORD = WORD
 _TEMPLATE_PART = re.compile(r"(\{[^}]*\}|<[^>]*>|[()\[\]|;])")
 
 
-# ---------------------------------------------------------------- normalisation (companion.language.text)
+# ---------------------------------------------------------------- normalisation (companion.language.folding)
 
 def map_template_words(template: str, words: Callable[[str], Sequence[str]]) -> str:
     """A hassil template whose plain text is rewritten word by word by `words`; its syntax is kept."""

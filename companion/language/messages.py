@@ -18,7 +18,7 @@ from typing import Any, Self
 
 from companion.errors import BadInput
 from companion.paths import read_data, voices_dir
-from companion.text import clean_line, shown
+from companion.terminal_text import clean_line, shown
 
 LANGUAGES: tuple[str, ...] = ("fr", "en", "es")
 DEFAULT_LANGUAGE = "fr"

@@ -4,7 +4,7 @@ The spellings come from the Unicode CLDR spell-out rules (unicode-rbnf): French 
 and Switzerland (septante, nonante, huitante), English with and without "and", Spanish in both genders
 ("veintiuno", "veintiún", "veintiuna", "doscientas"). Beside them, two small tables: how the program says a
 number where it differs from those rules (SAID), and the other spellings players use (EXTRA). Comparison is
-made on folded words (companion.language.text): case, accents and hyphens never matter; digits are accepted.
+made on folded words (companion.language.folding): case, accents and hyphens never matter; digits are accepted.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from companion.errors import BadInput
-from companion.language.text import fold_phrase, words
+from companion.language.folding import fold_phrase, words
 
 if TYPE_CHECKING:
     from unicode_rbnf import RbnfEngine

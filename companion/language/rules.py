@@ -16,8 +16,8 @@ from typing import Any, NamedTuple, overload
 
 from companion import registry
 from companion.errors import BadInput
+from companion.language.folding import without, words
 from companion.language.messages import DEFAULT_LANGUAGE, catalog, check_language
-from companion.language.text import without, words
 from companion.paths import grammars_dir, read_data
 
 NAVIGATION = ("next", "previous", "repeat", "stop", "contents", "help", "first")

@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import islice, product
 from typing import TYPE_CHECKING
 
-from companion.language.text import Folded, fold
+from companion.language.folding import Folded, fold
 
 if TYPE_CHECKING:
     from companion.language.grammar import GameGrammar

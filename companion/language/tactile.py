@@ -23,9 +23,9 @@ from functools import cache
 from typing import Any, NamedTuple, NoReturn
 
 from companion.errors import BadInput
+from companion.language.folding import words
 from companion.language.messages import catalog, check_language
 from companion.language.numbers import match_number, to_words
-from companion.language.text import words
 from companion.paths import grammars_dir, read_data
 
 MAX_TACTILE = 200

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from companion.errors import OutputLost
-from companion.text import clean
+from companion.terminal_text import clean
 
 
 class Unavailable(Exception):

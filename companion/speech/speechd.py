@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from companion.speech.base import Speaker, Unavailable
-from companion.text import clean
+from companion.terminal_text import clean
 
 CONNECT_TIMEOUT_S = 2.0
 REPLY_TIMEOUT_S = 5.0

@@ -25,7 +25,7 @@ from companion.speech.base import Speaker, Unavailable
 from companion.speech.config import SpeechConfig, save_config
 from companion.speech.tts_worker import render_timeout
 from companion.speech.voice import voice_settings
-from companion.text import clean
+from companion.terminal_text import clean
 
 # A line is spoken sentence by sentence, so that the first is heard while the next is made: the wait before
 # the first sound is one sentence's rendering, whatever the length of the line (a rules section, the scores).

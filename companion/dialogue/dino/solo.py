@@ -9,7 +9,7 @@ eggs before the one on show (the rules keep them hidden), nor its score before t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from companion.dialogue.turn import Act, Question
 from companion.games.dino.actions import Action, Meteor, Move, Penalty
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from companion.dialogue.dino.table import DinoTable
 
 
-def question(table: DinoTable) -> Question | Act | None:
+def question(table: DinoTable) -> Question | Act[Action] | None:
     """In solo: a bot's turn, or a pawn's penalty after the fall, played without asking; None otherwise."""
     game = table.game
     if not table.seats.solo:
@@ -34,7 +34,7 @@ def question(table: DinoTable) -> Question | Act | None:
     return None
 
 
-def automatic(table: DinoTable, action: Any) -> bool:
+def automatic(table: DinoTable, action: Action) -> bool:
     """In solo the penalties after the fall are the program's too."""
     return table.seats.solo and isinstance(action, Penalty)
 

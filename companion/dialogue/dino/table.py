@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.dialogue.dino import solo
+from companion.dialogue.dino.new_game import start_game
 from companion.dialogue.dino.queries import QUERIES
-from companion.dialogue.dino.setup import start_game
 from companion.dialogue.session import Answer, Session
 from companion.dialogue.turn import ASK_AGAIN, Act, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import Reason, shared_places
@@ -27,7 +27,7 @@ NO_EGG = "none"  # the egg slot of a move whose player said no to the egg
 _SIDES = ("west", "east", "north", "south")  # the order the sides of the time machines are said in
 
 
-class DinoTable(Table[Game]):
+class DinoTable(Table[Game, Action]):
     """The table's questions: each turn of the player whose turn it is, what the board cannot tell, the egg
     at a nest, and after the fall what each pawn left outside costs."""
 
@@ -43,13 +43,13 @@ class DinoTable(Table[Game]):
         """Any game may have bots at its seats but the first."""
         return True
 
-    def bot_choice(self, seat: int) -> Any:
+    def bot_choice(self, seat: int) -> Action:
         from companion.games.dino.bots import BOTS, bot_action
 
         return bot_action(self.game, seat, self.seats.bot(seat, BOTS, SPEC.title))
 
     # ----- the questions
-    def question(self) -> Question | Act:
+    def question(self) -> Question | Act[Action]:
         game = self.game
         step = solo.question(self)
         if step is not None:
@@ -66,7 +66,7 @@ class DinoTable(Table[Game]):
         return Question(self.key("ask_turn"), "turn", {"player": game.players[player], "colour": game.colours[player]},
                         player)
 
-    def interpret(self, question: Question, answer: Answer) -> Outcome:
+    def interpret(self, question: Question, answer: Answer) -> Outcome[Action]:
         if self.game.phase == PENALTIES:
             return self.penalty(answer)
         if answer.intent in ("pawn_move", "meteor_move"):
@@ -78,14 +78,14 @@ class DinoTable(Table[Game]):
         move = self.example_moves().get("move")
         return Expected("expected_meteor") if move is None else Expected(key, {"move": move})
 
-    def penalty(self, answer: Answer) -> Outcome:
+    def penalty(self, answer: Answer) -> Outcome[Action]:
         points = answer.slots.get("steps", answer.slots.get("number"))
         if answer.intent not in ("steps_answer", "number") or not isinstance(points, int):
             return Expected("expected_points")
         view = self.game.penalties_due()[0]
         return Act(Penalty(view.player, view.pawn, points))
 
-    def move(self, question: Question, answer: Answer) -> Outcome:
+    def move(self, question: Question, answer: Answer) -> Outcome[Action]:
         """Turn what was said into a move: ask what is missing, the egg last, then play it."""
         slots = answer.slots
         owner = self.mover(question.player, slots)
@@ -157,7 +157,7 @@ class DinoTable(Table[Game]):
             return {"steps": slots.get("steps", slots.get("number"))}
         return None
 
-    def with_egg(self, move: Move, egg: Any, owner: int, answer: Answer) -> Outcome:
+    def with_egg(self, move: Move, egg: Any, owner: int, answer: Answer) -> Outcome[Action]:
         """The move, with the egg said; when it ends by a nest that still has an egg for it and nothing was
         said, ask: yes or no for one nest, the colour or no where several nests share the square (the move is
         dropped by "annule")."""
@@ -264,7 +264,7 @@ class DinoTable(Table[Game]):
     def moment(self) -> int:
         return self.game.meteor_left
 
-    def narrate(self, action: Any, before: int, events: Any, redone: bool = False) -> None:
+    def narrate(self, action: Action, before: int, events: Any, redone: bool = False) -> None:
         say, game = self.say, self.game
         name = game.players[action.player]
         if self.seats.is_bot(action.player) and not isinstance(action, Penalty):
@@ -291,7 +291,7 @@ class DinoTable(Table[Game]):
                 say("solo_penalties_start" if self.seats.solo else "penalties_start",
                     count=len(game.penalties_due()))
 
-    def automatic(self, action: Any) -> bool:
+    def automatic(self, action: Action) -> bool:
         """A meteor move the program plays itself: its player had no pawn left in play; in solo the bots' turns
         and the penalties."""
         return (isinstance(action, Meteor) and not self.game.in_play(action.player)) or super().automatic(action) \

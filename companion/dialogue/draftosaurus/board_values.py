@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.dialogue.session import Session
-from companion.dialogue.setup import AND_WORDS, ask_line, split_names
+from companion.dialogue.setup_questions import AND_WORDS, ask_line, split_names
 from companion.errors import BadInput, RuleViolation
 from companion.games.draftosaurus.ids import PYRAMID_POSITIONS
 from companion.games.draftosaurus.winter_board import (
@@ -32,10 +32,10 @@ from companion.games.draftosaurus.winter_board import (
     check_value,
     load_winter_board,
 )
+from companion.language.folding import words
 from companion.language.grammar import parse
 from companion.language.messages import Catalog
 from companion.language.numbers import match_number
-from companion.language.text import words
 from companion.settings import SettingsUnreadable, read_section, settings_path, write_section
 
 SECTION = "draftosaurus_winter_board"  # of the settings file: value key -> the value a table told

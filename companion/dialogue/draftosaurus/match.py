@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.dialogue.draftosaurus.setup import MATCHES
+from companion.dialogue.draftosaurus.new_game import MATCHES
 from companion.games.common import OVER
 from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.winter_board import WinterBoard

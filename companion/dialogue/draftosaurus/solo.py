@@ -19,7 +19,7 @@ from companion.dialogue.draftosaurus.words import counted_species
 from companion.dialogue.session import Answer
 from companion.dialogue.solo import PLAYER_SEAT
 from companion.dialogue.turn import Act, Expected, Outcome, Question
-from companion.games.draftosaurus.actions import Discard, Roll
+from companion.games.draftosaurus.actions import Action, Discard, Roll
 from companion.games.draftosaurus.engine import DISCARD, PLACE
 from companion.games.draftosaurus.winter_game import QUARANTINE_MOVES
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 DISCARD_STATE = "discard"  # "which dinosaur goes back in the box?": a species alone answers it
 
 
-def question(table: DraftosaurusTable) -> Question | Act:
+def question(table: DraftosaurusTable) -> Question | Act[Action]:
     """The player's placement (or discard, or Quarantine move) with their hand, else the next bot's action."""
     game = table.game
     waiting = game.waiting_for()
@@ -83,7 +83,7 @@ def hand_words(table: DraftosaurusTable, seat: int) -> str:
     return counted_species(table, table.game.hand(seat))
 
 
-def interpret_discard(table: DraftosaurusTable, question: Question, answer: Answer) -> Outcome:
+def interpret_discard(table: DraftosaurusTable, question: Question, answer: Answer) -> Outcome[Action]:
     """The answer of the player asked "which dinosaur goes back in the box?"."""
     species, seat = answer.slots.get("species"), question.player
     assert seat is not None

@@ -15,15 +15,15 @@ from typing import Any
 
 from companion.dialogue.draftosaurus import solo, winter
 from companion.dialogue.draftosaurus.match import Match, Played
+from companion.dialogue.draftosaurus.new_game import DEFAULT_BOTS, boards, next_game, start_game, start_solo
 from companion.dialogue.draftosaurus.queries import QUERIES
-from companion.dialogue.draftosaurus.setup import DEFAULT_BOTS, boards, next_game, start_game, start_solo
 from companion.dialogue.draftosaurus.words import options_line
 from companion.dialogue.session import Answer, QuitRequested, Session
-from companion.dialogue.setup import AGAIN, SETUP_STATE
+from companion.dialogue.setup_questions import AGAIN, SETUP_STATE
 from companion.dialogue.solo import Seats, solo_request
 from companion.dialogue.turn import Act, BackInPlay, Done, Expected, Missing, Outcome, Question, Refused, Table
 from companion.games.common import OVER, Reason, shared_places
-from companion.games.draftosaurus.actions import Discard, Place, QuarantineMove, Roll
+from companion.games.draftosaurus.actions import Action, Discard, Place, QuarantineMove, Roll
 from companion.games.draftosaurus.engine import DISCARD, PLACE, ROLL, Game
 from companion.games.draftosaurus.ids import DIE_FACES, SPECIES
 from companion.games.draftosaurus.scoring import ScoreSheet
@@ -69,7 +69,7 @@ class Moment:
     phase: str
 
 
-class DraftosaurusTable(Table[Game]):
+class DraftosaurusTable(Table[Game, Action]):
     """The table's questions: the die face (unless the program rolls), then each player's placement."""
 
     SPEC = SPEC
@@ -117,7 +117,7 @@ class DraftosaurusTable(Table[Game]):
             return self.key(f"help.{question.state}_mine")
         return None
 
-    def bot_choice(self, seat: int) -> Any:
+    def bot_choice(self, seat: int) -> Action:
         from companion.games.draftosaurus.bots import BOTS, bot_action
 
         return bot_action(self.game, seat, self.seats.bot(seat, BOTS, SPEC.title))
@@ -147,7 +147,7 @@ class DraftosaurusTable(Table[Game]):
         """The dialogue state of a question on this board side."""
         return _WINTER_STATES.get(state, state) if self.winter else state
 
-    def question(self) -> Question | Act:
+    def question(self) -> Question | Act[Action]:
         game = self.game
         if game.phase == ROLL:
             if game.mode == "full":  # solo: the game's own seeded die
@@ -177,7 +177,7 @@ class DraftosaurusTable(Table[Game]):
         rolls = sum(1 for action in self.game.actions if isinstance(action, Roll))
         return random.Random(f"{self.game.seed}:{rolls}").choice(DIE_FACES)
 
-    def interpret(self, question: Question, answer: Answer) -> Outcome:
+    def interpret(self, question: Question, answer: Answer) -> Outcome[Action]:
         if question.state in ("die", "winter_die"):
             return self.interpret_die(answer)
         if question.state == winter.QUARANTINE_STATE:
@@ -186,7 +186,7 @@ class DraftosaurusTable(Table[Game]):
             return solo.interpret_discard(self, question, answer)
         return self.interpret_place(question, answer)
 
-    def interpret_die(self, answer: Answer) -> Outcome:
+    def interpret_die(self, answer: Answer) -> Outcome[Action]:
         if answer.intent == "die" and "face" in answer.slots:
             return Act(Roll(str(answer.slots["face"])))
         if answer.intent == "die_pen":
@@ -199,7 +199,7 @@ class DraftosaurusTable(Table[Game]):
                                                    sticker=self.session.catalog.name("faces", face, "sticker"))
                                          for face in DIE_FACES)
 
-    def interpret_place(self, question: Question, answer: Answer) -> Outcome:
+    def interpret_place(self, question: Question, answer: Answer) -> Outcome[Action]:
         if answer.intent == "die":
             return Expected("die_already", {"face": self.face_id()})
         if answer.intent not in ("place", "winter_place", "player"):
@@ -248,7 +248,7 @@ class DraftosaurusTable(Table[Game]):
     def moment(self) -> Moment:
         return Moment(self.game.round, self.game.turn, self.game.phase)
 
-    def narrate(self, action: Any, before: Moment, events: Any, redone: bool = False) -> None:
+    def narrate(self, action: Action, before: Moment, events: Any, redone: bool = False) -> None:
         game, say = self.game, self.say
         logged = game.actions[-1]  # as the game took it: a pyramid place left out is filled in
         passed = (game.round, game.turn) != (before.round, before.turn)
@@ -309,7 +309,7 @@ class DraftosaurusTable(Table[Game]):
         """What a die face allows on this board side."""
         return winter.face_meaning(self, face) if self.winter else self.text(f"faces.{face}")
 
-    def allowed(self, action: Any, reason: Reason) -> None:
+    def allowed(self, action: Action, reason: Reason) -> None:
         if reason.code == "draft_bag_exhausted":  # the species still to play, and undo for a move misheard
             catalog = self.session.catalog
             left = [species for species, count in self.game.bag_remaining().items() if count > 0]
@@ -346,7 +346,7 @@ class DraftosaurusTable(Table[Game]):
         catalog = self.session.catalog
         return catalog.join((catalog.name(section, item) for item in ids), "or")
 
-    def automatic(self, action: Any) -> bool:
+    def automatic(self, action: Action) -> bool:
         """Played by the program, not said: the virtual die, the discards the table does not name, the bots'
         actions, the last card of a hand put back in solo."""
         return (isinstance(action, Discard) and action.species is None) or (
@@ -362,7 +362,7 @@ class DraftosaurusTable(Table[Game]):
     def prompt_again(self, question: Question, query: Answer) -> str | None:
         return solo.prompt_again(self, question, query)
 
-    def describe(self, action: Any) -> str:
+    def describe(self, action: Action) -> str:
         if isinstance(action, Place):
             params = {"player": self.game.players[action.player], "species": action.species, "pen": action.pen}
             if action.position is None:

@@ -11,7 +11,7 @@ from companion.dialogue.draftosaurus.words import counted_species
 from companion.dialogue.session import Answer
 from companion.dialogue.turn import Act, Expected, Missing, Outcome, Question, Refused
 from companion.games.common import Reason
-from companion.games.draftosaurus.actions import Place, QuarantineMove
+from companion.games.draftosaurus.actions import Action, Place, QuarantineMove
 from companion.games.draftosaurus.ids import PYRAMID_POSITIONS
 from companion.games.draftosaurus.winter import ROWS
 from companion.games.draftosaurus.winter_board import ENCLOSURE_IDS
@@ -38,7 +38,7 @@ def destination(slots: dict[str, Any]) -> tuple[str | None, str | None]:
 
 
 def complete(table: DraftosaurusTable, question: Question, answer: Answer, action: Place | QuarantineMove,
-             open_pens: list[str]) -> Outcome:
+             open_pens: list[str]) -> Outcome[Action]:
     """`action`, or the question for what its destination lacks: which bank of the bridge (among those of
     `open_pens`), which pyramid place when several would do."""
     name = table.game.players[action.player]
@@ -84,7 +84,7 @@ def quarantine_question(table: DraftosaurusTable, player: int) -> Question:
                      "choices": choice_list(table, choices), "best": choice_words(table, best)}, player)
 
 
-def interpret_quarantine(table: DraftosaurusTable, question: Question, answer: Answer) -> Outcome:
+def interpret_quarantine(table: DraftosaurusTable, question: Question, answer: Answer) -> Outcome[Action]:
     """Yes takes the destination suggested; a destination is checked (the bank or place asked when missing);
     anything else is answered with the choices."""
     asked = question.player

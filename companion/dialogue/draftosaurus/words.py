@@ -11,7 +11,7 @@ from companion.games.draftosaurus.ids import SPECIES
 from companion.games.draftosaurus.options import Options
 from companion.language.messages import Catalog
 from companion.language.numbers import to_words
-from companion.text import sentences
+from companion.terminal_text import sentences
 
 if TYPE_CHECKING:
     from companion.dialogue.draftosaurus.table import DraftosaurusTable

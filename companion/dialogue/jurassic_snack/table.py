@@ -18,8 +18,8 @@ from typing import Any
 
 from companion.dialogue.jurassic_snack.advice import UNSAID_EVENTS
 from companion.dialogue.jurassic_snack.choices import effect_choices, help_params, prompt_params
+from companion.dialogue.jurassic_snack.new_game import start_game
 from companion.dialogue.jurassic_snack.queries import QUERIES, say_notes
-from companion.dialogue.jurassic_snack.setup import start_game
 from companion.dialogue.jurassic_snack.words import SquareWords
 from companion.dialogue.session import Answer, Session
 from companion.dialogue.turn import Act, Done, Expected, Missing, Outcome, Question, Refused, Secret, Table
@@ -50,7 +50,7 @@ _EFFECT_QUESTIONS = {"place": "ask_place", "board": "ask_scout", "fly": "ask_fly
 _FINAL_REFUSALS = frozenset({"js_game_over", "js_not_your_turn", "js_reveal_first", "js_effect_first"})
 
 
-class JurassicSnackTable(SquareWords, Table[Game]):
+class JurassicSnackTable(SquareWords, Table[Game, Action]):
     """The table's questions: each action of the player whose turn it is, the token a Diplo ate (physical
     tokens), and the choice each effect calls for."""
 
@@ -67,13 +67,13 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         """A solo game is played with hidden tokens (the bot cannot turn real ones)."""
         return not self.seats.solo or self.game.mode == HIDDEN
 
-    def bot_choice(self, seat: int) -> Any:
+    def bot_choice(self, seat: int) -> Action:
         from companion.games.jurassic_snack.bots import BOTS, bot_action
 
         return bot_action(self.game, self.seats.bot(seat, BOTS, SPEC.title))
 
     # ----- the questions
-    def question(self) -> Question | Act:
+    def question(self) -> Question | Act[Action]:
         game = self.game
         if self.seats.is_bot(game.player):
             return Act(self.bot_choice(game.player))
@@ -94,7 +94,7 @@ class JurassicSnackTable(SquareWords, Table[Game]):
                         {"player": name, "team": self.text(f"team.{game.color(game.player)}"),
                          "left": game.actions_left}, game.player)
 
-    def interpret(self, question: Question, answer: Answer) -> Outcome:
+    def interpret(self, question: Question, answer: Answer) -> Outcome[Action]:
         game = self.game
         if game.phase == REVEAL:
             token = answer.slots.get("token")
@@ -163,7 +163,7 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         return None
 
     # ----- moves
-    def move(self, question: Question, answer: Answer) -> Outcome:
+    def move(self, question: Question, answer: Answer) -> Outcome[Action]:
         """"Diplo en B5 vers le nord": the square or the direction left out is asked for."""
         slots, name = answer.slots, self.game.players[self.game.player]
         square = self.square_from(slots)
@@ -177,7 +177,7 @@ class JurassicSnackTable(SquareWords, Table[Game]):
                            _direction_slots)
         return Act(self.move_from(slots, str(direction)))
 
-    def move_to(self, answer: Answer) -> Outcome:
+    def move_to(self, answer: Answer) -> Outcome[Action]:
         """"B5 to B6": the direction comes from the two squares, and the piece must stop on the second."""
         slots = answer.slots
         square, target = self.square_from(slots), self.square_from(slots, "target")
@@ -206,7 +206,7 @@ class JurassicSnackTable(SquareWords, Table[Game]):
             piece = TREX if found == TREX and color is None else DIPLO
         return Move(player, str(piece), square, direction)
 
-    def allowed(self, action: Any, reason: Reason) -> None:
+    def allowed(self, action: Action, reason: Reason) -> None:
         """After a refused move: the moves the player does have from that square, or at all; after a refused
         choice of an effect: its choices (the grass squares of an eruption or a look, many, by an example)."""
         if reason.code in _FINAL_REFUSALS:
@@ -226,7 +226,7 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         say_moves(self, action.square if own else None)
 
     # ----- after an action
-    def narrate(self, action: Any, before: Any, events: Any, redone: bool = False) -> None:
+    def narrate(self, action: Action, before: Any, events: Any, redone: bool = False) -> None:
         """What happened, in order; a secret is announced right after the look that made it (before the next
         turn is said); a redone move is not said again ("rétabli" said it)."""
         for event in events or ():
@@ -257,7 +257,7 @@ class JurassicSnackTable(SquareWords, Table[Game]):
         elif code == "js_scouted":
             self.say("secret_physical", player=names[player], other=names[1 - player])
 
-    def secret(self, actions: list[Any]) -> Secret | None:
+    def secret(self, actions: list[Action]) -> Secret | None:
         """Taking back a token that was shown, or a look at hidden tokens, cannot make them unseen: the other
         player must agree, and hears what stays known. In solo nobody else has a say (a bot's looks go with the
         actions taken back)."""

@@ -31,7 +31,7 @@ from companion.games.dino.actions import Action, Meteor, Move, Penalty, action_f
 from companion.games.dino.board import UNREACHABLE, Board
 from companion.games.dino.ids import PAWNS_PER_PLAYER, POINTS_PER_TURN
 from companion.games.dino.scoring import ScoreSheet, score_players
-from companion.games.dino.setup import Setup, check_setup
+from companion.games.dino.starting_position import Setup, check_setup
 
 # The phases: turns are played, then (once the meteor has fallen) the table says what each pawn left on the
 # board costs; OVER at the end.

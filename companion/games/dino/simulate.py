@@ -10,7 +10,7 @@ from companion.games.dino.actions import Action, Move
 from companion.games.dino.board import Board, load_board
 from companion.games.dino.engine import Game
 from companion.games.dino.ids import EGGS_RULES, MAX_PLAYERS, MIN_PLAYERS, OWN_EXITS_MAX_PLAYERS
-from companion.games.dino.setup import Setup, random_layout
+from companion.games.dino.starting_position import Setup, random_layout
 
 NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
 

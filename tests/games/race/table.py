@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.dialogue.session import Answer, Session
-from companion.dialogue.setup import ask_names, listed_names, table_seed
+from companion.dialogue.setup_questions import ask_names, listed_names, table_seed
 from companion.dialogue.turn import SHARED_QUERIES, Act, Done, Expected, Outcome, Queries, Question, Table
 from companion.games.common import Reason
 from tests.games.race import spec
@@ -14,7 +14,7 @@ from tests.games.race.engine import DEFAULT_SQUARES, Advance, Game
 QUERIES = Queries(SHARED_QUERIES)
 
 
-class RaceTable(Table[Game]):
+class RaceTable(Table[Game, Advance]):
     SPEC = spec.SPEC
     QUERIES = QUERIES
 
@@ -28,7 +28,7 @@ class RaceTable(Table[Game]):
         player = self.game.current
         return Question(self.key("ask"), "turn", {"player": self.game.players[player]}, player=player)
 
-    def interpret(self, question: Question, answer: Answer) -> Outcome:
+    def interpret(self, question: Question, answer: Answer) -> Outcome[Advance]:
         if answer.intent != "advance":
             return Expected("expected_move")
         player = self.player_said(answer.slots.get("player"), self.game.current)

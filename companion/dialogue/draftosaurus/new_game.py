@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.dialogue.draftosaurus.board_values import board_from_file, solo_winter_board, table_winter_board
 from companion.dialogue.session import Session
-from companion.dialogue.setup import (
+from companion.dialogue.setup_questions import (
     ask_choice,
     ask_names,
     ask_player,
@@ -32,7 +32,7 @@ from companion.games.draftosaurus.ids import BOARDS
 from companion.games.draftosaurus.options import Options
 from companion.games.draftosaurus.winter_board import WinterBoard
 from companion.language.messages import catalog
-from companion.text import clean_name
+from companion.terminal_text import clean_name
 
 MATCHES = {"summer-winter": ("summer", "winter")}  # --match: the board sides of its games, in order
 DEFAULT_BOTS = 3  # a solo game without --bots: four players, the usual game

@@ -14,7 +14,7 @@ from companion.errors import BadInput
 from companion.games.common import name_key, same_name
 from companion.language.grammar import CONFIRM_STATE, ParseResult, parse
 from companion.language.messages import Catalog, catalog
-from companion.text import clean_name
+from companion.terminal_text import clean_name
 
 AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
 SETUP_STATE = "setup"

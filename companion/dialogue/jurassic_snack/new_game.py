@@ -8,7 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from companion.dialogue.session import Session
-from companion.dialogue.setup import ask_names, ask_until, label_players, listed_names, names_can_be_typed, table_seed
+from companion.dialogue.setup_questions import (
+    ask_names,
+    ask_until,
+    label_players,
+    listed_names,
+    names_can_be_typed,
+    table_seed,
+)
 from companion.dialogue.solo import Seats, refuse_with_solo, solo_players, solo_request, solo_seats, table_seats
 from companion.errors import BadInput, RuleViolation, Said
 from companion.files import load_json

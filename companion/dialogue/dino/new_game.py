@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from companion.dialogue.session import Answer, Session, heard_words
-from companion.dialogue.setup import (
+from companion.dialogue.setup_questions import (
     SETUP_STATE,
     ask_choice,
     ask_intent,
@@ -35,7 +35,7 @@ from companion.games.dino.ids import (
     OWN_EXITS_MAX_PLAYERS,
     eggs_per_nest,
 )
-from companion.games.dino.setup import Setup, border_reason, nest_reason, random_layout
+from companion.games.dino.starting_position import Setup, border_reason, nest_reason, random_layout
 
 SETUP_AGAIN = "dino.setup.expected_answer"
 DEFAULT_BOTS = 2  # a solo game without --bots: three players (its spec.py says it in --help)

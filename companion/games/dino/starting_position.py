@@ -1,4 +1,5 @@
-"""How a table of Dino is set up, checked against the rules: players and colours, nests, barriers, meteor, variants."""
+"""The starting position of a Dino game, checked against the rules: players and colours, nests, barriers, meteor,
+variants."""
 
 from __future__ import annotations
 
