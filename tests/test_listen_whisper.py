@@ -295,9 +295,10 @@ def test_when_the_model_cannot_be_assembled_typed_text_listens_and_says_why(tmp_
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("VOSK_MODEL_PATH", "")
     monkeypatch.setenv("HOME", str(tmp_path))
+    if cause == "cache folder unwritable":  # before the catalog is read, which may keep its parsed copy there
+        (tmp_path / "cache").write_text("a file where the cache folder should be")  # the model cannot be joined
     messages = catalog(lang)
     if cause == "cache folder unwritable":
-        (tmp_path / "cache").write_text("a file where the cache folder should be")  # the model cannot be joined
         reason = messages.say("speech.problem.whisper_model_unassembled", path=str(find_model_folder()),
                               reason=messages.say("files.write_reasons.no_folder"))
     else:
