@@ -64,7 +64,7 @@ def test_the_listen_benchmark_prints_every_measure_per_synthesiser_and_room(gram
 
 
 def test_the_game_does_not_hear_spanish_with_the_borrowed_english_model(tmp_path):
-    """Measured by the bench below it understands too little to be offered (README: French and Spanish)."""
+    """Measured by the bench below it understands too little to be offered (docs/BENCHMARKS.md, bench listen)."""
     wav = speak_to_wav("el dado dice cruz", tmp_path / "said.wav", voice="es", speed=150)
     result = run_companion("listen", "--engine", "sphinx", "--lang", "es", "--state", "die", "--file", str(wav))
     assert result.returncode == 2 and "PocketSphinx" in result.stderr and "Traceback" not in result.stderr
