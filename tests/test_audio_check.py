@@ -12,11 +12,11 @@ import time
 
 import pytest
 
+from companion.benchmarks.synthetic import speak_to_wav
 from companion.benchmarks.voice import home_env, wait_quiet
 from companion.language.messages import catalog
 from companion.speech.base import Unavailable
 from companion.speech.soundserver import speech_seconds
-from companion.speech.synthetic import speak_to_wav
 from tests.conftest import ROOT, linux_only, no_sound_devices, run_companion
 
 RATE = 2.0  # the program's voice, fast: what is tested is what is measured and said, not how it sounds

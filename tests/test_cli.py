@@ -54,9 +54,11 @@ DECLARATIONS = {"companion.games", "companion.games.spec", "companion.games.leve
     (["play", "dino", "--players", "Ana,Ben", "--engine", "text"], ["companion.games.dino.engine"],
      ["companion.games.draftosaurus", "companion.games.jurassic_snack", "companion.benchmarks.", "numpy"]),
     (["play", "draftosaurus", "--players", "Ana,Ben", "--engine", "text"], ["companion.games.draftosaurus.engine"],
-     ["companion.games.dino", "companion.games.jurassic_snack", "companion.speech.sphinx", "numpy"]),
+     ["companion.games.dino", "companion.games.jurassic_snack", "companion.speech.sphinx", "companion.benchmarks.",
+      "numpy"]),
     (["play", "jurassic-snack", "--players", "Ana,Ben", "--tokens", "hidden", "--engine", "text"],
-     ["companion.games.jurassic_snack.engine"], ["companion.games.dino", "companion.games.draftosaurus"]),
+     ["companion.games.jurassic_snack.engine"], ["companion.games.dino", "companion.games.draftosaurus",
+                                                 "companion.benchmarks."]),
 ])
 def test_a_command_loads_only_what_it_needs(tmp_path, args, wanted, unwanted):
     """Sub-commands, benchmarks and games are imported only when chosen (start-up time is felt at every command)."""

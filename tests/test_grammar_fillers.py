@@ -10,11 +10,11 @@ import shutil
 
 import pytest
 
+from companion.benchmarks.synthetic import speak_to_wav
 from companion.language import recognition_grammar as rg
 from companion.language.folding import fold
 from companion.language.grammar import games, grammar_source, parse, read_grammar_file, readings
 from companion.language.messages import LANGUAGES
-from companion.speech.synthetic import speak_to_wav
 from tests.conftest import run_companion
 
 # (language, filler before, command, filler after, intent) said in the state `turn` (`action` for Jurassic

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from companion.benchmarks.listen import CONFIDENCE_FLOORS, MARGIN_FLOORS
+from companion.benchmarks.rooms import CONDITIONS, Room
+from companion.benchmarks.synthetic import FLITE_VOICES, SyntheticVoice, speak_to_wav
 from companion.language.grammar import parse
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN
-from companion.speech.rooms import CONDITIONS, Room
-from companion.speech.synthetic import FLITE_VOICES, SyntheticVoice, speak_to_wav
 from tests.conftest import run_companion
 
 # n, understood, asked again, questions answered wrongly (none said: -) of how many, misheard and applied, decode
@@ -64,7 +64,7 @@ def test_the_listen_benchmark_prints_every_measure_per_synthesiser_and_room(gram
 
 
 def test_the_game_does_not_hear_spanish_with_the_borrowed_english_model(tmp_path):
-    """Measured by the bench below it understands too little to be offered (README: French and Spanish)."""
+    """Measured by the bench below it understands too little to be offered (docs/BENCHMARKS.md, bench listen)."""
     wav = speak_to_wav("el dado dice cruz", tmp_path / "said.wav", voice="es", speed=150)
     result = run_companion("listen", "--engine", "sphinx", "--lang", "es", "--state", "die", "--file", str(wav))
     assert result.returncode == 2 and "PocketSphinx" in result.stderr and "Traceback" not in result.stderr
@@ -180,8 +180,8 @@ def test_the_bench_knows_the_bots_among_the_players_by_the_names_the_program_giv
 
 
 def test_room_conditions_change_the_sound_and_keep_the_speech(tmp_path):
+    from companion.benchmarks.rooms import CONDITIONS, NOISE_SNR_DB, Room, coloured_noise
     from companion.speech.audio import read_wav
-    from companion.speech.rooms import CONDITIONS, NOISE_SNR_DB, Room, coloured_noise
 
     room = Room(tmp_path, "en", ["the game goes on with the next player", "every zoo is counted at the end"] * 6)
     clean, rate = read_wav(speak_to_wav("put the stegosaurus in the river", tmp_path / "clean.wav", speed=160))

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from companion.benchmarks.synthetic import speak_to_wav
 from companion.errors import BadInput
 from companion.language.messages import catalog
 from companion.speech.audio import AudioSource, WavFileSource
@@ -15,7 +16,6 @@ from companion.speech.base import TextListener, Unavailable
 from companion.speech.engines import open_listener, terminal_confirm
 from companion.speech.listener import SpeechListener
 from companion.speech.models import RemoteModel
-from companion.speech.synthetic import speak_to_wav
 from tests.conftest import EmptyRecogniser, hidden_module, linux_only, no_sound_devices, run_companion
 
 

@@ -10,14 +10,14 @@ import shutil
 
 import pytest
 
+from companion.benchmarks.rooms import Room
+from companion.benchmarks.synthetic import SyntheticVoice, speak_to_wav
 from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
 from companion.dialogue.session import EndOfInput, Session, rival_margin, understand
 from companion.games.draftosaurus.engine import Game
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listener, TextSpeaker
 from companion.speech.engines import open_listener
 from companion.speech.rivals import spans
-from companion.speech.rooms import Room
-from companion.speech.synthetic import SyntheticVoice, speak_to_wav
 
 PLAYERS = ["Alice", "Bruno"]
 # "stegosaurus" and "spinosaurus" differ by two sounds: said by these voices at these speeds, the recogniser

@@ -13,13 +13,13 @@ import time
 import numpy as np
 import pytest
 
+from companion.benchmarks.synthetic import speak_to_wav
 from companion.cli import main
 from companion.language.grammar import parse
 from companion.speech.audio import FRAME_SAMPLES, AudioSource, Resampler, read_wav
 from companion.speech.base import Speaker
 from companion.speech.engines import open_listener
 from companion.speech.listener import SpeechListener
-from companion.speech.synthetic import speak_to_wav
 from tests.conftest import EmptyRecogniser, linux_only, run_companion, sound_home
 
 # (state, what is said, voice, speed, noise SNR in dB or None, expected intent, expected slots)

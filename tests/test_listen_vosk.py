@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.benchmarks.synthetic import speak_to_wav
 from companion.language.grammar import parse
 from companion.speech.models import is_vosk_model
-from companion.speech.synthetic import speak_to_wav
 from tests.conftest import run_companion
 
 # Per language: espeak-ng voice, and (dialogue state, sentence) pairs.

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from companion.benchmarks.synthetic import SyntheticVoice, speak_to_wav, synthetic_voices
 from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
 from companion.dialogue.session import EndOfInput, Session, understand
 from companion.games.draftosaurus.engine import Game
@@ -38,7 +39,6 @@ from companion.speech.mel import N_MELS, log_mel, mel_filters
 from companion.speech.phonetic import closest_sentence
 from companion.speech.recogniser import Recognition
 from companion.speech.second_opinion import ASK_TO_ACT, SURE, UNSURE, Opinion, SecondOpinion, Settings, verdict
-from companion.speech.synthetic import SyntheticVoice, speak_to_wav, synthetic_voices
 from companion.speech.whisper import (
     MODEL_FILES,
     MODEL_PARTS,

@@ -67,7 +67,7 @@ class TablePlayers(Listener):
             yield WavFileSource(self.queue.popleft())
 
     def _wav(self, text: str, voice: str, speed: int) -> Path:
-        from companion.speech.synthetic import speak_to_wav
+        from companion.benchmarks.synthetic import speak_to_wav
 
         path = self.folder / f"{abs(hash((text, voice, speed)))}.wav"
         return path if path.exists() else speak_to_wav(text, path, voice=voice, speed=speed)

@@ -80,10 +80,10 @@ def test_unheard_phrases_are_still_understood_typed(typed, intent, slots):
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 def test_a_spoken_no_never_passes_as_a_confident_yes(tmp_path):
+    from companion.benchmarks.synthetic import ENGLISH_VOICES, speak_to_wav
     from companion.speech.audio import WavFileSource
     from companion.speech.listener import SpeechListener
     from companion.speech.sphinx import SphinxRecogniser
-    from companion.speech.synthetic import ENGLISH_VOICES, speak_to_wav
 
     said = [(word, voice, speed) for word in ("no", "nope", "no thanks") for voice in ENGLISH_VOICES
             for speed in (140, 170)]

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.benchmarks.synthetic import speak_to_wav
 from companion.errors import BadInput
 from companion.speech.audio import FRAME_SAMPLES, SAMPLE_RATE, Resampler, WavFileSource, read_wav, write_wav
 from companion.speech.endpoint import Endpointer, EndpointSettings, frame_level_db
 from companion.speech.fsg import determinise, minimise, shortened
 from companion.speech.pronounce import guess_pronunciations, ipa_to_cmu
-from companion.speech.synthetic import speak_to_wav
 from tests.conftest import budget
 
 needs_sox = pytest.mark.skipif(shutil.which("sox") is None, reason="sox is not installed")

@@ -6,7 +6,7 @@ Sentences, in English unless `--lang` says otherwise, are those written as playe
 the dialogue state a game would be in when it is said (a move at a player's turn, a face when the die is
 asked for, a yes to a read-back). Each sentence is said once by a voice the settings were tuned on
 (espeak-ng) and once by a held-out voice (flite in English; see synthetic.HELD_OUT_ESPEAK_VOICES for French
-and Spanish), then heard in every room condition (companion.speech.rooms): clean, reverberant, slower or
+and Spanish), then heard in every room condition (companion.benchmarks.rooms): clean, reverberant, slower or
 faster, with table babble, with brown noise. It goes through the game's own path: WAV source, endpointer,
 recogniser, `understand`, and the session's own decision to read back or not.
 
@@ -29,17 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.benchmarks import peak_memory_mb, percentile
-from companion.dialogue.draftosaurus.queries import QUERIES
-from companion.dialogue.session import SHARED_INTENTS, doubtful, rival_margin, understand
-from companion.errors import BadInput
-from companion.language.grammar import ANY_STATE, examples
-from companion.language.messages import LANGUAGES, catalog
-from companion.speech.audio import WavFileSource
-from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Unavailable
-from companion.speech.listener import SpeechListener
-from companion.speech.rooms import CONDITIONS, Room
-from companion.speech.second_opinion import Settings, settings
-from companion.speech.synthetic import (
+from companion.benchmarks.rooms import CONDITIONS, Room
+from companion.benchmarks.synthetic import (
     DEFAULT_SYNTHESISERS,
     SPEEDS,
     SYNTHESISERS,
@@ -50,6 +41,15 @@ from companion.speech.synthetic import (
     speak_to_wav,
     synthetic_voices,
 )
+from companion.dialogue.draftosaurus.queries import QUERIES
+from companion.dialogue.session import SHARED_INTENTS, doubtful, rival_margin, understand
+from companion.errors import BadInput
+from companion.language.grammar import ANY_STATE, examples
+from companion.language.messages import LANGUAGES, catalog
+from companion.speech.audio import WavFileSource
+from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Unavailable
+from companion.speech.listener import SpeechListener
+from companion.speech.second_opinion import Settings, settings
 
 GAME = "draftosaurus"
 PLAYERS = ("Alice", "Bob")

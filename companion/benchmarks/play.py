@@ -123,7 +123,7 @@ def _value(item: Any) -> str:
 def _synthesise(lines: list[tuple[str, int]], folder: Path, lang: str = "en") -> list[Path]:
     """Each line said in its player's own voice: in French and Spanish the mbrola voices where installed (the
     tuned one and the held-out one), else espeak-ng's."""
-    from companion.speech.synthetic import ESPEAK_VOICES, SyntheticVoice, speak_to_wav, synthetic_voices
+    from companion.benchmarks.synthetic import ESPEAK_VOICES, SyntheticVoice, speak_to_wav, synthetic_voices
 
     voices: tuple[str | SyntheticVoice, ...] = ESPEAK_VOICES[lang]
     if lang != "en":

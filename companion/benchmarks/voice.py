@@ -485,7 +485,7 @@ def measure_spoken_cuts(server: PrivateSoundServer, folder: Path, trials: int = 
     """An English game on a terminal, heard by PocketSphinx with --barge-in (a player with headphones: nothing
     leaks): `trials` times "help" typed in the quiet, then "stop talking" said over the help into the
     microphone; from the first sound of the words to silence, and what the program printed after them."""
-    from companion.speech.synthetic import speak_to_wav
+    from companion.benchmarks.synthetic import speak_to_wav
 
     folder.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, **server.environment(), **home_env(folder, rate), "TERM": "dumb"}
@@ -574,8 +574,8 @@ class _Microphone:
 
     def __init__(self, server: PrivateSoundServer, folder: Path, printed: list[str], recording: Recording,
                  result: Spoken, save: Path):
+        from companion.benchmarks.synthetic import speak_to_wav
         from companion.language.messages import catalog
-        from companion.speech.synthetic import speak_to_wav
 
         self.server, self.folder, self.printed, self.recording, self.result = server, folder, printed, recording, result
         self.save = save

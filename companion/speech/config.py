@@ -13,7 +13,7 @@ from typing import Any
 from companion.settings import SettingsUnreadable, read_section, write_section
 
 SECTION = "speech"
-# The default order of "auto". PocketSphinx, which understands English better than Whisper (README), comes
+# The default order of "auto". PocketSphinx, which understands English better than Whisper (docs/BENCHMARKS.md), comes
 # first; it has no French or Spanish model, so in those languages Whisper listens when there is no Vosk model.
 ENGINES: tuple[str, ...] = ("vosk", "sphinx", "whisper", "text")
 LISTENING_ENGINES: tuple[str, ...] = ENGINES  # every engine that can be named

@@ -16,7 +16,7 @@ front end (companion.speech.mel) is ours. faster-whisper and SpeechRecognition a
 234 MB more to a virtual environment (523 against 289 MB, each with numpy and pip), for audio decoding,
 voice-activity detection and a second inference library that listening here never uses.
 
-Latency (decode of one command, after the end of speech; companion/benchmarks/listen.py and the README): one
+Latency (decode of one command, after the end of speech; companion/benchmarks/listen.py, docs/BENCHMARKS.md): one
 beam search at temperature 0 (Whisper's fallback to sampling at higher temperatures is never run), the language
 forced (no detection pass), no timestamps, at most MAX_TOKENS tokens (a command is a few words; more is Whisper
 repeating itself), the state's names as the previous text, the model kept loaded, and a WINDOW_S window instead of
@@ -59,7 +59,7 @@ MAX_TOKENS = 40      # a command is a few words; more is Whisper repeating itsel
 WINDOW_S = 10.0      # the encoder's window for an utterance this long or shorter
 MAX_WINDOW_S = 30.0  # Whisper's own window: the longest utterance heard whole
 PROMPT_TOKENS = 60   # at most this much of the state's vocabulary as the previous text (its names in order)
-SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took more memory and time (see README)
+SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took more memory and time (docs/BENCHMARKS.md)
 # Confidence from the distance in sounds (edits per phone) between Whisper's words and the closest sentence.
 # Fitted on Whisper's transcripts of the 120 generated and 89 written English commands of `bench listen`
 # (espeak-ng and flite) and of 87 Spanish sentences (espeak-ng): a midpoint of 0.18 let no misheard move,

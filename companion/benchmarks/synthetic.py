@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from companion.benchmarks.rooms import coloured_noise, mix
 from companion.language.grammar import parse
 from companion.language.recognition_grammar import WILDCARD, Choice, Ref, state_grammar
 from companion.speech.audio import read_wav, write_wav
 from companion.speech.pronounce import espeak_path
-from companion.speech.rooms import coloured_noise, mix
 
 # espeak-ng voices (language+variant) that sound different from one another.
 ENGLISH_VOICES: tuple[str, ...] = ("en-us", "en-us+m3", "en-us+f2", "en-us+m7", "en-us+f4", "en-us+m1")

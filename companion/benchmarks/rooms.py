@@ -90,7 +90,7 @@ class Room:
     def babble(self) -> np.ndarray:
         """Several talkers at once, unit power, at 16 kHz (made on first use)."""
         if self._babble is None:
-            from companion.speech.synthetic import speak_to_wav
+            from companion.benchmarks.synthetic import speak_to_wav
 
             voices = BABBLE_VOICES[self.lang]
             talkers = []
