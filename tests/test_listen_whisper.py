@@ -262,6 +262,18 @@ def test_the_model_is_joined_from_its_two_packages(tmp_path, monkeypatch):
     assert shares == sorted(shares) and shares[-1] == 1.0
 
 
+def test_a_join_stopped_midway_leaves_no_model_and_nothing_beside_it(tmp_path, monkeypatch):
+    fake_parts(tmp_path / "site", monkeypatch, b"first half;", b"second half")
+
+    def stop(share: float) -> None:
+        if share < 1.0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        assemble_model(tmp_path / "model", progress=stop)
+    assert list((tmp_path / "model").iterdir()) == [], "no half model, no temporary file"
+
+
 def test_without_the_model_packages_it_says_how_to_get_them(tmp_path, monkeypatch):
     for package in MODEL_PARTS:
         monkeypatch.setitem(sys.modules, package, None)  # import fails, as when not installed
@@ -295,9 +307,10 @@ def test_when_the_model_cannot_be_assembled_typed_text_listens_and_says_why(tmp_
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("VOSK_MODEL_PATH", "")
     monkeypatch.setenv("HOME", str(tmp_path))
+    if cause == "cache folder unwritable":  # before the catalog is read, which keeps its files in the cache
+        (tmp_path / "cache").write_text("a file where the cache folder should be")  # the model cannot be joined
     messages = catalog(lang)
     if cause == "cache folder unwritable":
-        (tmp_path / "cache").write_text("a file where the cache folder should be")  # the model cannot be joined
         reason = messages.say("speech.problem.whisper_model_unassembled", path=str(find_model_folder()),
                               reason=messages.say("files.write_reasons.no_folder"))
     else:
