@@ -10,6 +10,7 @@ player's language (voices/<lang>/messages/files.yaml).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -18,9 +19,10 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, BinaryIO, cast
 
 from companion.errors import BadInput
 from companion.terminal_text import clean
@@ -202,33 +204,64 @@ def write_reason(error: OSError) -> tuple[str, str]:
 def write_json_atomically(path: Path, document: Any) -> Fingerprint:
     """Write `document` as JSON at `path`: a new file is swapped in whole, or nothing changes (OSError).
     Returns the fingerprint of the file written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    written = _write_whole(path, document)
-    _sync_directory(path.parent)
-    return written
-
-
-def _write_whole(path: Path, document: Any) -> Fingerprint:
-    """Write `document` beside `path` and rename it over `path`, holding a lock on it until renamed (so that
-    savefile.remove_leftovers never takes a live write for a leftover); the fingerprint of the new file."""
     data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
+    return file_fingerprint(write_whole(path, data), hashlib.sha256(data).hexdigest())
+
+
+def write_whole(path: Path, data: bytes, permissions: int = 0o600, durable: bool = True) -> os.stat_result:
+    """Write `data` at `path` through atomic_write; the state of the file written (as the new `path` has it)."""
+    with atomic_write(path, permissions, durable) as stream:
+        stream.write(data)
+        stream.flush()
+        if durable:  # its state as on the disk: the save compares it with what it finds later
+            os.fsync(stream.fileno())
+        return os.fstat(stream.fileno())
+
+
+@contextlib.contextmanager
+def atomic_write(path: Path, permissions: int = 0o600, durable: bool = True) -> Iterator[BinaryIO]:
+    """A file to write in binary, swapped in whole at `path` when the block ends, or nothing changes.
+
+    Its folder is made where missing. The new file is made beside `path` (.NAME.XXXXXXXX.tmp) under a name
+    nothing held before (so a pipe or a link put there is never opened), locked until renamed (so that
+    savefile.remove_leftovers never takes a live write for a leftover) and given `permissions`. When `durable`,
+    it is written to disk before it is renamed over `path`, and the folder after (about 10 ms a file on
+    ext4, measured): without, a power cut soon after may leave `path` empty or cut, which only a file checked
+    before use can afford. When anything fails (an exception raised in the block, an OSError such as a full
+    disk), the new file is removed and the error raised again."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = _create_beside(path)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            if permissions != 0o600:  # mkstemp's own; a FAT disk refuses any change of it
+                os.fchmod(stream.fileno(), permissions)
+            yield stream
+            stream.flush()
+            if durable:
+                os.fsync(stream.fileno())
+            os.replace(temporary, path)  # still open, so still locked
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    if durable:
+        _sync_directory(path.parent)
+
+
+def _create_beside(path: Path) -> tuple[int, str]:
+    """A new empty file beside `path`, locked where the system has locks: its descriptor and its name."""
     while True:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        if fcntl is None:
+            return handle, temporary
         try:
-            with os.fdopen(handle, "wb") as stream:
-                if fcntl is not None:
-                    fcntl.flock(stream.fileno(), fcntl.LOCK_EX)
-                    if os.fstat(stream.fileno()).st_nlink == 0:
-                        continue  # taken for a leftover before it was locked: start again
-                stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
-                written = file_fingerprint(os.fstat(stream.fileno()), hashlib.sha256(data).hexdigest())
-                os.replace(temporary, path)
-                return written
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            if os.fstat(handle).st_nlink > 0:
+                return handle, temporary
         except BaseException:
+            os.close(handle)
             Path(temporary).unlink(missing_ok=True)
             raise
+        os.close(handle)  # taken for a leftover before it was locked: start again
 
 
 def file_fingerprint(info: os.stat_result, digest: str | None) -> Fingerprint:

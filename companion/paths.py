@@ -12,6 +12,7 @@ and %LOCALAPPDATA%. COMPANION_HOME moves the saves, COMPANION_CONFIG names the s
 
 from __future__ import annotations
 
+import contextlib
 import io
 import marshal
 import os
@@ -154,22 +155,13 @@ def _read_kept(kept: Path, source: bytes) -> Any:
 def _keep(kept: Path, source: bytes, data: Any) -> None:
     """Keep `data` for the next start, swapped in whole; nothing is kept where the cache folder cannot be
     written or the data is no plain data (a YAML date)."""
-    import tempfile
+    from companion.files import write_whole
 
     try:
         payload = marshal.dumps(data)
     except ValueError:
         return
-    try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{kept.name}.", suffix=".tmp", dir=kept.parent)
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(_check(source, payload) + payload)
-        os.replace(temporary, kept)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if not isinstance(error, OSError):
-            raise
+    # Not synced to disk: the 24 files kept at a first start took about 250 ms more synced, and a file cut short
+    # by a power cut fails its digest and is parsed again.
+    with contextlib.suppress(OSError):
+        write_whole(kept, _check(source, payload) + payload, durable=False)

@@ -262,6 +262,18 @@ def test_the_model_is_joined_from_its_two_packages(tmp_path, monkeypatch):
     assert shares == sorted(shares) and shares[-1] == 1.0
 
 
+def test_a_join_stopped_midway_leaves_no_model_and_nothing_beside_it(tmp_path, monkeypatch):
+    fake_parts(tmp_path / "site", monkeypatch, b"first half;", b"second half")
+
+    def stop(share: float) -> None:
+        if share < 1.0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        assemble_model(tmp_path / "model", progress=stop)
+    assert list((tmp_path / "model").iterdir()) == [], "no half model, no temporary file"
+
+
 def test_without_the_model_packages_it_says_how_to_get_them(tmp_path, monkeypatch):
     for package in MODEL_PARTS:
         monkeypatch.setitem(sys.modules, package, None)  # import fails, as when not installed

