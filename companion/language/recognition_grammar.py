@@ -13,8 +13,10 @@ pronunciations in grammars/en/pronunciations.dict.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -513,6 +515,96 @@ def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, s
         if isinstance(part, Choice) and any(_uses(o, named, target, seen) for o in part.options):
             return True
     return False
+
+
+# ---------------------------------------------------------------- a word graph
+
+@dataclass(frozen=True)
+class WordGraph:
+    """The sentences of a grammar as a graph of words: states 0..size-1 from `start` to any of `finals`;
+    `words[state]` the (word, next state) arcs, `nulls[state]` the states reached without a word."""
+
+    size: int
+    start: int
+    finals: frozenset[int]
+    words: dict[int, list[tuple[str, int]]]
+    nulls: dict[int, list[int]]
+
+    def digest(self) -> str:
+        """A digest of the graph (its states as numbered here), to key what is compiled from it."""
+        text = repr((self.start, sorted(self.finals), sorted(self.words.items()), sorted(self.nulls.items())))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def word_graph(game: str, lang: str, state: str, player_names: Sequence[str] = (),
+               without: frozenset[str] = frozenset()) -> WordGraph:
+    """The sentences of `jsgf` (same arguments) as a word graph, built from the state's word trees directly:
+    the same language as the JSGF text, without writing it and having it parsed."""
+    grammar = state_grammar(game, lang, state, tuple(player_names))
+    graph = _GraphBuilder(grammar.named)
+    start, end = graph.new(), graph.new()
+    commands = [t for intent, templates in grammar.intents if intent not in without
+                for t in templates if not _uses(t, grammar.named, WILDCARD) and _said(t)]
+    before, after = fillers(lang)
+    begin, finish = graph.new(), graph.new()
+    for template in commands:
+        graph.sequence(template, begin, finish)
+    for phrases, source, target in ((before, start, begin), (after, finish, end)):
+        graph.null(source, target)  # each filler is optional
+        for phrase in phrases:
+            graph.sequence(phrase, source, target)
+    return WordGraph(graph.size, start, frozenset({end}), dict(graph.words), dict(graph.nulls))
+
+
+def _said(sequence: tuple[object, ...]) -> bool:
+    """Whether a sequence is more than words that JSGF's spelling leaves empty (such a template is left out)."""
+    return any(not isinstance(part, str) or _JSGF_SAFE.sub("", part) for part in sequence)
+
+
+class _GraphBuilder:
+    """Thompson's construction over word trees: every part between two given states, named parts copied
+    where they are used (as pocketsphinx does with JSGF rules)."""
+
+    def __init__(self, named: dict[str, Choice]):
+        self.named = named
+        self.size = 0
+        self.words: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        self.nulls: dict[int, list[int]] = defaultdict(list)
+
+    def new(self) -> int:
+        self.size += 1
+        return self.size - 1
+
+    def null(self, source: int, target: int) -> None:
+        self.nulls[source].append(target)
+
+    def sequence(self, sequence: tuple[object, ...], source: int, target: int) -> None:
+        parts = [p for p in sequence if not isinstance(p, str) or _JSGF_SAFE.sub("", p)]
+        if not parts:
+            self.null(source, target)
+            return
+        for number, part in enumerate(parts):
+            following = target if number == len(parts) - 1 else self.new()
+            self.part(part, source, following)
+            source = following
+
+    def part(self, part: object, source: int, target: int) -> None:
+        if isinstance(part, str):
+            self.words[source].append((_JSGF_SAFE.sub("", part), target))
+        elif part is WILDCARD:
+            return  # no sentence goes through free text
+        elif isinstance(part, Ref):
+            self.choice(self.named[part.name], source, target)
+        else:
+            assert isinstance(part, Choice)
+            self.choice(part, source, target)
+
+    def choice(self, choice: Choice, source: int, target: int) -> None:
+        for option in choice.options:
+            if _said(option):
+                self.sequence(option, source, target)
+        if choice.optional:
+            self.null(source, target)
 
 
 # ---------------------------------------------------------------- vocabulary and dictionaries

@@ -1,8 +1,8 @@
-"""PocketSphinx, constrained by the game's JSGF grammar for each dialogue state.
+"""PocketSphinx, constrained by the game's grammar for each dialogue state.
 
 English works out of the box with the US English model inside the pocketsphinx package; another language
 needs a model folder (an acoustic model folder with `mdef`, and a `.dict` pronunciation dictionary).
-The JSGF grammar is compiled into a minimal word automaton first (see companion.speech.fsg).
+The state's word graph is compiled into a minimal word automaton first (see companion.speech.fsg).
 
 Confidence. pocketsphinx scores each frame against the best-scoring sound unit of that frame, so the
 acoustic score per frame of the recognised words says how far the grammar forced the audio away from what
@@ -49,12 +49,12 @@ import numpy as np
 from companion.language.recognition_grammar import (
     MissingWords,
     intents_saying,
-    jsgf,
     pronunciations,
     slot_meanings,
     spelling,
     state_grammar,
     vocabulary,
+    word_graph,
 )
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
@@ -242,8 +242,8 @@ class SphinxRecogniser(Recogniser):
         if key not in self.searches:
             search = f"s{self.made}"
             self.made += 1
-            grammar = jsgf(self.game, self.lang, state, player_names, without)
-            path = compiled_fsg(self.decoder, grammar, search, max_words)
+            graph = word_graph(self.game, self.lang, state, player_names, without)
+            path = compiled_fsg(graph, search, max_words)
             self.decoder.add_fsg(search, self.decoder.read_fsg(str(path)))
             self.searches[key] = search
         if without:
