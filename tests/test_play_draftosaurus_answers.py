@@ -4,6 +4,7 @@ match, the lovers' bridge refused on both banks, the end of the game and of a ma
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -75,19 +76,62 @@ BRIDGE_MOVES = {"en": ("triceratops bottom left of the pyramid", "Ben, tricerato
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
-def test_the_bridge_refused_says_why_for_each_bank_and_what_is_allowed(tmp_path, lang):
+def test_the_bridge_refused_by_the_die_on_both_banks_says_it_once_and_what_is_allowed(tmp_path, lang):
     from tests.test_play_draftosaurus_winter import confirm_shipped_values
 
     confirm_shipped_values(tmp_path)
     out = play(tmp_path, lang, "Ann,Ben", list(BRIDGE_MOVES[lang]), "--seed", "5", "--board", "winter").stdout
     lines = out.splitlines()
-    closed = said(lang, "reasons.draft_bridge_closed", pen="lovers_bridge", why="").strip().lower()
-    refusal = next(index for index, line in enumerate(lines) if closed in line.lower())
-    for bank in ("lovers_bridge_left", "lovers_bridge_right"):  # the die (forest) rules out each bank
-        assert said(lang, "reasons.draft_die_forest", pen=bank) in lines[refusal]
-    pens = catalog(lang).join((catalog(lang).name("pens", pen) for pen in
-                               ("well_ordered_wood", "pyramid", "lookout", "river")), "or")
+    once = said(lang, "reasons.draft_die_forest", pen="lovers_bridge")  # the die (forest) rules out both banks
+    refusal = next(index for index, line in enumerate(lines) if once in line)
+    words = catalog(lang)
+    assert lines[refusal].count(once.split(words.name("pens", "lovers_bridge"))[-1]) == 1  # its rule said once
+    for bank in ("lovers_bridge_left", "lovers_bridge_right"):
+        assert words.name("pens", bank) not in lines[refusal]
+    pens = words.join((words.name("pens", pen) for pen in ("well_ordered_wood", "pyramid", "lookout", "river")),
+                      "or")
     assert lines[refusal + 1] == said(lang, "draft.legal", player="Ben", species="triceratops", pens=pens)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_bridge_refused_on_both_banks_keeps_two_different_reasons_and_says_both_full_once(tmp_path, lang):
+    """Banks of one place each: both full under a grassland die (one reason, the bridge's places), then the left
+    bank full and the right one on the side a cafeteria die rules out (two reasons)."""
+    from companion.games.draftosaurus.winter_board import VALUE_KEYS
+    from tests.conftest import TEMPLATES
+    from tests.test_play_draftosaurus_winter import SHIPPED
+
+    data = SHIPPED.to_json()
+    for key in VALUE_KEYS:
+        data["values"][key]["confirmed"] = True
+    data["values"]["lovers_bridge_left_capacity"]["value"] = data["values"]["lovers_bridge_right_capacity"][
+        "value"] = 1
+    board = tmp_path / "board.yaml"
+    board.write_text(json.dumps(data), encoding="utf-8")
+    words, (die, place) = catalog(lang), TEMPLATES[lang]
+
+    def placed(player: str, species: str, pen: str) -> str:
+        return place.format(player=player, species=words.name("species", species), pen=words.name("pens", pen))
+
+    def rolled(face: str) -> str:
+        return die.format(face=words.name("faces", face))
+
+    others = [placed("Ben", "trex", "river"), placed("Cy", "spinosaurus", "river"),
+              placed("Dan", "parasaurolophus", "river")]
+    lines = [rolled("grassland"), placed("Ann", "triceratops", "lovers_bridge_left"), *others,
+             rolled("grassland"), placed("Ann", "triceratops", "lovers_bridge_right"), *others,
+             rolled("grassland"), placed("Ann", "diplodocus", "lovers_bridge"), placed("Ann", "diplodocus", "river"),
+             *others, rolled("cafeteria"), placed("Ann", "diplodocus", "lovers_bridge")]
+    out = run_play(["play", "draftosaurus", "--lang", lang, "--engine", "text", "--quiet", "--players",
+                    "Ann,Ben,Cy,Dan", "--new", "--save", str(tmp_path / "g.json"), "--board", str(board)],
+                   lines, tmp_path).stdout
+    refusals = [line for line in out.splitlines() if line.startswith(said(lang, "table.refused", reason="").strip())]
+    assert len(refusals) == 2, out
+    both_full = said(lang, "reasons.draft_pen_full", pen="lovers_bridge", capacity=2)
+    assert both_full in refusals[0] and words.name("pens", "lovers_bridge_left") not in refusals[0]
+    for why in (said(lang, "reasons.draft_pen_full", pen="lovers_bridge_left", capacity=1),
+                said(lang, "reasons.draft_die_cafeteria", pen="lovers_bridge_right")):
+        assert why in refusals[1]
 
 
 # ---------------------------------------------------------------- the detail after the end

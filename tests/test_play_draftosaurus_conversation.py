@@ -1,8 +1,8 @@
 """What a new player hears at a Draftosaurus table, through the text engine in French, English and Spanish: who
 is asked after the roll, guesses that never change a pen or drop a name, the end of the game (the ranking first,
 the detail on request), the match's totals during its winter game, a pen read species by species, a redo that
-says what the action says, the prompt said again when the player is lost, what repeats are, the turn's recap,
-the empty pens, and a one-pen choice."""
+says what the action says, an undo back into the turn before that says the die again, the prompt said again
+when the player is lost, what repeats are, the turn's recap, the empty pens, and a one-pen choice."""
 
 from __future__ import annotations
 
@@ -253,6 +253,33 @@ def test_a_choice_of_one_pen_says_it_is_the_only_one(tmp_path, lang, die, half, 
 def test_a_redo_says_what_the_action_says(tmp_path, lang, lines, discard):
     out = draft(tmp_path, lines, "Ana,Beto", lang).stdout
     assert out.count(discard) == 2  # when it was played, and again when it is played again
+
+
+UNDO_LINES = {
+    "fr": ["dé croix", "Ann : tricératops dans la rivière", "Ben : tricératops dans la rivière",
+           "Cy : tricératops dans la rivière", "annule", "annule"],
+    "en": ["the die says cross", "Ann: triceratops in the river", "Ben: triceratops in the river",
+           "Cy: triceratops in the river", "undo", "undo"],
+    "es": ["dado cruz", "Ann: tricerátops en el río", "Ben: tricerátops en el río", "Cy: tricerátops en el río",
+           "deshacer", "deshacer"],
+}
+FOREST_ROLLED = {"fr": "Dé : forêt", "en": "Die: forest", "es": "Dado: bosque"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_an_undo_back_into_the_turn_before_says_the_die_in_force_again(tmp_path, lang):
+    """Cy's placement ended the turn (the die passed to Ben): taking it back brings Ann's forest roll back, and
+    the die is said with the undo; taking back Ben's placement then stays within the turn, and says no die."""
+    lines = draft(tmp_path, UNDO_LINES[lang], "Ann,Ben,Cy", lang, "--die", "physical").stdout.splitlines()
+    words = catalog(lang)
+    rolled = next(line for line in lines if line.startswith(FOREST_ROLLED[lang]))
+    undone = [index for index, line in enumerate(lines) if line.startswith(words.say("table.undone", what="@")
+                                                                         .split("@")[0])]
+    assert len(undone) == 2
+    assert lines[undone[0] + 1] == rolled  # the die of Ann's turn binds again: said with the undo
+    assert lines.count(rolled) == 2  # and not after the second undo, within the turn
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert (game.turn, str(game.face.value)) == (1, "forest")
 
 
 @pytest.mark.parametrize("lang, lines, repeated", [

@@ -226,3 +226,34 @@ def test_solo_dino_refuses_players_and_bots_that_do_not_fit(tmp_path):
                            *args], [], tmp_path)
         assert result.returncode == 2 and words in result.stderr, (args, result.stderr)
         assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_the_players_own_moves_are_said_to_them_and_the_bots_in_the_third_person(tmp_path, lang):
+    seed = 6
+    game = expected_game(seed, 1, "greedy")
+    lines = player_lines(game, lang)
+    result = run_play(solo_args(tmp_path / "solo.json", lang, seed, 1, "greedy"), [lines[0], UNDO[lang], *lines],
+                      tmp_path)
+    assert result.returncode == 0, result.stderr
+    out, words = result.stdout, catalog(lang)
+    replica, kinds = Game.new(game.setup), set()
+    for index, action in enumerate(game.actions):
+        replica.apply(action)
+        if isinstance(action, Move) and action.player == 0:
+            kind = "went_home" if action.exit else "moved"
+            fields = {"player": "Alice", "colour": game.colours[0], "steps": action.steps, "square": action.square}
+            assert words.say(f"dino.solo_{kind}", **fields) in out
+            assert words.say(f"dino.{kind}", **fields) not in out
+            if action.egg is not None:
+                fields = {"player": "Alice", "colour": action.egg, "left": replica.nests()[action.egg][1]}
+                assert words.say("dino.solo_egg_taken", **fields) in out
+                assert words.say("dino.egg_taken", **fields) not in out
+                kinds.add("egg")
+            kinds.add(kind)
+        elif isinstance(action, Meteor | Move) and action.player != 0:
+            assert bot_sentence(game, index, lang) in out  # "Bot moves their yellow pawn..."
+    assert kinds == {"moved", "went_home", "egg"}  # the game has each kind of sentence
+    first = game.actions[0]
+    assert words.say("table.undone", what=words.say("dino.solo_action_move", colour=game.colours[0],
+                                                    square=first.square)) in out

@@ -344,6 +344,38 @@ def test_undoing_a_revealed_token_needs_the_other_player_and_it_stays_known(tmp_
     assert SnackGame.from_json(saved_state(tmp_path / "g.json")["state"]).actions == []
 
 
+UNDO_WORDS = {"fr": ("annule", "rétablis", "aide", "répète"), "en": ("undo", "redo", "help", "repeat"),
+              "es": ("deshacer", "rehacer", "ayuda", "repite")}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_the_undo_consent_takes_undo_and_redo_help_repeat_and_a_new_move(tmp_path, lang):
+    """At "Ben, do you agree to undo...?": undo and redo said instead are answered with what may be said and
+    the question stays open; help and repeat answer it; Ben's own move said instead is played, the undo not."""
+    from companion.language.messages import catalog
+    from tests.conftest import snack_script
+
+    seed, (move,) = _hidden_token_game()
+    game = SnackGame.new(["Ana", "Ben"], mode=HIDDEN, seed=seed)
+    game.apply(move)
+    reply = next(action for action in game.legal_actions() if type(action).__name__ == "Move")
+    game.apply(reply)
+    first, second = snack_script(game, lang)
+    undo, redo, help_, repeat = UNDO_WORDS[lang]
+    result = play(tmp_path, "jurassic-snack", [first, undo, redo, undo, help_, repeat, second], "--players",
+                  "Ana,Ben", "--tokens", "hidden", "--seed", str(seed), lang=lang)
+    out, words = result.stdout, catalog(lang)
+    consent = next(line for line in out.splitlines() if line.startswith("Ben, "))
+    consent = next(line for line in out.splitlines() if line.startswith("Ben, ") and line != consent)
+    answered = out[out.index(consent):].splitlines()
+    open_question = words.say("table.undo_question_open")
+    assert answered[1:5] == [open_question, consent, open_question, consent]  # redo, then undo again
+    assert answered[5:8] == [words.say("help.confirm"), consent,
+                             words.say("session.repeating", text=consent)]
+    assert answered[8] == words.say("session.confirm_refused")  # the undo is not done; Ben's move is
+    assert SnackGame.from_json(saved_state(tmp_path / "g.json")["state"]).actions == game.actions
+
+
 def test_my_secret_is_the_secret_of_whoever_asks(tmp_path):
     for seed in range(300):
         game = SnackGame.new(["Ana", "Ben"], mode=HIDDEN, seed=seed)

@@ -42,6 +42,10 @@ class Seats:
     def is_bot(self, seat: Any) -> bool:
         return seat in self.bots
 
+    def spoken_to(self, seat: Any) -> bool:
+        """In solo, the person playing: what they do is said to them in the second person."""
+        return self.solo and not self.is_bot(seat)
+
     def bot(self, seat: int, bots: Mapping[str, type[BotT]], game: str) -> BotT:
         """The bot that plays `seat`, of its level among a game's `bots`."""
         return bot_class(bots, self.bots[seat], game)(self.seed)

@@ -186,6 +186,7 @@ class Table(Generic[GameT, ActionT]):
         self.seats = seats or Seats()  # the bots of a solo game, and whether advice is given
         self.state = "turn"  # the dialogue state of the open question
         self.redo_stack: list[list[ActionT]] = []  # what each undo took back, the latest last
+        self.said_instead: Answer | None = None  # a new command said at an undo's or redo's yes/no question
         session.set_player_names(game.players)
         self.rules = RulesBook.load(self.SPEC.stem, session.lang, options=self.rule_options())
 
@@ -406,7 +407,8 @@ class Table(Generic[GameT, ActionT]):
 
     def route(self, answer: Answer, state: str, half: Missing | None) -> Any:
         """An undo, a redo or a query is handled here (_DROPPED, or None for a query); any other answer is
-        given back for the game to interpret."""
+        given back for the game to interpret, and so is a new command said instead of yes or no to an undo or
+        a redo (which is then not done)."""
         if answer.intent in UNDO_INTENTS:
             if half is not None:
                 self.say("dropped", what=self.half_words(half))
@@ -414,7 +416,8 @@ class Table(Generic[GameT, ActionT]):
                 self.undo(answer, state)
             else:
                 self.redo(answer, state)
-            return _DROPPED
+            instead, self.said_instead = self.said_instead, None
+            return _DROPPED if instead is None else instead
         handler = self.QUERIES.get(answer.intent)
         if handler is None:
             return answer
@@ -517,10 +520,17 @@ class Table(Generic[GameT, ActionT]):
             self.session.say(key, bots=[self.game.players[bot] for bot in bots])
 
     def agreed(self, question: str, state: str) -> bool:
-        """A clear yes to `question`; anything else is said to change nothing (a new command is not taken)."""
+        """A clear yes to `question` (asked before an undo or a redo); anything else is said to change nothing. An
+        undo or a redo said instead is not taken while the question is open: what may be said is, and the
+        question asked again; a new command is kept in `said_instead`, for the open question to take."""
         verdict = self.confirm(question, state)
+        while isinstance(verdict, Answer) and verdict.intent in UNDO_INTENTS:
+            self.say("undo_question_open")
+            verdict = self.confirm(question, state)
         if verdict is not True:
             self.session.say("session.confirm_refused")
+        if isinstance(verdict, Answer):
+            self.said_instead = verdict
         return verdict is True
 
     def others_agree(self, secret: Secret, what: str, state: str) -> bool:

@@ -273,15 +273,16 @@ class DinoTable(Table[Game, Action]):
         elif isinstance(action, Move):
             colour = game.colours[action.player]
             if not redone:
-                say("went_home" if action.exit else "moved", player=name, colour=colour, steps=action.steps,
-                    square=action.square)
+                say(self.whose("went_home" if action.exit else "moved", action.player), player=name, colour=colour,
+                    steps=action.steps, square=action.square)
             if action.egg is not None:
-                say("egg_taken", player=name, colour=action.egg, left=game.nests()[action.egg][1])
+                say(self.whose("egg_taken", action.player), player=name, colour=action.egg,
+                    left=game.nests()[action.egg][1])
         elif isinstance(action, Penalty):
             say("penalty_noted", colour=game.colours[action.player], points=action.points)
             return
         elif self.automatic(action):
-            say("no_pawn_meteor", player=name)
+            say(self.whose("no_pawn_meteor", action.player), player=name)
         moved = before - game.meteor_left
         if moved and not self.seats.is_bot(action.player):
             say("meteor_moved", stones=moved, left=game.meteor_left)
@@ -301,11 +302,16 @@ class DinoTable(Table[Game, Action]):
         game = self.game
         name = game.players[action.player]
         if isinstance(action, Move):
-            return self.text("action_move", player=name, colour=game.colours[action.player], steps=action.steps,
-                             square=action.square)
+            return self.text(self.whose("action_move", action.player), player=name,
+                             colour=game.colours[action.player], steps=action.steps, square=action.square)
         if isinstance(action, Penalty):
             return self.text("action_penalty", colour=game.colours[action.player], points=action.points)
-        return self.text("action_meteor", player=name)
+        return self.text(self.whose("action_meteor", action.player), player=name)
+
+    def whose(self, name: str, player: int) -> str:
+        """The sentence `name` about `player`'s own move: in solo, said to the person playing ("tu", "you",
+        "tú": solo_<name>); about anyone else, in the third person."""
+        return f"solo_{name}" if self.seats.spoken_to(player) else name
 
     # ----- the start and the end
     def announce_start(self, resumed: bool) -> None:
@@ -324,8 +330,7 @@ class DinoTable(Table[Game, Action]):
     def describe_setup(self) -> None:
         game, setup = self.game, self.game.setup
         for player, name in enumerate(game.players):
-            you = self.seats.solo and not self.seats.is_bot(player)  # in solo the player is spoken to
-            self.say("solo_player_colour" if you else "player_colour", player=name, colour=game.colours[player],
+            self.say(self.whose("player_colour", player), player=name, colour=game.colours[player],
                      squares=[view.square for view in game.pawns(player)])
         QUERIES.handlers["nest_state"](self, {})
         QUERIES.handlers["barrier_state"](self, {})

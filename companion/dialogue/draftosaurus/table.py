@@ -354,10 +354,17 @@ class DraftosaurusTable(Table[Game, Action]):
             solo.forced_discard(self, action))
 
     def undo(self, answer: Answer, state: str) -> None:
+        """After an undo, the die in force when it is no longer the die said last: in solo after any placement
+        taken back, at a table after one that ended a turn (the die of that turn binds again)."""
         before = self.game
+        turn = before.round, before.turn
         super().undo(answer, state)
-        if self.game is not before:
+        if self.game is before:
+            return
+        if self.seats.solo:
             solo.after_undo(self)
+        elif (self.game.round, self.game.turn) != turn and self.game.face is not None and self.game.phase == PLACE:
+            self.say_face()
 
     def prompt_again(self, question: Question, query: Answer) -> str | None:
         return solo.prompt_again(self, question, query)

@@ -44,10 +44,9 @@ def complete(table: DraftosaurusTable, question: Question, answer: Answer, actio
     name = table.game.players[action.player]
     if action.pen == BRIDGE:
         banks = [pen for pen in open_pens if pen in BANKS]
-        if not banks:  # why each bank refuses it, in the words of a refusal of that bank
-            why = [table.game.check(replace(action, pen=bank)) for bank in BANKS]
-            return Refused(Reason("draft_bridge_closed", {"pen": BRIDGE, "why": " ".join(
-                table.reason_words(reason) for reason in why if reason is not None)}), action)
+        if not banks:
+            return Refused(bridge_refusal(table, [table.game.check(replace(action, pen=bank)) for bank in BANKS]),
+                           action)
         if len(banks) == 1:  # one bank left open: the bridge can only mean that one
             return Act(replace(action, pen=banks[0]))
         return Missing(Question(table.key("which_bank"), question.state,
@@ -61,6 +60,26 @@ def complete(table: DraftosaurusTable, question: Question, answer: Answer, actio
                                     action.player),
                            answer)
     return Act(action)
+
+
+def bridge_refusal(table: DraftosaurusTable, why: list[Reason | None]) -> Reason:
+    """Why neither bank of the bridge takes a dinosaur: one reason said of the whole bridge when both banks refuse
+    it for the same rule (both full: the places of both banks), else each bank's reason in the words of a
+    refusal of that bank."""
+    left, right = why
+    if left is not None and right is not None and left.code == right.code and _apart_from_bank(left) == \
+            _apart_from_bank(right):
+        params = {**left.params, "pen": BRIDGE}
+        if "capacity" in params:
+            params["capacity"] = left.params["capacity"] + right.params["capacity"]
+        return Reason(left.code, params)
+    return Reason("draft_bridge_closed", {"pen": BRIDGE, "why": " ".join(
+        table.reason_words(reason) for reason in why if reason is not None)})
+
+
+def _apart_from_bank(reason: Reason) -> dict[str, Any]:
+    """A bank's refusal without what names or counts that bank."""
+    return {key: value for key, value in reason.params.items() if key not in ("pen", "capacity")}
 
 
 # ----- the Quarantine's move
