@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.language.recognition_grammar import WILDCARD, Choice, Ref, fillers, state_grammar
+from companion.language.recognition_grammar import word_graph
 from companion.speech.fsg import WordAutomaton, minimise
 from companion.speech.pronounce import guess_pronunciations
 
@@ -179,67 +179,11 @@ def _topological(automaton: WordAutomaton) -> list[int]:
 
 def word_automaton(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> WordAutomaton:
     """The minimal word automaton of what recognisers may say in `state` (free-text templates left out), with
-    a filler phrase allowed before and after ("alors, annule, s'il te plaît": recognition_grammar.fillers)."""
-    grammar = state_grammar(game, lang, state, player_names)
-    builder = _AutomatonBuilder(grammar.named)
-    before, after = fillers(lang)
-    start = builder.part(Choice(tuple(before), optional=True), 0)
-    assert start is not None  # a choice of words always ends somewhere
-    ends = set()
-    for _, templates in grammar.intents:
-        for template in templates:
-            end = builder.sequence(template, start)
-            if end is not None:
-                ends.add(end)
-    final = builder.new()
-    for end in ends:
-        builder.nulls[end].append(final)
-    last = builder.part(Choice(tuple(after), optional=True), final)
-    return minimise(0, {last} if last is not None else set(), builder.words, builder.nulls)
-
-
-class _AutomatonBuilder:
-    """A word automaton with null arcs from recognition-grammar templates (state 0 starts)."""
-
-    def __init__(self, named: dict[str, Choice]):
-        self.named = named
-        self.count = 1
-        self.words: dict[int, list[tuple[str, int]]] = defaultdict(list)
-        self.nulls: dict[int, list[int]] = defaultdict(list)
-
-    def new(self) -> int:
-        self.count += 1
-        return self.count - 1
-
-    def sequence(self, parts: tuple[object, ...], start: int) -> int | None:
-        at = start
-        for part in parts:
-            end = self.part(part, at)
-            if end is None:
-                return None
-            at = end
-        return at
-
-    def part(self, part: object, start: int) -> int | None:
-        if isinstance(part, str):
-            end = self.new()
-            self.words[start].append((part, end))
-            return end
-        if part is WILDCARD:
-            return None
-        if isinstance(part, Ref):
-            part = self.named[part.name]
-        assert isinstance(part, Choice)
-        end = self.new()
-        for option in part.options:
-            inner = self.new()
-            self.nulls[start].append(inner)
-            last = self.sequence(option, inner)
-            if last is not None:
-                self.nulls[last].append(end)
-        if part.optional:
-            self.nulls[start].append(end)
-        return end
+    a filler phrase allowed before and after ("alors, annule, s'il te plaît": recognition_grammar.fillers): the
+    one pocketsphinx searches, from the same word graph. (A builder of its own made the same automata for the
+    93 states of the three games in three languages, in 4 times the processor time: 79 s against 20 s.)"""
+    graph = word_graph(game, lang, state, player_names)
+    return minimise(graph.start, set(graph.finals), graph.words, graph.nulls)
 
 
 # (language, word) -> its phones (none: espeak-ng could not say it)
