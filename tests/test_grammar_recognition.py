@@ -6,13 +6,14 @@ import re
 import shutil
 import subprocess
 import wave
+from collections import defaultdict
 
 import pytest
 
 from companion.language import recognition_grammar as rg
 from companion.language.grammar import parse, states
 from companion.language.messages import LANGUAGES
-from companion.speech.fsg import WordAutomaton, compiled_fsg, minimise, read_fsg_text
+from companion.speech.fsg import WordAutomaton, compiled_fsg, minimise
 
 GAME = "draftosaurus"
 ARPABET = {"AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH", "IH", "IY", "JH",
@@ -103,6 +104,28 @@ def pocketsphinx_decoder(tmp_path):
     dictionary = rg.write_pocketsphinx_dictionary(tmp_path / "merged.dict")
     return Decoder(hmm=os.path.join(get_model_path(), "en-us", "en-us"), dict=str(dictionary), lm=None,
                    samprate=16000, logfn=os.devnull)
+
+
+def read_fsg_text(text: str) -> tuple[int, set[int], dict[int, list[tuple[str, int]]], dict[int, list[int]]]:
+    """Start state, final states, word arcs and null arcs of an FSG file's text (as pocketsphinx writes it)."""
+    start, finals = 0, set()
+    words: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    nulls: dict[int, list[int]] = defaultdict(list)
+    for line in text.splitlines():
+        fields = line.split()
+        if not fields:
+            continue
+        if fields[0] == "START_STATE":
+            start = int(fields[1])
+        elif fields[0] == "FINAL_STATE":
+            finals.add(int(fields[1]))
+        elif fields[0] == "TRANSITION":
+            source, target = int(fields[1]), int(fields[2])
+            if len(fields) >= 5:
+                words[source].append((fields[4], target))
+            else:
+                nulls[source].append(target)
+    return start, finals, words, nulls
 
 
 def canonical(automaton: WordAutomaton) -> tuple[list[tuple[int, str, int]], list[int]]:

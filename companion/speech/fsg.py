@@ -49,28 +49,6 @@ class WordAutomaton:
         return "\n".join([*lines, "FSG_END"]) + "\n"
 
 
-def read_fsg_text(text: str) -> tuple[int, set[int], dict[int, list[tuple[str, int]]], dict[int, list[int]]]:
-    """Start state, final states, word arcs and null arcs of an FSG file's text."""
-    start, finals = 0, set()
-    words: dict[int, list[tuple[str, int]]] = defaultdict(list)
-    nulls: dict[int, list[int]] = defaultdict(list)
-    for line in text.splitlines():
-        fields = line.split()
-        if not fields:
-            continue
-        if fields[0] == "START_STATE":
-            start = int(fields[1])
-        elif fields[0] == "FINAL_STATE":
-            finals.add(int(fields[1]))
-        elif fields[0] == "TRANSITION":
-            source, target = int(fields[1]), int(fields[2])
-            if len(fields) >= 5:
-                words[source].append((fields[4], target))
-            else:
-                nulls[source].append(target)
-    return start, finals, words, nulls
-
-
 def _closures(nulls: dict[int, list[int]]) -> Callable[[int], frozenset[int]]:
     cache: dict[int, frozenset[int]] = {}
 
