@@ -21,7 +21,7 @@ import pytest
 
 from companion.benchmarks.synthetic import SyntheticVoice, speak_to_wav, synthetic_voices
 from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
-from companion.dialogue.session import EndOfInput, Session, understand
+from companion.dialogue.session import EndOfInput, Session, doubtful, understand
 from companion.games.draftosaurus.engine import Game
 from companion.language.messages import catalog
 from companion.speech import engines
@@ -122,7 +122,7 @@ def test_garbled_words_are_matched_by_sound_and_read_back_when_they_differ(trans
     recognition = heard_as(transcript, game=GAME, lang="en", state=state, player_names=PLAYERS)
     heard = Heard(recognition.text, recognition.confidence, "whisper")
     assert meaning(heard, state) == (intent, slots)
-    assert (not heard.needs_confirmation and not heard.needs_confirmation_to_act) == at_once
+    assert (not heard.needs_confirmation and not doubtful(heard, None)) == at_once
 
 
 @needs_espeak
@@ -435,7 +435,7 @@ def test_a_spoken_no_never_passes_as_a_confident_yes(tmp_path, lang):
         heard = listener.listen("confirm")
         assert heard is not None
         intent = understand(heard, game=GAME, lang=lang, state="confirm").intent
-        assert not (intent == "yes" and not heard.needs_confirmation_to_act), (word, voice, speed, heard)
+        assert not (intent == "yes" and not doubtful(heard, None)), (word, voice, speed, heard)
 
 
 # ---------------------------------------------------------------- a read-back at the table
@@ -471,7 +471,7 @@ def test_an_unsure_move_is_read_back_and_applied_only_after_a_yes(tmp_path, answ
     wav = speak_to_wav(text, tmp_path / "said.wav", voice=SyntheticVoice("mbrola", voice), speed=150)
     game, out, heard = play("fr", wav, ["dé : croix", None, answer])
     assert meaning(heard, "turn", "fr") == ("place", {"player": "Alice", "species": species, "pen": pen}), heard
-    assert heard.needs_confirmation_to_act, heard  # Whisper's evidence was not enough to take it at once
+    assert doubtful(heard, None), heard  # Whisper's evidence was not enough to take it at once
     messages = catalog("fr")
     read_back = messages.say("session.confirm_meaning", meaning="{}").split("{}")
     assert all(part in out for part in read_back), out  # the move is read back by its meaning, for a yes or a no

@@ -431,7 +431,7 @@ def whisper_tradeoff(rows: list[dict], lang: str, bots: frozenset[str], players:
                 replayed = dict(r, meant=intent, heard_slots=slots, understood=same_meaning(intent, slots, r),
                                 for_bot=intent in PLACEMENTS and slots.get("player") in bots)
                 as_heard = Heard(heard.text, heard.confidence, "whisper")
-                replayed["outcome"] = outcome(replayed, as_heard.needs_confirmation_to_act, as_heard.needs_confirmation)
+                replayed["outcome"] = outcome(replayed, doubtful(as_heard, None), as_heard.needs_confirmation)
                 judged.append(replayed)
             if not judged:
                 continue

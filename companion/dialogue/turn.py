@@ -24,7 +24,7 @@ from companion.dialogue.savefile import SaveFileError, moved_notice, write_save
 from companion.dialogue.session import Answer, QuitRequested, Session, bot_seat_words
 from companion.dialogue.setup_questions import player_by_name
 from companion.dialogue.solo import Seats
-from companion.errors import BadInput
+from companion.errors import BadInput, RuleViolation
 from companion.games.common import OVER, LoggedGame, Reason
 from companion.games.spec import GameSpec
 from companion.language.grammar import confirming
@@ -455,13 +455,14 @@ class Table(Generic[GameT, ActionT]):
 
     # ----- applying actions
     def act(self, action: ActionT) -> bool:
-        """Apply a legal action, save at once, say what changed; or say why not (False)."""
-        reason = self.game.check(action)
-        if reason is not None:
-            self.refuse(reason, action)
-            return False
+        """Apply a legal action, save at once, say what changed; or say why not (False). The rules are checked
+        once, by the game's apply, which changes nothing when it refuses."""
         before = self.moment()
-        events = self.game.apply(action)
+        try:
+            events = self.game.apply(action)
+        except RuleViolation as refusal:
+            self.refuse(refusal.reason, action)
+            return False
         self.redo_stack.clear()
         self.save()
         self.narrate(action, before, events)

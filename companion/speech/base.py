@@ -67,11 +67,6 @@ class Heard:
         """Too unsure for anything, even a question: read it back."""
         return self.confidence is not None and self.confidence < LOW_CONFIDENCE
 
-    @property
-    def needs_confirmation_to_act(self) -> bool:
-        """Too unsure to change the game (a move, a die face, an undo): read it back."""
-        return self.confidence is not None and self.confidence < ACTION_CONFIDENCE
-
 
 LOW_CONFIDENCE = 0.6
 # What changes the game (a move, a die face, an undo, a yes or no to a read-back) is asked again below
