@@ -296,21 +296,29 @@ def intents_saying(words: Sequence[str], grammar: StateGrammar, lang: str | None
     """The intents whose recogniser templates produce exactly these words (with `lang`, also once a filler
     before or after them is set aside)."""
     candidates = without_fillers(words, lang) if lang else [tuple(words)]
-    return frozenset(name for name, templates in grammar.intents
-                     if any(len(said) in _ends(t, said, 0, grammar.named) for said in candidates for t in templates))
+    found = set()
+    for said in candidates:
+        ends: dict[tuple[int, int], set[int]] = {}  # a named part or choice, from a word: where it may end
+        found |= {name for name, templates in grammar.intents if name not in found
+                  and any(len(said) in _ends(t, said, 0, grammar.named, ends) for t in templates)}
+    return frozenset(found)
 
 
-def _ends(sequence: tuple[object, ...], words: Sequence[str], start: int, named: dict[str, Choice]) -> set[int]:
-    """Where a match of `sequence` starting at word `start` may end."""
+def _ends(sequence: tuple[object, ...], words: Sequence[str], start: int, named: dict[str, Choice],
+          known: dict[tuple[int, int], set[int]]) -> set[int]:
+    """Where a match of `sequence` starting at word `start` may end (`known`: the ends of the named parts and
+    choices already matched at a word of these words; the intents of a state share their lists and rules, and
+    finding them again was 2,650 steps a sentence)."""
     positions = {start}
     for part in sequence:
-        positions = {end for position in positions for end in _part_ends(part, words, position, named)}
+        positions = {end for position in positions for end in _part_ends(part, words, position, named, known)}
         if not positions:
             break
     return positions
 
 
-def _part_ends(part: object, words: Sequence[str], start: int, named: dict[str, Choice]) -> set[int]:
+def _part_ends(part: object, words: Sequence[str], start: int, named: dict[str, Choice],
+               known: dict[tuple[int, int], set[int]]) -> set[int]:
     if isinstance(part, str):
         return {start + 1} if start < len(words) and words[start] == part else set()
     if part is WILDCARD:
@@ -318,8 +326,11 @@ def _part_ends(part: object, words: Sequence[str], start: int, named: dict[str, 
     if isinstance(part, Ref):
         part = named[part.name]
     assert isinstance(part, Choice)
-    ends = {end for option in part.options for end in _ends(option, words, start, named)}
-    return ends | {start} if part.optional else ends
+    key = (id(part), start)  # the choices live in the state's grammar, as long as `known`
+    if key not in known:
+        ends = {end for option in part.options for end in _ends(option, words, start, named, known)}
+        known[key] = ends | {start} if part.optional else ends
+    return known[key]
 
 
 def parse_heard(text: str, *, game: str, lang: str, state: str = ANY_STATE,
