@@ -527,6 +527,23 @@ def test_the_listen_benchmark_measures_whisper_in_french_on_mbrola_voices(tmp_pa
     assert report["whisper_tradeoff"] and {t["held_out"] for t in report["whisper_tradeoff"]} == {False, True}
 
 
+def test_the_listen_benchmark_asks_whisper_s_second_opinion_when_the_game_would():
+    """Its decode times are those of a game: the second opinion only for an unsure sound match (it asked it of
+    every utterance, when its mode had a name the recogniser did not know), every time only to replay settings."""
+    import argparse
+    import inspect
+
+    from companion.benchmarks.listen import _recogniser
+    from companion.speech.whisper import WhisperRecogniser
+
+    game_default = inspect.signature(WhisperRecogniser).parameters["weigh"].default
+    bench = argparse.Namespace(engine="whisper", lang="fr", model=None, tradeoff=False)
+    assert _recogniser(bench).weigh == game_default == "needed"
+    assert _recogniser(argparse.Namespace(**{**vars(bench), "tradeoff": True})).weigh == "always"
+    with pytest.raises(ValueError, match="weigh"):
+        WhisperRecogniser("fr", GAME, weigh="unsure")
+
+
 def test_the_end_of_speech_is_told_before_a_slow_recogniser_decodes(tmp_path):
     from companion.speech.listener import SpeechListener
     from companion.speech.whisper import WhisperRecogniser

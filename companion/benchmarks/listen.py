@@ -139,7 +139,7 @@ def _recogniser(args: argparse.Namespace):
         from companion.speech.whisper import WhisperRecogniser
 
         # For the trade-off, every utterance gets the second opinion, so that each setting can be replayed.
-        return WhisperRecogniser(args.lang, GAME, model=args.model, weigh="always" if args.tradeoff else "unsure")
+        return WhisperRecogniser(args.lang, GAME, model=args.model, weigh="always" if args.tradeoff else "needed")
     from companion.speech.sphinx import SphinxRecogniser
 
     return SphinxRecogniser(args.lang, GAME, model=args.model, borrow=True, rivals=args.rivals)

@@ -59,6 +59,9 @@ WINDOW_S = 10.0      # the encoder's window for an utterance this long or shorte
 MAX_WINDOW_S = 30.0  # Whisper's own window: the longest utterance heard whole
 PROMPT_TOKENS = 60   # at most this much of the state's vocabulary as the previous text (its names in order)
 SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took more memory and time (docs/BENCHMARKS.md)
+# When Whisper's second opinion is asked: "needed" (as the game asks it: when the sound match is unsure, see
+# second_opinion.verdict), "always" (to replay every setting of it, `bench listen --tradeoff`) or "never".
+WEIGHINGS = ("needed", "always", "never")
 # Confidence from the distance in sounds (edits per phone) between Whisper's words and the closest sentence.
 # Fitted on Whisper's transcripts of the 120 generated and 89 written English commands of `bench listen`
 # (espeak-ng and flite) and of 87 Spanish sentences (espeak-ng): a midpoint of 0.18 let no misheard move,
@@ -225,6 +228,8 @@ class WhisperRecogniser(Recogniser):
 
     def __init__(self, lang: str, game: str, model: Path | None = None, *, weigh: str = "needed",
                  say: Callable[[str], None] | None = None):
+        if weigh not in WEIGHINGS:  # before anything is loaded
+            raise ValueError(f"weigh must be one of {', '.join(WEIGHINGS)}, not {weigh!r}")
         try:  # before the model is joined: without them it could not run
             import ctranslate2  # noqa: F401
             import tokenizers  # noqa: F401
@@ -235,7 +240,7 @@ class WhisperRecogniser(Recogniser):
             folder = _assemble_now(lang, say)
         self.model = WhisperModel(folder)
         self.lang, self.game, self.folder = lang, game, folder
-        self.weigh = weigh  # "needed" (by second_opinion.verdict), "always" (to replay every setting) or "never"
+        self.weigh = weigh
         self.state: str = "any"
         self.players: tuple[str, ...] = ()
         self.audio = bytearray()
