@@ -373,3 +373,32 @@ def test_the_last_card_of_a_hand_goes_back_without_a_question(tmp_path, lang):
     what = words.say("draft.action_place", player="Alice", species=third.species, pen=third.pen)
     assert words.say("table.undone", what=what) in out
     assert Game.from_json(saved_state(save)["state"]).actions == played.actions
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_the_player_s_own_placements_and_die_are_said_to_them_and_the_bots_in_the_third_person(tmp_path, lang):
+    """As the rest of solo speaks to the player ("Ta main", "tu reçois"), their own placement and the die they
+    rolled are said in the second person; the bots' stay in the third person."""
+    seed, bots = 7, 3
+    game = expected_game(seed, bots, "greedy")
+    lines = player_lines(game, lang)[:4]
+    result = run_play(solo_args(tmp_path / "solo.json", lang, seed, bots, "greedy"), lines, tmp_path)
+    assert result.returncode == 0, result.stderr
+    out, words = result.stdout, catalog(lang)
+    placed = [action for action in game.actions if isinstance(action, Place)][:4 * (bots + 1)]
+    said = 0
+    for action in placed:
+        key = "draft.solo_accepted_full" if action.player == 0 else "draft.accepted_full"
+        if action.position is None and action.player == 0 and said < len(lines):
+            said += 1
+            assert words.say(key, species=action.species, pen=action.pen) in out, out
+            assert words.say("draft.accepted_full", player="Alice", species=action.species, pen=action.pen) not in out
+        elif action.position is None and action.player and said < len(lines):
+            assert words.say(key, player=game.players[action.player], species=action.species, pen=action.pen) in out
+    assert said >= 2
+    first = game.actions[0]
+    assert isinstance(first, Roll) and game.players[0] == "Alice"
+    sticker = words.name("faces", first.face, "sticker")
+    mine = words.say("draft.solo_face_full", face=first.face, sticker=sticker,
+                     meaning=words.say(f"draft.faces.{first.face}"), roller="Alice")
+    assert mine in out, out

@@ -211,6 +211,11 @@ class Table(Generic[GameT, ActionT]):
         """What narrate compares to tell what changed (the round, the turn...)."""
         return None
 
+    def whose(self, name: str, player: int) -> str:
+        """The sentence `name` about `player`'s own move: in solo, said to the person playing ("tu", "you",
+        "tú": solo_<name>); about anyone else, in the third person."""
+        return f"solo_{name}" if self.seats.spoken_to(player) else name
+
     def allowed(self, action: ActionT, reason: Reason) -> None:
         """After a refusal of `action`: say what is allowed instead."""
 

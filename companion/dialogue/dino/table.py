@@ -308,11 +308,6 @@ class DinoTable(Table[Game, Action]):
             return self.text("action_penalty", colour=game.colours[action.player], points=action.points)
         return self.text(self.whose("action_meteor", action.player), player=name)
 
-    def whose(self, name: str, player: int) -> str:
-        """The sentence `name` about `player`'s own move: in solo, said to the person playing ("tu", "you",
-        "tú": solo_<name>); about anyone else, in the third person."""
-        return f"solo_{name}" if self.seats.spoken_to(player) else name
-
     # ----- the start and the end
     def announce_start(self, resumed: bool) -> None:
         game = self.game

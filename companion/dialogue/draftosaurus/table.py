@@ -269,9 +269,9 @@ class DraftosaurusTable(Table[Game, Action]):
             if redone:
                 pass
             elif logged.position is None:
-                say("accepted", **params)
+                say(self.whose("accepted", logged.player), **params)
             else:
-                say("accepted_position", **params, position=logged.position)
+                say(self.whose("accepted_position", logged.player), **params, position=logged.position)
         elif isinstance(logged, Discard) and logged.species is not None and not redone:
             solo.narrate_discard(self, logged)
         elif isinstance(logged, QuarantineMove):
@@ -302,8 +302,9 @@ class DraftosaurusTable(Table[Game, Action]):
     def say_face(self) -> None:
         face = self.face_id()
         assert face is not None  # said once the die is rolled
-        self.say("face", face=face, sticker=self.session.catalog.name("faces", face, "sticker"),
-                 meaning=self.face_meaning(face), roller=self.game.players[self.game.roller])
+        self.say(self.whose("face", self.game.roller), face=face,
+                 sticker=self.session.catalog.name("faces", face, "sticker"), meaning=self.face_meaning(face),
+                 roller=self.game.players[self.game.roller])
 
     def face_meaning(self, face: str) -> str:
         """What a die face allows on this board side."""
