@@ -209,12 +209,11 @@ def write_json_atomically(path: Path, document: Any) -> Fingerprint:
 
 
 def write_whole(path: Path, data: bytes, permissions: int = 0o600, durable: bool = True) -> os.stat_result:
-    """Write `data` at `path` through atomic_write; the state of the file written (as the new `path` has it)."""
+    """Write `data` at `path` through atomic_write (which syncs it to disk when `durable`); the state of the file
+    written (as the new `path` has it: its size, mode and times are set once its bytes are handed over)."""
     with atomic_write(path, permissions, durable) as stream:
         stream.write(data)
         stream.flush()
-        if durable:  # its state as on the disk: the save compares it with what it finds later
-            os.fsync(stream.fileno())
         return os.fstat(stream.fileno())
 
 
