@@ -13,7 +13,7 @@ import pytest
 from companion.language import recognition_grammar as rg
 from companion.language.grammar import parse, states
 from companion.language.messages import LANGUAGES
-from companion.speech.fsg import WordAutomaton, compiled_fsg, minimise
+from companion.speech.fsg import WordAutomaton, compiled_fsg, minimal, minimise
 
 GAME = "draftosaurus"
 ARPABET = {"AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH", "IH", "IY", "JH",
@@ -165,8 +165,7 @@ def test_the_word_graph_holds_the_sentences_of_the_jsgf_grammar_as_pocketsphinx_
     for game, lang, state, without in grammars_to_compare():
         decoder.parse_jsgf(rg.jsgf(game, lang, state, ["Alice", "Bruno"], without)).writefile(str(raw))
         from_jsgf = minimise(*read_fsg_text(raw.read_text(encoding="utf-8")))
-        graph = rg.word_graph(game, lang, state, ["Alice", "Bruno"], without)
-        direct = minimise(graph.start, set(graph.finals), graph.words, graph.nulls)
+        direct = minimal(rg.word_graph(game, lang, state, ["Alice", "Bruno"], without))
         assert canonical(direct) == canonical(from_jsgf), (game, lang, state, without)
         assert len(direct.arcs) > 20, (game, lang, state)  # a grammar, not an empty one on both sides
 
@@ -174,7 +173,7 @@ def test_the_word_graph_holds_the_sentences_of_the_jsgf_grammar_as_pocketsphinx_
 def test_the_word_graph_leaves_out_the_intents_asked_and_free_text():
     """A rival search leaves some intents out; free text (a new player's name) is never in a word graph."""
     def sentences(graph, limit=12):
-        automaton = minimise(graph.start, set(graph.finals), graph.words, graph.nulls)
+        automaton = minimal(graph)
         return {" ".join(words) for words in _sentences(automaton, limit)}
 
     whole = sentences(rg.word_graph(GAME, "en", "turn", ["Alice", "Bruno"]), 3)

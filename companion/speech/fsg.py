@@ -113,6 +113,11 @@ def minimise(start: int, finals: set[int], words: dict[int, list[tuple[str, int]
     return automaton
 
 
+def minimal(graph: WordGraph) -> WordAutomaton:
+    """The minimal deterministic automaton of a word graph's sentences."""
+    return minimise(graph.start, set(graph.finals), graph.words, graph.nulls)
+
+
 def shortened(automaton: WordAutomaton, max_words: int) -> WordAutomaton:
     """The minimal automaton of the sentences of `automaton` that have at most `max_words` words."""
     outgoing: dict[int, list[tuple[int, str]]] = defaultdict(list)
@@ -151,7 +156,7 @@ def compiled_fsg(graph: WordGraph, name: str, max_words: int | None = None) -> P
     path = cache_dir() / f"{digest}.fsg"
     if path.is_file():
         return path
-    automaton = minimise(graph.start, set(graph.finals), graph.words, graph.nulls)
+    automaton = minimal(graph)
     if max_words is not None:
         short = shortened(automaton, max_words)
         # Shortening unrolls the automaton by sentence length: for a player's turn without its undo, at most 6

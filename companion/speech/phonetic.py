@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from companion.language.recognition_grammar import word_graph
-from companion.speech.fsg import WordAutomaton, minimise
+from companion.speech.fsg import WordAutomaton, minimal
 from companion.speech.pronounce import guess_pronunciations
 
 # espeak-ng voice that pronounces each language.
@@ -182,8 +182,7 @@ def word_automaton(game: str, lang: str, state: str, player_names: tuple[str, ..
     a filler phrase allowed before and after ("alors, annule, s'il te plaît": recognition_grammar.fillers): the
     one pocketsphinx searches, from the same word graph. (A builder of its own made the same automata for the
     93 states of the three games in three languages, in 4 times the processor time: 79 s against 20 s.)"""
-    graph = word_graph(game, lang, state, player_names)
-    return minimise(graph.start, set(graph.finals), graph.words, graph.nulls)
+    return minimal(word_graph(game, lang, state, player_names))
 
 
 # (language, word) -> its phones (none: espeak-ng could not say it)
