@@ -340,6 +340,15 @@ class EmptyRecogniser(Recogniser):
 
 # ---------------------------------------------------------------- the order of the run
 
+ALOUD = pytest.StashKey[frozenset[str]]()
+# The priority of a worker (its niceness, inherited by what it starts: the program, its voice, the sound server).
+# A file played through the sound server needs the processor on time, or a voice waiting for it is cut: four
+# workers on two cores without priorities cut a voice played beside three busy ones. A worker playing aloud asks
+# for more than the others where it may (as root, as CI runs); a worker that computes always gives way.
+ALOUD_NICENESS = -5
+COMPUTING_NICENESS = 10
+
+
 def pytest_collection_modifyitems(session, config, items):
     """The files that play through the sound server run first: they wait on real time (a game said aloud, a
     microphone spoken into) more than they compute, so they overlap the files that compute instead of coming
@@ -353,3 +362,21 @@ def pytest_collection_modifyitems(session, config, items):
         if "sound_server" in getattr(item, "fixturenames", ()):
             aloud.add(path)
     items.sort(key=lambda item: (str(item.path) not in aloud, -sizes[str(item.path)], str(item.path)))
+    config.stash[ALOUD] = frozenset(aloud)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """A worker takes the priority of the file it runs (ALOUD_NICENESS or COMPUTING_NICENESS) before its
+    fixtures start anything. Files are handed out in order, those played aloud first, so a worker that turned
+    to computing never needs its priority back; raising a priority takes the right to, and is skipped without
+    it."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    aloud = str(item.path) in item.config.stash.get(ALOUD, frozenset())
+    change = (ALOUD_NICENESS if aloud else COMPUTING_NICENESS) - os.nice(0)
+    try:
+        if change:
+            os.nice(change)
+    except PermissionError:
+        pass
