@@ -195,13 +195,31 @@ def phones_of(words: list[str] | tuple[str, ...], lang: str) -> dict[str, tuple[
     before are asked in one espeak-ng run (a process started: tens of milliseconds), then kept."""
     missing = [word for word in dict.fromkeys(words) if (lang, word) not in _PHONES]
     if missing:
-        guessed = guess_pronunciations(missing, ESPEAK_VOICES[lang])
+        said = {word: _said_as(word, lang) for word in missing}
+        guessed = guess_pronunciations(list(dict.fromkeys(said.values())), ESPEAK_VOICES[lang])
         if not guessed:  # espeak-ng is missing or failed: nothing is kept, it is asked again next time
             return {word: _PHONES[lang, word] for word in words if _PHONES.get((lang, word))}
         if len(_PHONES) + len(missing) > _PHONES_KEPT:
             _PHONES.clear()
-        _PHONES.update(((lang, word), tuple(guessed.get(word, "").split())) for word in missing)
+        _PHONES.update(((lang, word), _elided(word, tuple(guessed.get(said[word], "").split()), lang))
+                       for word in missing)
     return {word: phones for word in words for phones in [_PHONES[lang, word]] if phones}
+
+
+def _is_elided(word: str, lang: str) -> bool:
+    return lang == "fr" and len(word) > 1 and word.endswith("'")
+
+
+def _said_as(word: str, lang: str) -> str:
+    """The word espeak-ng is asked to say for `word`. Alone, a French elided word is spelled out as letter names
+    ("l'" as "èl", "d'" as "dé", "j'" as "ji"), sounds that are never said in "l'île d'Alice": it is asked
+    with its mute e back ("le", "de", "je"), which `_elided` then drops."""
+    return word[:-1] + "e" if _is_elided(word, lang) else word
+
+
+def _elided(word: str, phones: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """The phones of an elided word without the vowel of its mute e ("le" L AH: "l'" L; "jusque" has none)."""
+    return phones[:-1] if _is_elided(word, lang) and len(phones) > 1 and phones[-1] in VOWELS else phones
 
 
 @lru_cache(maxsize=64)
@@ -225,3 +243,4 @@ def closest_sentence(text: str, game: str, lang: str, state: str, player_names: 
         return Closest("", float("inf"))
     cost, words = phone_graph(game, lang, state, player_names).closest(text_phones)
     return Closest(" ".join(words), cost / len(text_phones))
+
