@@ -66,7 +66,8 @@ SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took m
 # two threads on it cost more than they gained. Paired on the 100 utterances of `bench listen --lang fr --engine
 # whisper --quick`, the same verdicts and transcripts, against one model on two cores: beam search p50 / p95 160 /
 # 244 ms against 239 / 518, second opinion 197 / 478 against 228 / 566, decode 356 / 712 against 453 / 946 ms; the
-# encoder on one core took as long as on two only when the other core was busy. The second model costs 120 MB.
+# encoder on one core took as long as on two only when the other core was busy. It costs memory: a French game
+# (`bench play --lang fr`) peaked at 560 MB against 354 MB with DECODERS = 1 (one model on every core, as before).
 DECODERS = 2
 # When Whisper's second opinion is asked: "needed" (as the game asks it: when the sound match is unsure, see
 # second_opinion.verdict), "always" (to replay every setting of it, `bench listen --tradeoff`) or "never".
