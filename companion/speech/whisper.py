@@ -21,7 +21,8 @@ beam search at temperature 0 (Whisper's fallback to sampling at higher temperatu
 forced (no detection pass), no timestamps, at most MAX_TOKENS tokens (a command is a few words; more is Whisper
 repeating itself), the state's names as the previous text, the model kept loaded, and a WINDOW_S window instead of
 Whisper's 30 s: the encoder's cost grows with its window (with 30 s, 2.25 times the processor time of 20 French
-commands, model load included).
+commands, model load included). The encoder runs on every core, the decoder on one core per decode, with the
+second opinion's batches side by side (DECODERS).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -59,6 +61,14 @@ WINDOW_S = 10.0      # the encoder's window for an utterance this long or shorte
 MAX_WINDOW_S = 30.0  # Whisper's own window: the longest utterance heard whole
 PROMPT_TOKENS = 60   # at most this much of the state's vocabulary as the previous text (its names in order)
 SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took more memory and time (docs/BENCHMARKS.md)
+# The decoder (the beam search and the second opinion's scores) runs on one core per decode, DECODERS decodes at once
+# (the second opinion's batches side by side), and the encoder on every core. A decoder step multiplies a few rows:
+# two threads on it cost more than they gained. Paired on the 100 utterances of `bench listen --lang fr --engine
+# whisper --quick`, the same verdicts and transcripts, against one model on two cores: beam search p50 / p95 160 /
+# 244 ms against 239 / 518, second opinion 197 / 478 against 228 / 566, decode 356 / 712 against 453 / 946 ms; the
+# encoder on one core took as long as on two only when the other core was busy. It costs memory: a French game
+# (`bench play --lang fr`) peaked at 560 MB against 354 MB with DECODERS = 1 (one model on every core, as before).
+DECODERS = 2
 # When Whisper's second opinion is asked: "needed" (as the game asks it: when the sound match is unsure, see
 # second_opinion.verdict), "always" (to replay every setting of it, `bench listen --tradeoff`) or "never".
 WEIGHINGS = ("needed", "always", "never")
@@ -160,13 +170,18 @@ class WhisperModel:
             import ctranslate2
         except ImportError as error:
             raise Unavailable("no_whisper", str(error)) from error
+        cores = threads or os.cpu_count() or 1
+        replicas = min(cores, DECODERS)
         try:
             self.model = ctranslate2.models.Whisper(str(folder), device="cpu", compute_type=COMPUTE_TYPE,
-                                                    intra_threads=threads or os.cpu_count() or 1)
+                                                    intra_threads=cores)
+            self.decoder = self.model if replicas < 2 else ctranslate2.models.Whisper(
+                str(folder), device="cpu", compute_type=COMPUTE_TYPE, intra_threads=1, inter_threads=replicas)
             self.tokenizer = _tokenizer(folder)
         except Exception as error:  # CTranslate2 raises RuntimeError, ValueError...; a bad JSON ValueError
             raise Unavailable("whisper_model_broken", str(error), path=str(folder)) from error
         self.storage = ctranslate2.StorageView
+        self.scorers = ThreadPoolExecutor(replicas, thread_name_prefix="whisper-score") if replicas > 1 else None
         self.special = {name: self.tokenizer.token_to_id(f"<|{name}|>")
                         for name in ("startoftranscript", "startofprev", "transcribe", "notimestamps", "endoftext")}
 
@@ -197,8 +212,8 @@ class WhisperModel:
     def transcribe(self, encoded: Encoded, start: list[int]) -> list[tuple[str, float]]:
         """Whisper's best transcripts, best first (beam search at temperature 0), each with its score (the
         beam's log-probability per token)."""
-        result = self.model.generate(encoded.output, [start], beam_size=BEAM_SIZE, num_hypotheses=HYPOTHESES,
-                                     max_length=len(start) + MAX_TOKENS, return_scores=True)[0]
+        result = self.decoder.generate(encoded.output, [start], beam_size=BEAM_SIZE, num_hypotheses=HYPOTHESES,
+                                       max_length=len(start) + MAX_TOKENS, return_scores=True)[0]
         return [(self.tokenizer.decode(ids).strip(), float(score))
                 for ids, score in zip(result.sequences_ids, result.scores, strict=True)]
 
@@ -209,14 +224,17 @@ class WhisperModel:
             return []
         tokens = [self.tokens(" " + text) for text in texts]
         audio = np.asarray(encoded.output)
-        scores: list[float] = []
-        for first in range(0, len(tokens), SCORE_BATCH):
-            batch = tokens[first:first + SCORE_BATCH]
+
+        def scored(batch: list[list[int]]) -> list[float]:
             output = self.storage.from_array(np.repeat(audio, len(batch), axis=0))
-            aligned = self.model.align(output, start, batch, [encoded.frames] * len(batch))
-            scores += [float(np.sum(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12))))
-                       for a in aligned]
-        return scores
+            aligned = self.decoder.align(output, start, batch, [encoded.frames] * len(batch))
+            return [float(np.sum(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12))))
+                    for a in aligned]
+
+        batches = [tokens[first:first + SCORE_BATCH] for first in range(0, len(tokens), SCORE_BATCH)]
+        if self.scorers is None:
+            return [score for batch in batches for score in scored(batch)]
+        return [score for done in [self.scorers.submit(scored, batch) for batch in batches] for score in done.result()]
 
 
 class WhisperRecogniser(Recogniser):
