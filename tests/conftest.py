@@ -343,8 +343,9 @@ class EmptyRecogniser(Recogniser):
 ALOUD = pytest.StashKey[frozenset[str]]()
 # The priority of a worker (its niceness, inherited by what it starts: the program, its voice, the sound server).
 # A file played through the sound server needs the processor on time, or a voice waiting for it is cut: four
-# workers on two cores without priorities cut a voice played beside three busy ones. A worker playing aloud asks
-# for more than the others where it may (as root, as CI runs); a worker that computes always gives way.
+# workers on two cores without priorities cut a voice played beside three busy ones (five with them still lost a
+# line, pyproject.toml). A worker playing aloud asks for more than the others where it may (as root, as CI runs);
+# a worker that computes always gives way.
 ALOUD_NICENESS = -5
 COMPUTING_NICENESS = 10
 
