@@ -243,4 +243,3 @@ def closest_sentence(text: str, game: str, lang: str, state: str, player_names: 
         return Closest("", float("inf"))
     cost, words = phone_graph(game, lang, state, player_names).closest(text_phones)
     return Closest(" ".join(words), cost / len(text_phones))
-
