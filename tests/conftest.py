@@ -340,44 +340,55 @@ class EmptyRecogniser(Recogniser):
 
 # ---------------------------------------------------------------- the order of the run
 
-ALOUD = pytest.StashKey[frozenset[str]]()
 # The priority of a worker (its niceness, inherited by what it starts: the program, its voice, the sound server).
 # A file played through the sound server needs the processor on time, or a voice waiting for it is cut: four
-# workers on two cores without priorities cut a voice played beside three busy ones (five with them still lost a
-# line, pyproject.toml). A worker playing aloud asks for more than the others where it may (as root, as CI runs);
-# a worker that computes always gives way.
+# workers on two cores without priorities cut a voice played beside three busy ones. A worker playing aloud asks
+# for more than the others where it may (as root, as CI runs); a worker that computes always gives way.
 ALOUD_NICENESS = -5
 COMPUTING_NICENESS = 10
 
 
+def pytest_addoption(parser):
+    parser.addoption("--store-durations", action="store_true",
+                     help="write the seconds each test file took to tests/durations.json (tests/run_order.py)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Files played aloud beside files that compute, the longest first (tests/run_order.py)."""
+    from tests.run_order import AloudBesideComputing
+
+    return AloudBesideComputing(config, log) if config.getvalue("dist") == "loadfile" else None
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """The files that play through the sound server run first: they wait on real time (a game said aloud, a
-    microphone spoken into) more than they compute, so they overlap the files that compute instead of coming
-    last (pytest-xdist hands out files in this order when told not to reorder them, as pyproject.toml does);
-    the rest follow with the largest files first, as pytest-xdist would order them."""
-    sizes: dict[str, int] = {}
-    aloud: set[str] = set()
-    for item in items:
-        path = str(item.path)
-        sizes[path] = sizes.get(path, 0) + 1
-        if "sound_server" in getattr(item, "fixturenames", ()):
-            aloud.add(path)
-    items.sort(key=lambda item: (str(item.path) not in aloud, -sizes[str(item.path)], str(item.path)))
-    config.stash[ALOUD] = frozenset(aloud)
+    """A test that plays through the sound server lives in tests/aloud/, where the run order looks for them."""
+    from tests.run_order import is_aloud
+
+    misplaced = sorted({str(item.path) for item in items
+                        if "sound_server" in getattr(item, "fixturenames", ()) and not is_aloud(str(item.path))})
+    if misplaced:
+        raise pytest.UsageError(f"these files play through the sound server, move them to tests/aloud/: {misplaced}")
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
-    """A worker takes the priority of the file it runs (ALOUD_NICENESS or COMPUTING_NICENESS) before its
-    fixtures start anything. Files are handed out in order, those played aloud first, so a worker that turned
-    to computing never needs its priority back; raising a priority takes the right to, and is skipped without
-    it."""
+    """A worker takes the priority of the file it runs (ALOUD_NICENESS or COMPUTING_NICENESS) before its fixtures
+    start anything; raising a priority takes the right to, and is skipped without it."""
+    from tests.run_order import is_aloud
+
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    aloud = str(item.path) in item.config.stash.get(ALOUD, frozenset())
-    change = (ALOUD_NICENESS if aloud else COMPUTING_NICENESS) - os.nice(0)
+    change = (ALOUD_NICENESS if is_aloud(str(item.path)) else COMPUTING_NICENESS) - os.nice(0)
     try:
         if change:
             os.nice(change)
     except PermissionError:
         pass
+
+
+def pytest_configure(config):
+    if config.getoption("store_durations") and not os.environ.get("PYTEST_XDIST_WORKER"):
+        from tests.run_order import DurationsRecorder
+
+        config.pluginmanager.register(DurationsRecorder(), "file-durations")

@@ -397,7 +397,14 @@ def vosk_phrases(game: str, lang: str, state: str, player_names: Sequence[str] =
     the first phrase of one intent in turn, which gives Vosk's model the pairs of words it needs ("so
     undo", "undo please") for two more phrases per intent.
     """
-    grammar = state_grammar(game, lang, state, tuple(player_names))
+    return list(_vosk_phrases(game, lang, state, tuple(player_names)))
+
+
+# Kept: Whisper's prompt asks for a state's vocabulary at every command, and a coverage check for the whole
+# grammar's (0.04 to 0.09 s each for Draftosaurus, built again every time before).
+@lru_cache(maxsize=64)
+def _vosk_phrases(game: str, lang: str, state: str, player_names: tuple[str, ...]) -> tuple[str, ...]:
+    grammar = state_grammar(game, lang, state, player_names)
     phrases: dict[str, None] = {}
     firsts: list[tuple[str, ...]] = []
     for _, templates in grammar.intents:
@@ -411,7 +418,7 @@ def vosk_phrases(game: str, lang: str, state: str, player_names: Sequence[str] =
             phrases[" ".join(before[index % len(before)] + words)] = None
         if after:
             phrases[" ".join(words + after[index % len(after)])] = None
-    return [*phrases, UNKNOWN_WORD]
+    return (*phrases, UNKNOWN_WORD)
 
 
 def vosk_grammar_json(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
@@ -622,9 +629,14 @@ class _GraphBuilder:
 
 def vocabulary(game: str, lang: str, state: str = "any", player_names: Sequence[str] = ()) -> list[str]:
     """Every word a recogniser must know for this state (sorted, without "[unk]")."""
-    words = {w for phrase in vosk_phrases(game, lang, state, player_names) for w in phrase.split()}
+    return list(_vocabulary(game, lang, state, tuple(player_names)))
+
+
+@lru_cache(maxsize=64)
+def _vocabulary(game: str, lang: str, state: str, player_names: tuple[str, ...]) -> tuple[str, ...]:
+    words = {w for phrase in _vosk_phrases(game, lang, state, player_names) for w in phrase.split()}
     words.discard(UNKNOWN_WORD)
-    return sorted(words)
+    return tuple(sorted(words))
 
 
 def dictionary_words(dictionary_path: Path | str) -> set[str]:
