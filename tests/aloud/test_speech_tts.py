@@ -160,7 +160,10 @@ def test_speech_really_reaches_the_sound_device(device, tmp_path):
     finally:
         speaker.close()
     played = np.frombuffer((tmp_path / "played.raw").read_bytes(), dtype=np.float32)
-    assert len(played) > 16000 and np.sqrt(np.mean(played ** 2)) > 0.01, folder
+    # The device also records the silence it is sent while the stream stays open, longer on a busy machine (the
+    # whole file's level fell to 0.0096 once): the sentence is looked for in the samples that are not silent.
+    sound = played[np.abs(played) > 0.001]
+    assert len(sound) > 16000 and np.sqrt(np.mean(sound ** 2)) > 0.01, folder
 
 
 def test_speed_and_volume_steps_are_remembered(device, tmp_path, monkeypatch):
