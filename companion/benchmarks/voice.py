@@ -110,10 +110,9 @@ def play_scripted(server: PrivateSoundServer, lang: str, folder: Path, lines: Se
                                        "--no-earcons"),
                           input="\n".join(lines) + "\n", capture_output=True, text=True, encoding="utf-8", env=env,
                           timeout=timeout, check=False)
-    seconds = time.monotonic() - started
-    time.sleep(0.3)  # what the server still held
-    return GameRun([line for line in done.stdout.splitlines() if line.strip()], recorder.stop(), done.returncode,
-                   seconds)
+    ended = time.monotonic()
+    return GameRun([line for line in done.stdout.splitlines() if line.strip()], recorder.stop(until=ended + 0.3),
+                   done.returncode, ended - started)
 
 
 # ------------------------------------------------------------------------------------------- measuring

@@ -114,11 +114,27 @@ class Recorder:
             self.recording.samples.append(samples)
             self.recording.arrivals.append((time.monotonic(), count))
 
-    def stop(self) -> Recording:
+    def stop(self, until: float | None = None, timeout: float = 10.0) -> Recording:
+        """Stop recording. With `until` (a monotonic time), first wait until then and until what the server played
+        up to then has come through: parec's pipe falls behind on a busy machine, where a fixed wait once lost the
+        last line of a game (at most `timeout` seconds more)."""
+        if until is not None:
+            deadline = max(until, time.monotonic()) + timeout
+            while time.monotonic() < deadline and not (time.monotonic() >= until and self._covers(until)):
+                time.sleep(0.01)
         self._process.terminate()
         self._process.wait(5)
         self._thread.join(5)
         return self.recording
+
+
+    def _covers(self, moment: float) -> bool:
+        """Whether the samples received reach `moment`: the monitor runs in real time from the first piece."""
+        arrivals = self.recording.arrivals[:]
+        if not arrivals:
+            return False
+        received, count = arrivals[0]
+        return arrivals[-1][1] >= count + (moment - received) * SAMPLE_RATE
 
 
 class PrivateSoundServer:

@@ -52,8 +52,7 @@ def check(server, lang: str, folder, word: str | None, **env: str) -> tuple[list
         assert process.wait(120) == 0, printed
     finally:
         process.kill()
-        time.sleep(0.2)
-        heard = speech_seconds(recorder.stop().audio())
+        heard = speech_seconds(recorder.stop(until=time.monotonic() + 0.2).audio())
     return printed, heard
 
 

@@ -67,8 +67,7 @@ def heard_alone(server, lines, lang: str) -> float:
             assert speaker.wait(60)
     finally:
         speaker.close()
-        time.sleep(0.2)
-        audio = recorder.stop().audio()
+        audio = recorder.stop(until=time.monotonic() + 0.2).audio()
     return speech_seconds(audio)
 
 
@@ -100,8 +99,7 @@ def test_a_game_spoken_through_speech_dispatcher_is_heard_line_for_line(lang, di
                                        "--no-earcons"),
                           input="\n".join(SCRIPTS[lang]) + "\n", capture_output=True, text=True, encoding="utf-8",
                           env=env, timeout=300, check=False)
-    time.sleep(0.5)
-    heard = speech_seconds(recorder.stop().audio())
+    heard = speech_seconds(recorder.stop(until=time.monotonic() + 0.5).audio())
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     alone = heard_alone(dispatcher, lines, lang)

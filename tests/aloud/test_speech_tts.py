@@ -69,7 +69,7 @@ def test_lines_said_back_to_back_are_each_heard_whole_and_in_order(sound_env, tm
         assert speaker.wait(60)
     finally:
         speaker.close()
-        audio = recorder.stop().audio()
+        audio = recorder.stop(until=time.monotonic() + 0.2).audio()
     alone = rendered(LINES, "en", None, tmp_path)  # each of these lines is a single sentence
     found = locate(audio, alone)
     assert all(start is not None for start, _ in found), found  # each line whole, after the one before
