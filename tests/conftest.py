@@ -36,6 +36,7 @@ from companion.games.draftosaurus.simulate import play_random_game as random_gam
 from companion.games.jurassic_snack.actions import Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
 from companion.language.messages import catalog
 from companion.speech.recogniser import Recogniser, Recognition
+from tests.run_order import AloudBesideComputing, DurationsRecorder, is_aloud
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -356,15 +357,11 @@ def pytest_addoption(parser):
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
     """Files played aloud beside files that compute, the longest first (tests/run_order.py)."""
-    from tests.run_order import AloudBesideComputing
-
     return AloudBesideComputing(config, log) if config.getvalue("dist") == "loadfile" else None
 
 
 def pytest_collection_modifyitems(session, config, items):
     """A test that plays through the sound server lives in tests/aloud/, where the run order looks for them."""
-    from tests.run_order import is_aloud
-
     misplaced = sorted({str(item.path) for item in items
                         if "sound_server" in getattr(item, "fixturenames", ()) and not is_aloud(str(item.path))})
     if misplaced:
@@ -375,8 +372,6 @@ def pytest_collection_modifyitems(session, config, items):
 def pytest_runtest_setup(item):
     """A worker takes the priority of the file it runs (ALOUD_NICENESS or COMPUTING_NICENESS) before its fixtures
     start anything; raising a priority takes the right to, and is skipped without it."""
-    from tests.run_order import is_aloud
-
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     change = (ALOUD_NICENESS if is_aloud(str(item.path)) else COMPUTING_NICENESS) - os.nice(0)
@@ -389,6 +384,4 @@ def pytest_runtest_setup(item):
 
 def pytest_configure(config):
     if config.getoption("store_durations") and not os.environ.get("PYTEST_XDIST_WORKER"):
-        from tests.run_order import DurationsRecorder
-
-        config.pluginmanager.register(DurationsRecorder(), "file-durations")
+            config.pluginmanager.register(DurationsRecorder(), "file-durations")

@@ -105,7 +105,8 @@ def _longest_first(phrases: Iterable[Phrase]) -> tuple[Phrase, ...]:
 
 
 # Kept per set of phrases, with the phrases by their first word: a grammar's fillers are looked for three to five
-# times in every sentence parsed, and 15% of a parse went to sorting them and trying each at every word.
+# times in every sentence parsed, and sorting them and trying each at every word took about 15% of a parse under
+# the profiler. Parsing every recogniser phrase of English Draftosaurus: 7.91 s against 8.35 s before.
 @lru_cache(maxsize=64)
 def _ordered(phrases: tuple[Phrase, ...]) -> tuple[Phrase, ...]:
     return tuple(sorted({p for p in phrases if p}, key=len, reverse=True))

@@ -127,7 +127,6 @@ class Recorder:
         self._thread.join(5)
         return self.recording
 
-
     def _covers(self, moment: float) -> bool:
         """Whether the samples received reach `moment`: the monitor runs in real time from the first piece."""
         arrivals = self.recording.arrivals[:]
