@@ -311,6 +311,7 @@ class Terminal:
         if self.pid == 0:  # the child: the program itself
             os.execve(command[0], command, env)
         self.lines: list[tuple[float, str]] = []
+        self.typed: list[tuple[float, str]] = []
         self._pending = b""
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -336,6 +337,7 @@ class Terminal:
         os.write(self.fd, text.encode("utf-8"))
         moment = time.monotonic()
         os.write(self.fd, b"\r")
+        self.typed.append((moment, text))
         return moment
 
     def answer(self, before: int, typed: str, timeout: float = 20) -> tuple[float, str] | None:
@@ -354,6 +356,13 @@ class Terminal:
                 return True
             time.sleep(0.02)
         return False
+
+    def transcript(self) -> list[str]:
+        """Every line printed, and every line typed (marked >), with the second it came after the first one."""
+        events = sorted([(moment, line) for moment, line in self.lines]
+                        + [(moment, f"> {text}") for moment, text in self.typed], key=lambda event: event[0])
+        start = events[0][0] if events else 0.0
+        return [f"{moment - start:6.2f} {line}" for moment, line in events]
 
     def close(self) -> None:
         try:
@@ -418,6 +427,7 @@ class Timings:
     first_audio_ms: list[float] = field(default_factory=list)
     barge_in_ms: list[float] = field(default_factory=list)
     missed: int = 0  # a cut after which the speaker did not fall silent, or made when it was not speaking
+    printed: list[str] = field(default_factory=list)  # what the program printed (for a failure to show)
 
 
 def measure_terminal(server: PrivateSoundServer, lang: str, folder: Path, trials: int = 5,
@@ -458,6 +468,7 @@ def measure_terminal(server: PrivateSoundServer, lang: str, folder: Path, trials
             time.sleep(0.8)  # well into the help
             cut(STOP_WORD[lang] if trial % 2 == 0 else "")
     finally:
+        timings.printed = terminal.transcript()
         terminal.close()
         recorder.stop()
     return timings
@@ -476,7 +487,6 @@ class SpokenCuts(Timings):
 
     answered: list[str] = field(default_factory=list)  # printed after a "stop": it asked for silence only
     moves: list[dict[str, Any]] = field(default_factory=list)
-    printed: list[str] = field(default_factory=list)
 
 
 def measure_spoken_cuts(server: PrivateSoundServer, folder: Path, trials: int = 3,
@@ -521,7 +531,7 @@ def measure_spoken_cuts(server: PrivateSoundServer, folder: Path, trials: int = 
                 result.barge_in_ms.append(silent * 1000)
             result.answered += [line for _, line in terminal.lines[before:] if line]
     finally:
-        result.printed = [line for _, line in terminal.lines]
+        result.printed = terminal.transcript()
         terminal.close()
         recorder.stop()
     result.moves = _saved_moves(save)
