@@ -427,7 +427,7 @@ class Timings:
     first_audio_ms: list[float] = field(default_factory=list)
     barge_in_ms: list[float] = field(default_factory=list)
     missed: int = 0  # a cut after which the speaker did not fall silent, or made when it was not speaking
-    printed: list[str] = field(default_factory=list)  # what the program printed (for a failure to show)
+    printed: list[str] = field(default_factory=list)  # printed and typed lines, dated (Terminal.transcript)
 
 
 def measure_terminal(server: PrivateSoundServer, lang: str, folder: Path, trials: int = 5,
