@@ -359,8 +359,8 @@ class Terminal:
 
     def transcript(self) -> list[str]:
         """Every line printed, and every line typed (marked >), with the second it came after the first one."""
-        events = sorted([(moment, line) for moment, line in self.lines]
-                        + [(moment, f"> {text}") for moment, text in self.typed], key=lambda event: event[0])
+        events = sorted([*self.lines, *((moment, f"> {text}") for moment, text in self.typed)],
+                        key=lambda event: event[0])
         start = events[0][0] if events else 0.0
         return [f"{moment - start:6.2f} {line}" for moment, line in events]
 
