@@ -309,6 +309,57 @@ def _check_whole_words(sequence: Sequence) -> None:
             raise GrammarError("a group, list or rule is glued to a word: write whole words")
 
 
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every word a template may take: a sentence with any other word cannot match it, so it is not tried."""
+
+    words: frozenset[str]
+    lists: frozenset[str]  # the run-time lists whose words it may take too
+    anything: bool  # a wildcard: it may take any word
+
+    def may_take(self, words: frozenset[str], lists: Mapping[str, frozenset[str] | None]) -> bool:
+        """Whether every one of `words` may be taken, the run-time lists holding the words given (None: any)."""
+        rest = words - self.words
+        if not rest or self.anything:
+            return True
+        for name in self.lists:
+            found = lists.get(name, frozenset())
+            if found is None:
+                return True
+            rest -= found
+        return not rest
+
+
+def vocabulary(node: Node, memo: dict[int, tuple[Node, Vocabulary]]) -> Vocabulary:
+    """The words a compiled template may take. `memo` keeps each node walked, by id, with the node itself (so that
+    the id is never given to another node): rules and lists are shared nodes, each walked once."""
+    if id(node) in memo:
+        return memo[id(node)][1]
+    if isinstance(node, Words):
+        found = Vocabulary(frozenset(node.words), frozenset(), False)
+    elif isinstance(node, Trie):
+        words: set[str] = set()
+        pending = [node.root]
+        while pending:
+            branch = pending.pop()
+            words.update(word for word in branch if word)
+            pending.extend(child for word, child in branch.items() if word)
+        found = Vocabulary(frozenset(words), frozenset(), False)
+    elif isinstance(node, Wildcard):
+        found = Vocabulary(frozenset(), frozenset(), True)
+    elif isinstance(node, DynamicList):
+        found = Vocabulary(frozenset(), frozenset({node.list_name}), False)
+    elif isinstance(node, (Seq, Alt, TemplateValues)):
+        parts = [vocabulary(item, memo) for item in
+                 (node.items if isinstance(node, (Seq, Alt)) else [value for value, _ in node.values])]
+        found = Vocabulary(frozenset().union(*(p.words for p in parts)), frozenset().union(*(p.lists for p in parts)),
+                           any(p.anything for p in parts))
+    else:
+        raise GrammarError(f"no vocabulary for {type(node).__name__}")
+    memo[id(node)] = node, found
+    return found
+
+
 def match_first(template: Node, ctx: Context) -> Slots | None:
     """The slots of the first way the template covers the whole sentence, or None."""
     if not template.can_start(ctx, 0):
