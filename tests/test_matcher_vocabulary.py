@@ -5,6 +5,7 @@ import pytest
 import yaml
 from hassil import Intents
 
+from companion.language.compiler import Compiler
 from companion.language.folding import fold
 from companion.language.grammar import (
     PLAYER_LIST,
@@ -17,7 +18,7 @@ from companion.language.grammar import (
     readings,
     state_templates,
 )
-from companion.language.matcher import Compiler, Context, Vocabulary, match_first, vocabulary
+from companion.language.matcher import Context, Vocabulary, match_first, vocabulary
 from companion.language.messages import LANGUAGES
 
 TEMPLATES = """

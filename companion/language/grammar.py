@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,11 +25,13 @@ from companion.paths import grammars_dir, read_data
 if TYPE_CHECKING:
     from hassil import Intents
 
-    from companion.language.matcher import Compiler, Node, Trie, Vocabulary
+    from companion.language.compiler import Compiler
+    from companion.language.matcher import Node, Trie, Vocabulary
 
-# hassil (and the matcher, which compiles its templates) are imported where a grammar is loaded or used, not with
-# this module: hassil's imports (unicode_rbnf, importlib.metadata, email) took 0.10 to 0.13 s of processor time at
-# each start, and a game's first question needs no grammar.
+# hassil (and the compiler of its templates) are imported where a grammar is compiled, not with this module:
+# hassil's imports (unicode_rbnf, importlib.metadata, email) took 0.10 to 0.13 s of processor time at each start,
+# and a game's first question needs no grammar. Once a state's templates are kept compiled in the cache folder
+# (see `state_templates`), parsing in that state needs no hassil at all.
 
 STATES_FILE = "states.yaml"
 COMMON_FILE = "common"
@@ -129,12 +131,22 @@ def state_intents(game: str, state: str) -> tuple[str, ...]:
 @cache
 def grammar_source(game: str, lang: str) -> dict[str, Any]:
     """The merged YAML of a game in a language (common.yaml first), as written: not folded."""
-    from hassil.util import merge_dict
-
     merged: dict[str, Any] = {}
-    merge_dict(merged, read_grammar_file(lang, COMMON_FILE))
-    merge_dict(merged, game_grammar_file(game, lang))
+    _merge(merged, read_grammar_file(lang, COMMON_FILE))
+    _merge(merged, game_grammar_file(game, lang))
     return merged
+
+
+def _merge(base: dict[str, Any], new: dict[str, Any]) -> None:
+    """`new` merged into `base` as hassil merges grammar files: mappings merged, lists extended, the rest replaced."""
+    for key, value in new.items():
+        old = base.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            _merge(old, value)
+        elif isinstance(old, list) and isinstance(value, list):
+            old.extend(value)
+        else:
+            base[key] = value
 
 
 def read_grammar_file(lang: str, name: str, folder: Path | None = None) -> dict[str, Any]:
@@ -169,38 +181,52 @@ def _rewrite_list(body: dict[str, Any], template: Callable[[str], str]) -> dict[
     return {**body, "values": [{**value, "in": template(str(value["in"]))} for value in values]}
 
 
-@dataclass
 class GameGrammar:
-    """One game in one language: every intent, ready for matching."""
+    """One game in one language: its fillers at once, the rest when first asked for (a state whose templates are
+    kept compiled is parsed without hassil's reading of the templates, `intents`)."""
 
-    game: str
-    lang: str
-    intents: Intents
-    skip_phrases: tuple[tuple[str, ...], ...]
-    vocabulary: frozenset[str]
-    spellings: dict[str, str]
-    # Words that only the values of lists hold (a species, a pen, a face...): a guess never drops or changes one,
-    # as that would change what the sentence means ("prado del amor" is not "prado").
-    meaning_words: frozenset[str] = frozenset()
+    def __init__(self, game: str, lang: str, source: dict[str, Any]):
+        self.game, self.lang, self.source = game, lang, source
+        self.skip_words = [fold_phrase(w) for w in source.get("skip_words", [])]
+        self.skip_phrases: tuple[tuple[str, ...], ...] = tuple(tuple(w.split()) for w in self.skip_words if w)
+
+    @cached_property
+    def folded(self) -> dict[str, Any]:
+        """The grammar with the words of its templates folded."""
+        return {**rewrite_templates(self.source, fold_template), "skip_words": self.skip_words}
+
+    @cached_property
+    def intents(self) -> Intents:
+        """Every intent, its templates parsed by hassil."""
+        from hassil import Intents
+
+        return Intents.from_dict(self.folded)
+
+    @cached_property
+    def spellings(self) -> dict[str, str]:
+        """Every word of the grammar, folded → as written."""
+        return _spellings(self.source)
+
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        return frozenset(self.spellings)
+
+    @cached_property
+    def meaning_words(self) -> frozenset[str]:
+        """Words that only the values of lists hold (a species, a pen, a face...): a guess never drops or changes
+        one, as that would change what the sentence means ("prado del amor" is not "prado")."""
+        return _meaning_words(self.folded)
 
 
 @cache
 def load_grammar(game: str, lang: str) -> GameGrammar:
     """The cached grammar of a game in a language."""
-    from hassil import Intents
-
     source = grammar_source(game, lang)
-    folded = rewrite_templates(source, fold_template)
-    folded["skip_words"] = [fold_phrase(w) for w in source.get("skip_words", [])]
-    intents = Intents.from_dict(folded)
-    missing = [name for state in states(game) for name in state_intents(game, state)
-               if name not in intents.intents]
+    written = source.get("intents") or {}
+    missing = [name for state in states(game) for name in state_intents(game, state) if name not in written]
     if missing:
         raise ValueError(f"grammars/{lang}: no sentences for intent(s) {', '.join(sorted(set(missing)))}")
-    spellings = _spellings(source)
-    return GameGrammar(game, lang, intents,
-                       tuple(tuple(w.split()) for w in folded["skip_words"] if w),
-                       frozenset(spellings), spellings, _meaning_words(folded))
+    return GameGrammar(game, lang, source)
 
 
 def _meaning_words(folded: dict[str, Any]) -> frozenset[str]:
@@ -251,7 +277,7 @@ class Template:
 
 @cache
 def _compiler(game: str, lang: str) -> Compiler:
-    from companion.language.matcher import Compiler
+    from companion.language.compiler import Compiler
 
     intents = load_grammar(game, lang).intents
     return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}))
@@ -278,7 +304,19 @@ class StateTemplates:
 
 @cache
 def state_templates(game: str, lang: str, state: str) -> StateTemplates:
-    """The compiled templates of the intents active in a state, in priority order."""
+    """The compiled templates of the intents active in a state, in priority order: compiled once, then read back
+    from the cache folder (see companion.language.kept_templates)."""
+    from companion.language import kept_templates
+
+    key = kept_templates.key(game, lang, state)
+    found = kept_templates.read(key)
+    if found is None:
+        found = _compiled_state(game, lang, state)
+        kept_templates.keep(key, found)
+    return found
+
+
+def _compiled_state(game: str, lang: str, state: str) -> StateTemplates:
     from companion.language.matcher import GrammarError
 
     intents = load_grammar(game, lang).intents

@@ -1,0 +1,133 @@
+"""A dialogue state's compiled templates, kept in the cache folder (grammar/) between runs.
+
+Every process that parses a sentence would otherwise import hassil, have it read the templates of the game and
+compile those of the state. A kept file is found by a key made of everything the compiled templates depend on:
+the grammar as written, the state's intents, and the code that folds, reads and compiles templates (ours and
+hassil's). It begins with a digest of the key and its contents, checked before a byte of it is read, and it is
+read by an unpickler that makes nothing but the matcher's nodes (a file altered to hold anything else is refused);
+a file refused, or none, means the state is compiled again and kept anew.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import json
+import pickle
+import sys
+import zlib
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from companion.paths import cache_home
+
+if TYPE_CHECKING:
+    from companion.language.grammar import StateTemplates
+
+FOLDER = "grammar"
+FORMAT = f"companion-templates 2, zlib, pickle {pickle.HIGHEST_PROTOCOL}, Python {sys.version_info[:2]}".encode()
+_HERE = Path(__file__).parent
+_OUR_CODE = ("grammar.py", "matcher.py", "compiler.py", "folding.py", "kept_templates.py")
+_HASSIL_CODE = ("parse_expression.py", "expression.py", "intents.py", "util.py")
+# The only things a kept file may make.
+_MADE = {("companion.language.matcher", name) for name in
+         ("Words", "Seq", "Alt", "Trie", "TemplateValues", "Wildcard", "DynamicList")} | {
+    ("companion.language.grammar", "Template"), ("companion.language.grammar", "StateTemplates")}
+
+
+def _digest(*parts: bytes) -> bytes:
+    found = hashlib.blake2b(digest_size=32)
+    for part in parts:
+        found.update(len(part).to_bytes(8, "little"))
+        found.update(part)
+    return found.digest()
+
+
+@cache
+def _code() -> bytes:
+    """The digest of the code that makes compiled templates: ours, and hassil's reading of templates (found
+    without importing hassil)."""
+    spec = importlib.util.find_spec("hassil")
+    hassil = Path(spec.origin).parent if spec is not None and spec.origin else None
+    files = [_HERE / name for name in _OUR_CODE]
+    files += [hassil / name for name in _HASSIL_CODE] if hassil is not None else []
+    return _digest(FORMAT, *(path.read_bytes() if path.is_file() else b"" for path in files))
+
+
+@cache
+def _grammar(game: str, lang: str) -> bytes:
+    from companion.language.grammar import grammar_source
+
+    return _digest(json.dumps(grammar_source(game, lang), sort_keys=True, ensure_ascii=False, default=repr).encode())
+
+
+def key(game: str, lang: str, state: str) -> bytes:
+    """What a state's compiled templates depend on, as a digest."""
+    from companion.language.grammar import PLAYER_LIST, state_intents
+
+    intents = json.dumps([state, PLAYER_LIST, *state_intents(game, state)]).encode()
+    return _digest(_code(), _grammar(game, lang), intents)
+
+
+def path(found_by: bytes) -> Path:
+    return cache_home() / FOLDER / f"{found_by.hex()[:40]}.bin"
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> type:
+        if (module, name) not in _MADE:
+            raise pickle.UnpicklingError(f"{module}.{name} is not part of compiled templates")
+        found: type = super().find_class(module, name)
+        return found
+
+
+def read(found_by: bytes) -> StateTemplates | None:
+    """The templates kept under this key, or None (none kept, or a file damaged or altered)."""
+    import io
+
+    from companion.language.grammar import StateTemplates
+
+    try:
+        whole = path(found_by).read_bytes()
+    except OSError:
+        return None
+    check, packed = whole[:32], whole[32:]
+    if check != _digest(found_by, packed):
+        return None
+    try:
+        unpacking = zlib.decompressobj()
+        payload = unpacking.decompress(packed, MOST_BYTES)
+        if unpacking.unconsumed_tail or not unpacking.eof:
+            return None
+        found = _Unpickler(io.BytesIO(payload)).load()
+    except (zlib.error, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError, IndexError,
+            KeyError, RecursionError):
+        return None
+    return found if isinstance(found, StateTemplates) else None
+
+
+def keep(found_by: bytes, templates: StateTemplates) -> None:
+    """Keep the templates for the next start, swapped in whole; nothing is kept where the cache folder cannot be
+    written. Not synced to disk: a file cut short by a power cut fails its digest and is compiled again."""
+    from companion.files import write_whole
+
+    packed = zlib.compress(pickle.dumps(templates, protocol=pickle.HIGHEST_PROTOCOL), 6)
+    with contextlib.suppress(OSError):
+        write_whole(path(found_by), _digest(found_by, packed) + packed, durable=False)
+        _forget_old(path(found_by).parent)
+
+
+# Every state of the three games in three languages (their yes/no questions included) makes 177 files; a new
+# version of the program or of its grammars makes new ones. The oldest beyond this many are removed. Compressed
+# (zlib, level 6), the largest, French Draftosaurus's `any`, takes 63 KB instead of 397 KB: 13 ms more to keep it
+# once, 2 ms more to read it back.
+MOST_FILES = 400
+MOST_BYTES = 16 << 20  # unpacked, far above the largest (0.4 MB)
+
+
+def _forget_old(folder: Path) -> None:
+    kept = sorted(folder.glob("*.bin"), key=lambda file: file.stat().st_mtime)
+    for old in kept[:-MOST_FILES]:
+        old.unlink(missing_ok=True)

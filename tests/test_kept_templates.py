@@ -1,0 +1,121 @@
+"""A dialogue state's compiled templates kept in the cache folder: read back by the next process, which then
+parses without hassil and means the same; a damaged or altered file is never used; a changed grammar is
+compiled again."""
+
+import json
+import os
+import pickle
+import zlib
+
+from companion.language import grammar, kept_templates
+from companion.language.grammar import examples
+from tests.conftest import run_python
+
+PARSE = """
+import json, sys
+from companion.language.grammar import examples, parse
+said = []
+for game, lang in (("draftosaurus", "fr"), ("dino", "es"), ("jurassic-snack", "en")):
+    corpus = examples(game, lang)
+    for example in corpus.understood[:50]:  # (one said in another language is said back with hassil's help)
+        result = parse(example.text, game=game, lang=lang, state=example.state, player_names=corpus.players)
+        said.append([example.text, result.intent, result.slots, result.suggestion])
+print(json.dumps(said))
+print("hassil" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_a_new_process_parses_with_the_kept_templates_without_hassil_and_means_the_same(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first = run_python(PARSE, env=env)
+    again = run_python(PARSE, env=env)
+    assert first.returncode == again.returncode == 0, (first.stderr, again.stderr)
+    assert first.stderr.split()[-1] == "True" and again.stderr.split()[-1] == "False", (first.stderr, again.stderr)
+    said = json.loads(again.stdout)
+    assert json.loads(first.stdout) == said and len(said) >= 120
+    assert all(intent is not None for _, intent, _, _ in said)
+    assert len(list((tmp_path / "cache" / "companion" / kept_templates.FOLDER).iterdir())) >= 3
+
+
+def kept_file(monkeypatch, tmp_path, state="die"):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    key = kept_templates.key("draftosaurus", "en", state)
+    kept_templates.keep(key, grammar.state_templates("draftosaurus", "en", state))
+    return key, kept_templates.path(key)
+
+
+def test_kept_templates_are_read_back_whole(monkeypatch, tmp_path):
+    key, path = kept_file(monkeypatch, tmp_path)
+    found = kept_templates.read(key)
+    compiled = grammar.state_templates("draftosaurus", "en", "die")
+    assert found is not None and path.is_file()
+    assert [t.intent for t in found.templates] == [t.intent for t in compiled.templates]
+    assert sorted(found.by_first_word) == sorted(compiled.by_first_word) and len(found.open_start) == len(
+        compiled.open_start)
+
+
+def test_a_damaged_kept_file_is_not_used(monkeypatch, tmp_path):
+    key, path = kept_file(monkeypatch, tmp_path)
+    whole = path.read_bytes()
+    for damaged in (b"", whole[:100], whole[:-1], whole[:40] + bytes([whole[40] ^ 1]) + whole[41:]):
+        path.write_bytes(damaged)
+        assert kept_templates.read(key) is None
+    assert kept_templates.read(kept_templates.key("draftosaurus", "en", "turn")) is None  # another key: none kept
+
+
+class Planted:
+    """What an altered file might hold: an object that runs a command when it is unpickled."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+def test_a_kept_file_altered_to_make_anything_else_is_refused_and_runs_nothing(monkeypatch, tmp_path):
+    key, path = kept_file(monkeypatch, tmp_path)
+    marker = tmp_path / "ran"
+    for payload in (pickle.dumps(Planted(marker)), pickle.dumps({"not": "templates"}), pickle.dumps([1, 2]),
+                    b"not a pickle"):
+        packed = zlib.compress(payload)
+        path.write_bytes(kept_templates._digest(key, packed) + packed)  # a digest made to match
+        assert kept_templates.read(key) is None
+    assert not marker.exists()
+
+
+def test_a_kept_file_that_unpacks_to_more_than_the_bound_is_not_unpacked_whole(monkeypatch, tmp_path):
+    key, _ = kept_file(monkeypatch, tmp_path)
+    assert kept_templates.read(key) is not None
+    monkeypatch.setattr(kept_templates, "MOST_BYTES", 1000)  # a file that unpacks to gigabytes is refused the same
+    assert kept_templates.read(key) is None
+
+
+def test_a_changed_grammar_or_state_is_another_key(monkeypatch):
+    keys = {kept_templates.key(game, lang, state) for game, lang, state in (
+        ("draftosaurus", "en", "die"), ("draftosaurus", "en", "turn"), ("draftosaurus", "fr", "die"),
+        ("dino", "en", "turn"))}
+    assert len(keys) == 4
+    before = kept_templates.key("draftosaurus", "en", "die")
+    source = grammar.grammar_source("draftosaurus", "en")
+    changed = {**source, "skip_words": [*source.get("skip_words", []), "golly"]}
+    monkeypatch.setattr(grammar, "grammar_source", lambda game, lang: changed)
+    kept_templates._grammar.cache_clear()
+    try:
+        assert kept_templates.key("draftosaurus", "en", "die") != before
+    finally:
+        kept_templates._grammar.cache_clear()
+    assert examples("draftosaurus", "en").understood  # the grammar itself is untouched
+
+
+def test_only_the_newest_kept_files_stay(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(kept_templates, "MOST_FILES", 3)
+    keys = []
+    for state in ("die", "turn", "confirm", "setup", "who"):
+        keys.append(kept_templates.key("draftosaurus", "en", state))
+        kept_templates.keep(keys[-1], grammar.state_templates("draftosaurus", "en", state))
+        os.utime(kept_templates.path(keys[-1]), (len(keys), len(keys)))  # one second apart, in order
+    assert sorted(p.name for p in kept_templates.path(keys[0]).parent.iterdir()) == sorted(
+        kept_templates.path(key).name for key in keys[-3:])
+    assert kept_templates.read(keys[0]) is None and kept_templates.read(keys[-1]) is not None
