@@ -80,7 +80,6 @@ def test_no_template_that_matches_an_example_is_turned_away(game, lang):
     corpus = examples(game, lang)
     players = tuple(corpus.players)
     grammar = load_grammar(game, lang)
-    walked: dict = {}
     lists = {PLAYER_LIST: _player_words(players)}
     matched = 0
     for example in corpus.understood:
@@ -89,6 +88,6 @@ def test_no_template_that_matches_an_example_is_turned_away(game, lang):
             for template in state_templates(game, lang, example.state).candidates(reading.words[0]):
                 if match_first(template.node, ctx) is not None:
                     matched += 1
-                    assert vocabulary(template.node, walked).may_take(frozenset(reading.words), lists), (
+                    assert template.vocabulary.may_take(frozenset(reading.words), lists), (
                         example.text, template.intent)
     assert matched >= len(corpus.understood)

@@ -273,6 +273,7 @@ class Template:
     intent: str
     node: Node
     fixed_slots: tuple[tuple[str, Any], ...]
+    vocabulary: Vocabulary  # every word it may take (see `_recognize`)
 
 
 @cache
@@ -281,13 +282,6 @@ def _compiler(game: str, lang: str) -> Compiler:
 
     intents = load_grammar(game, lang).intents
     return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}))
-
-
-@cache
-def _vocabularies(game: str, lang: str) -> dict[int, tuple[Node, Vocabulary]]:
-    """The words each compiled template of a language's grammar may take, filled as sentences are parsed (a walk
-    of every template at load time made compiling all the states of French Draftosaurus about 40 % slower)."""
-    return {}
 
 
 @dataclass(frozen=True)
@@ -317,17 +311,23 @@ def state_templates(game: str, lang: str, state: str) -> StateTemplates:
 
 
 def _compiled_state(game: str, lang: str, state: str) -> StateTemplates:
-    from companion.language.matcher import GrammarError
+    from companion.language.matcher import GrammarError, vocabulary
 
     intents = load_grammar(game, lang).intents
     compiler = _compiler(game, lang)
     templates = []
+    # Each template's vocabulary is found as it is compiled, and kept with it. Found lazily, at the first sentence
+    # parsed in each state, a state's first sentence read from kept templates took up to 0.4 to 0.8 s instead of
+    # 0.05 to 0.07 s (`bench parse`, the slowest English sentence). The walk's memo (rules and lists are shared
+    # nodes) lives for this state only: kept for the whole grammar, it held 25 MB for the states of English.
+    walked: dict[int, tuple[Node, Vocabulary]] = {}
     for name in state_intents(game, state):
         for block in intents.intents[name].data:
             fixed = tuple(block.slots.items())
             for sentence in block.sentences:
                 try:
-                    templates.append(Template(name, compiler.sentence(sentence), fixed))
+                    node = compiler.sentence(sentence)
+                    templates.append(Template(name, node, fixed, vocabulary(node, walked)))
                 except GrammarError as error:
                     raise GrammarError(f"grammars/{lang}, intent {name}: {error}") from None
     open_start = tuple(t for t in templates if t.node.first is None or t.node.nullable)
@@ -461,7 +461,7 @@ def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str,
 
 def _recognize(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
                intents: frozenset[str] | None = None, strangers: int = 0) -> tuple[str, dict[str, str | int]] | None:
-    from companion.language.matcher import Context, Wildcard, WildSpan, match_first, vocabulary
+    from companion.language.matcher import Context, Wildcard, WildSpan, match_first
 
     names = Wildcard(PLAYER_LIST, strangers) if strangers else player_list(players)
     ctx = Context(folded.words, {PLAYER_LIST: names})
@@ -471,11 +471,10 @@ def _recognize(folded: Folded, grammar: GameGrammar, state: str, players: tuple[
     # them, took a median 10.9 s of processor time instead of 19.3 s (5 paired runs, ratio 0.56).
     words = frozenset(folded.words)
     lists = {PLAYER_LIST: None if strangers else _player_words(players)}
-    walked = _vocabularies(grammar.game, grammar.lang)
     for template in state_templates(grammar.game, grammar.lang, state).candidates(folded.words[0]):
         if intents is not None and template.intent not in intents:
             continue
-        if not vocabulary(template.node, walked).may_take(words, lists):
+        if not template.vocabulary.may_take(words, lists):
             continue
         found = match_first(template.node, ctx)
         if found is None:

@@ -33,7 +33,7 @@ _OUR_CODE = ("grammar.py", "matcher.py", "compiler.py", "folding.py", "kept_temp
 _HASSIL_CODE = ("parse_expression.py", "expression.py", "intents.py", "util.py")
 # The only things a kept file may make.
 _MADE = {("companion.language.matcher", name) for name in
-         ("Words", "Seq", "Alt", "Trie", "TemplateValues", "Wildcard", "DynamicList")} | {
+         ("Words", "Seq", "Alt", "Trie", "TemplateValues", "Wildcard", "DynamicList", "Vocabulary")} | {
     ("companion.language.grammar", "Template"), ("companion.language.grammar", "StateTemplates")}
 
 

@@ -55,7 +55,6 @@ def _in_other_language(folded: Folded, grammar: GameGrammar, state: str, players
     whose every word that language's grammar knows is parsed in it: loading a grammar takes a while."""
     from companion.language.grammar import _match, load_grammar, words_known
     from companion.language.messages import LANGUAGES
-    from companion.language.saying import saying
 
     names = {word for player in players for word in fold(player).words}
     for lang in LANGUAGES:
@@ -63,6 +62,8 @@ def _in_other_language(folded: Folded, grammar: GameGrammar, state: str, players
             continue
         found = _match(folded, load_grammar(grammar.game, lang), state, players)
         if found is not None:
+            from companion.language.saying import saying  # hassil reads the templates: only when needed
+
             return saying(grammar.game, grammar.lang, state, found[0], found[1], players)
     return None
 
