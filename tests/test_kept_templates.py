@@ -2,6 +2,7 @@
 parses without hassil and means the same; a damaged or altered file is never used; a changed grammar is
 compiled again."""
 
+import gc
 import json
 import os
 import pickle
@@ -119,3 +120,17 @@ def test_only_the_newest_kept_files_stay(monkeypatch, tmp_path):
     assert sorted(p.name for p in kept_templates.path(keys[0]).parent.iterdir()) == sorted(
         kept_templates.path(key).name for key in keys[-3:])
     assert kept_templates.read(keys[0]) is None and kept_templates.read(keys[-1]) is not None
+
+
+def test_reading_leaves_the_garbage_collector_as_it_found_it(monkeypatch, tmp_path):
+    key, path = kept_file(monkeypatch, tmp_path)
+    assert gc.isenabled() and kept_templates.read(key) is not None and gc.isenabled()
+    packed = zlib.compress(b"not a pickle")
+    path.write_bytes(kept_templates._digest(key, packed) + packed)
+    assert kept_templates.read(key) is None and gc.isenabled()
+    gc.disable()
+    try:
+        kept_templates.read(key)
+        assert not gc.isenabled()  # paused by the caller: left paused
+    finally:
+        gc.enable()

@@ -91,3 +91,9 @@ def test_no_template_that_matches_an_example_is_turned_away(game, lang):
                     assert template.vocabulary.may_take(frozenset(reading.words), lists), (
                         example.text, template.intent)
     assert matched >= len(corpus.understood)
+
+
+def test_equal_vocabularies_are_one_object():
+    first, again = compiled(), compiled()
+    assert first[0] == again[0] and first[0] is again[0]  # compiled twice, kept once
+    assert first[0] is not first[1]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import io
 import json
 import pickle
 import sys
@@ -83,10 +84,23 @@ class _Unpickler(pickle.Unpickler):
         return found
 
 
+def _unpickled(payload: bytes) -> object:
+    """The objects of `payload`, with the garbage collector paused: unpickling makes thousands of objects, each
+    batch of which set off a collection that walked every object made so far. Reading every French Draftosaurus
+    state (27 files) took 1.57 s of processor time in the unpickler with the collector on, 0.33 s with it paused."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _Unpickler(io.BytesIO(payload)).load()
+    finally:
+        if paused:
+            gc.enable()
+
+
 def read(found_by: bytes) -> StateTemplates | None:
     """The templates kept under this key, or None (none kept, or a file damaged or altered)."""
-    import io
-
     from companion.language.grammar import StateTemplates
 
     try:
@@ -101,7 +115,7 @@ def read(found_by: bytes) -> StateTemplates | None:
         payload = unpacking.decompress(packed, MOST_BYTES)
         if unpacking.unconsumed_tail or not unpacking.eof:
             return None
-        found = _Unpickler(io.BytesIO(payload)).load()
+        found = _unpickled(payload)
     except (zlib.error, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError, IndexError,
             KeyError, RecursionError):
         return None
