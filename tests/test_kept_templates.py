@@ -7,9 +7,14 @@ import json
 import os
 import pickle
 import zlib
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 from companion.language import grammar, kept_templates
-from companion.language.grammar import examples
+from companion.language.grammar import StateTemplates, Template
+from companion.language.messages import LANGUAGES
 from tests.conftest import run_python
 
 PARSE = """
@@ -99,14 +104,68 @@ def test_a_changed_grammar_or_state_is_another_key(monkeypatch):
     assert len(keys) == 4
     before = kept_templates.key("draftosaurus", "en", "die")
     source = grammar.grammar_source("draftosaurus", "en")
-    changed = {**source, "skip_words": [*source.get("skip_words", []), "golly"]}
+    intents = dict(source["intents"])
+    block = intents["die"]["data"][0]
+    intents["die"] = {"data": [{**block, "sentences": [*block["sentences"], "golly {face}"]}]}
+    changed = {**source, "intents": intents}
     monkeypatch.setattr(grammar, "grammar_source", lambda game, lang: changed)
     kept_templates._grammar.cache_clear()
     try:
         assert kept_templates.key("draftosaurus", "en", "die") != before
     finally:
         kept_templates._grammar.cache_clear()
-    assert examples("draftosaurus", "en").understood  # the grammar itself is untouched
+
+
+def test_a_change_of_any_hassil_module_is_another_key(monkeypatch, tmp_path):
+    """The tokenizer of templates (hassil/parser.py) is read as much as the parser is: every module counts."""
+    import importlib.util
+
+    real = importlib.util.find_spec("hassil")
+    copy = tmp_path / "hassil"
+    copy.mkdir()
+    for module in Path(real.origin).parent.glob("*.py"):
+        (copy / module.name).write_bytes(module.read_bytes())
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: SimpleNamespace(origin=str(copy / "__init__.py")))
+    digests = []
+    try:
+        for change in (None, "parser.py", "__init__.py"):
+            if change:
+                (copy / change).write_bytes((copy / change).read_bytes() + b"\n# changed\n")
+            kept_templates._code.cache_clear()
+            digests.append(kept_templates._code())
+    finally:
+        kept_templates._code.cache_clear()
+    assert len(set(digests)) == 3
+
+
+def test_a_kept_file_of_the_allowed_classes_in_another_shape_is_refused(monkeypatch, tmp_path):
+    key, path = kept_file(monkeypatch, tmp_path)
+    compiled = grammar.state_templates("draftosaurus", "en", "die")
+    template = compiled.templates[0]
+    for wrong in (StateTemplates(compiled.templates, compiled.by_first_word, ("oops",)),
+                  StateTemplates((*compiled.templates, "oops"), compiled.by_first_word, compiled.open_start),
+                  StateTemplates(compiled.templates, {"die": [template]}, compiled.open_start),
+                  StateTemplates((Template("die", "not a node", (), template.vocabulary),), {}, ())):
+        packed = zlib.compress(pickle.dumps(wrong))
+        path.write_bytes(kept_templates._digest(key, packed) + packed)
+        assert kept_templates.read(key) is None, wrong
+
+
+def test_every_grammar_is_read_whole_by_hassil():
+    """A template hassil cannot read is found here, though a state kept compiled never reads it again."""
+    for game in grammar.games():
+        for lang in LANGUAGES:
+            assert grammar.load_grammar(game, lang).intents.intents
+
+
+def test_a_grammar_file_that_empties_a_section_of_the_common_one_is_an_error():
+    merged = {"lists": {"face": {"values": ["forest"]}}, "skip_words": ["um"]}
+    for empty in ({"lists": None}, {"skip_words": "uh"}, {"lists": ["face"]}):
+        with pytest.raises(ValueError, match="grammar key"):
+            grammar._merge(merged, empty)
+    grammar._merge(merged, {"skip_words": ["uh"], "lists": {"pen": {"values": ["river"]}}})
+    assert merged == {"lists": {"face": {"values": ["forest"]}, "pen": {"values": ["river"]}},
+                      "skip_words": ["um", "uh"]}
 
 
 def test_only_the_newest_kept_files_stay(monkeypatch, tmp_path):

@@ -24,7 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def load_seconds(game: str, lang: str) -> float:
-    """Time to read and compile a language's grammar for every state, from cold caches."""
+    """Time to read a language's grammar and its every state's templates in this process: compiled, or read back
+    from the cache folder where they are kept (companion.language.kept_templates)."""
     start = time.perf_counter()
     load_grammar(game, lang)
     for state in states(game):

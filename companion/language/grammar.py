@@ -138,12 +138,16 @@ def grammar_source(game: str, lang: str) -> dict[str, Any]:
 
 
 def _merge(base: dict[str, Any], new: dict[str, Any]) -> None:
-    """`new` merged into `base` as hassil merges grammar files: mappings merged, lists extended, the rest replaced."""
+    """`new` merged into `base` as hassil merges grammar files: mappings merged, lists extended, the rest replaced.
+    A mapping or a list given something else (an empty `lists:` is None) is an error, as it is for hassil."""
     for key, value in new.items():
         old = base.get(key)
-        if isinstance(old, dict) and isinstance(value, dict):
+        if isinstance(old, dict | list) and not isinstance(value, type(old)):
+            raise ValueError(f"grammar key '{key}': {type(old).__name__} in one file, "
+                             f"{type(value).__name__} in the other")
+        if isinstance(old, dict):
             _merge(old, value)
-        elif isinstance(old, list) and isinstance(value, list):
+        elif isinstance(old, list):
             old.extend(value)
         else:
             base[key] = value

@@ -3,9 +3,10 @@
 Every process that parses a sentence would otherwise import hassil, have it read the templates of the game and
 compile those of the state. A kept file is found by a key made of everything the compiled templates depend on:
 the grammar as written, the state's intents, and the code that folds, reads and compiles templates (ours and
-hassil's). It begins with a digest of the key and its contents, checked before a byte of it is read, and it is
-read by an unpickler that makes nothing but the matcher's nodes (a file altered to hold anything else is refused);
-a file refused, or none, means the state is compiled again and kept anew.
+hassil's, and the program's version). It begins with a digest of the key and its contents, checked before it is
+unpacked, and it is read by an unpickler that makes nothing but the matcher's nodes, then checked for the shape of
+compiled templates (a file altered to hold anything else is refused); a file refused, or none, means the state is
+compiled again and kept anew.
 """
 
 from __future__ import annotations
@@ -20,18 +21,19 @@ import sys
 import zlib
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
+from companion import __version__
 from companion.paths import cache_home
 
 if TYPE_CHECKING:
     from companion.language.grammar import StateTemplates
 
 FOLDER = "grammar"
-FORMAT = f"companion-templates 2, zlib, pickle {pickle.HIGHEST_PROTOCOL}, Python {sys.version_info[:2]}".encode()
+FORMAT = (f"companion-templates 2, zlib, pickle {pickle.HIGHEST_PROTOCOL}, Python {sys.version_info[:2]}, "
+          f"companion {__version__}").encode()
 _HERE = Path(__file__).parent
 _OUR_CODE = ("grammar.py", "matcher.py", "compiler.py", "folding.py", "kept_templates.py")
-_HASSIL_CODE = ("parse_expression.py", "expression.py", "intents.py", "util.py")
 # The only things a kept file may make.
 _MADE = {("companion.language.matcher", name) for name in
          ("Words", "Seq", "Alt", "Trie", "TemplateValues", "Wildcard", "DynamicList", "Vocabulary")} | {
@@ -48,13 +50,13 @@ def _digest(*parts: bytes) -> bytes:
 
 @cache
 def _code() -> bytes:
-    """The digest of the code that makes compiled templates: ours, and hassil's reading of templates (found
-    without importing hassil)."""
+    """The digest of the code that makes compiled templates: ours, and every module of hassil (found without
+    importing it)."""
     spec = importlib.util.find_spec("hassil")
     hassil = Path(spec.origin).parent if spec is not None and spec.origin else None
     files = [_HERE / name for name in _OUR_CODE]
-    files += [hassil / name for name in _HASSIL_CODE] if hassil is not None else []
-    return _digest(FORMAT, *(path.read_bytes() if path.is_file() else b"" for path in files))
+    files += sorted(hassil.glob("*.py")) if hassil is not None else []
+    return _digest(FORMAT, *(path.name.encode() + (path.read_bytes() if path.is_file() else b"") for path in files))
 
 
 @cache
@@ -90,19 +92,17 @@ def _unpickled(payload: bytes) -> object:
     state (27 files) took 1.57 s of processor time in the unpickler with the collector on, 0.33 s with it paused."""
     import gc
 
-    paused = gc.isenabled()
+    was_on = gc.isenabled()
     gc.disable()
     try:
         return _Unpickler(io.BytesIO(payload)).load()
     finally:
-        if paused:
+        if was_on:
             gc.enable()
 
 
 def read(found_by: bytes) -> StateTemplates | None:
     """The templates kept under this key, or None (none kept, or a file damaged or altered)."""
-    from companion.language.grammar import StateTemplates
-
     try:
         whole = path(found_by).read_bytes()
     except OSError:
@@ -119,7 +119,21 @@ def read(found_by: bytes) -> StateTemplates | None:
     except (zlib.error, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError, IndexError,
             KeyError, RecursionError):
         return None
-    return found if isinstance(found, StateTemplates) else None
+    return found if _shaped(found) else None
+
+
+def _shaped(found: object) -> TypeGuard[StateTemplates]:
+    """Whether `found` is compiled templates: the classes the unpickler may make, each where it belongs."""
+    from companion.language.grammar import StateTemplates, Template
+    from companion.language.matcher import Node, Vocabulary
+
+    if not (isinstance(found, StateTemplates) and isinstance(found.templates, tuple)
+            and isinstance(found.open_start, tuple) and isinstance(found.by_first_word, dict)):
+        return False
+    listed = [*found.templates, *found.open_start, *(t for ts in found.by_first_word.values() for t in ts)]
+    return all(isinstance(t, Template) and isinstance(t.intent, str) and isinstance(t.node, Node)
+               and isinstance(t.vocabulary, Vocabulary) and isinstance(t.fixed_slots, tuple) for t in listed) and all(
+        isinstance(ts, tuple) for ts in found.by_first_word.values())
 
 
 def keep(found_by: bytes, templates: StateTemplates) -> None:
@@ -127,7 +141,10 @@ def keep(found_by: bytes, templates: StateTemplates) -> None:
     written. Not synced to disk: a file cut short by a power cut fails its digest and is compiled again."""
     from companion.files import write_whole
 
-    packed = zlib.compress(pickle.dumps(templates, protocol=pickle.HIGHEST_PROTOCOL), 6)
+    try:
+        packed = zlib.compress(pickle.dumps(templates, protocol=pickle.HIGHEST_PROTOCOL), 6)
+    except (pickle.PicklingError, RecursionError, TypeError, AttributeError, ValueError):
+        return  # a slot value pickle cannot write: the state is compiled at each start, as before
     with contextlib.suppress(OSError):
         write_whole(path(found_by), _digest(found_by, packed) + packed, durable=False)
         _forget_old(path(found_by).parent)
@@ -135,8 +152,8 @@ def keep(found_by: bytes, templates: StateTemplates) -> None:
 
 # Every state of the three games in three languages (their yes/no questions included) makes 177 files; a new
 # version of the program or of its grammars makes new ones. The oldest beyond this many are removed. Compressed
-# (zlib, level 6), the largest, French Draftosaurus's `any`, takes 63 KB instead of 397 KB: 13 ms more to keep it
-# once, 2 ms more to read it back.
+# (zlib, level 6), the largest, French Draftosaurus's `any`, takes 71 KB instead of 433 KB: about 13 ms more to keep
+# it once, 2 ms more to read it back.
 MOST_FILES = 400
 MOST_BYTES = 16 << 20  # unpacked, far above the largest (0.4 MB)
 

@@ -211,7 +211,7 @@ class StateGrammar:
 
 @lru_cache(maxsize=256)
 def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> StateGrammar:
-    load_grammar(check_game(game), lang)  # the parser's checks apply to recognisers too
+    load_grammar(check_game(game), lang)  # the parser's check (every intent of a state has sentences) applies too
     check_state(game, state)
     intents = spoken_intents(game, lang)
     builder = _Builder(intents, player_names, lang)
