@@ -12,12 +12,12 @@ and %LOCALAPPDATA%. COMPANION_HOME moves the saves, COMPANION_CONFIG names the s
 
 from __future__ import annotations
 
-import contextlib
 import io
 import marshal
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +111,30 @@ def read_data(path: Path) -> Any:
     return data
 
 
+def read_checked(kept: Path, check: Callable[[bytes], bytes]) -> bytes | None:
+    """What a cache file written by `keep_checked` holds, or None when there is none or its first 32 bytes are not
+    `check` of the rest (a damaged file, or one kept for other sources): checked before anything reads it."""
+    try:
+        whole = kept.read_bytes()
+    except OSError:
+        return None
+    payload = whole[32:]
+    return payload if whole[:32] == check(payload) else None
+
+
+def keep_checked(kept: Path, check: Callable[[bytes], bytes], payload: bytes) -> bool:
+    """Write `payload` at `kept` behind `check(payload)` (32 bytes), swapped in whole; False where the cache folder
+    cannot be written. Not synced to disk: the 24 data files kept at a first start took about 250 ms more synced,
+    and a file cut short by a power cut fails its check and is made again."""
+    from companion.files import write_whole
+
+    try:
+        write_whole(kept, check(payload) + payload, durable=False)
+    except OSError:
+        return False
+    return True
+
+
 DATA_CACHE = "data"
 # What a kept file depends on besides the YAML's bytes: the layout below and Python's marshal format.
 _KEPT_FORMAT = f"companion-data 1, marshal {marshal.version}, Python {sys.version_info[:2]}".encode()
@@ -139,12 +163,8 @@ def _parse_yaml(source: bytes) -> Any:
 def _read_kept(kept: Path, source: bytes) -> Any:
     """The data kept for `source`, or _NOT_KEPT when there is none, it was parsed from other bytes, or the file
     is damaged (its digest says so before marshal reads a byte of it)."""
-    try:
-        whole = kept.read_bytes()
-    except OSError:
-        return _NOT_KEPT
-    check, payload = whole[:32], whole[32:]
-    if check != _check(source, payload):
+    payload = read_checked(kept, lambda kept_payload: _check(source, kept_payload))
+    if payload is None:
         return _NOT_KEPT
     try:
         return marshal.loads(payload)
@@ -155,13 +175,8 @@ def _read_kept(kept: Path, source: bytes) -> Any:
 def _keep(kept: Path, source: bytes, data: Any) -> None:
     """Keep `data` for the next start, swapped in whole; nothing is kept where the cache folder cannot be
     written or the data is no plain data (a YAML date)."""
-    from companion.files import write_whole
-
     try:
         payload = marshal.dumps(data)
     except ValueError:
         return
-    # Not synced to disk: the 24 files kept at a first start took about 250 ms more synced, and a file cut short
-    # by a power cut fails its digest and is parsed again.
-    with contextlib.suppress(OSError):
-        write_whole(kept, _check(source, payload) + payload, durable=False)
+    keep_checked(kept, lambda kept_payload: _check(source, kept_payload), payload)

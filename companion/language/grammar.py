@@ -356,7 +356,7 @@ def player_list(player_names: tuple[str, ...]) -> Trie:
 
 @lru_cache(maxsize=64)
 def _player_words(player_names: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(word for name in player_names for word in fold(name).words)
+    return frozenset().union(*_folded_names(player_names))
 
 
 # ---------------------------------------------------------------- parsing

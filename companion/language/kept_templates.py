@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
 from companion import __version__
-from companion.paths import cache_home
+from companion.paths import cache_home, keep_checked, read_checked
 
 if TYPE_CHECKING:
     from companion.language.grammar import StateTemplates
@@ -103,12 +103,8 @@ def _unpickled(payload: bytes) -> object:
 
 def read(found_by: bytes) -> StateTemplates | None:
     """The templates kept under this key, or None (none kept, or a file damaged or altered)."""
-    try:
-        whole = path(found_by).read_bytes()
-    except OSError:
-        return None
-    check, packed = whole[:32], whole[32:]
-    if check != _digest(found_by, packed):
+    packed = read_checked(path(found_by), lambda kept: _digest(found_by, kept))
+    if packed is None:
         return None
     try:
         unpacking = zlib.decompressobj()
@@ -138,16 +134,15 @@ def _shaped(found: object) -> TypeGuard[StateTemplates]:
 
 def keep(found_by: bytes, templates: StateTemplates) -> None:
     """Keep the templates for the next start, swapped in whole; nothing is kept where the cache folder cannot be
-    written. Not synced to disk: a file cut short by a power cut fails its digest and is compiled again."""
-    from companion.files import write_whole
-
+    written (a file cut short by a power cut fails its digest and is compiled again)."""
     try:
         packed = zlib.compress(pickle.dumps(templates, protocol=pickle.HIGHEST_PROTOCOL), 6)
     except (pickle.PicklingError, RecursionError, TypeError, AttributeError, ValueError):
         return  # a slot value pickle cannot write: the state is compiled at each start, as before
-    with contextlib.suppress(OSError):
-        write_whole(path(found_by), _digest(found_by, packed) + packed, durable=False)
-        _forget_old(path(found_by).parent)
+    kept = path(found_by)
+    if keep_checked(kept, lambda payload: _digest(found_by, payload), packed):
+        with contextlib.suppress(OSError):  # a file another process removed meanwhile
+            _forget_old(kept.parent)
 
 
 # Every state of the three games in three languages (their yes/no questions included) makes 177 files; a new
