@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,8 +29,9 @@ def command(tmp_path_factory):
 
 @pytest.fixture
 def no_vosk_models(tmp_path):
-    """A home without Vosk models, and no VOSK_MODEL_PATH."""
-    return {"HOME": str(tmp_path), "VOSK_MODEL_PATH": "", "COMPANION_CONFIG": str(tmp_path / "c.json")}
+    """A home without Vosk models, and no VOSK_MODEL_PATH (the cache folder, where the Whisper model is, kept)."""
+    return {"HOME": str(tmp_path), "VOSK_MODEL_PATH": "", "COMPANION_CONFIG": str(tmp_path / "c.json"),
+            "XDG_CACHE_HOME": os.environ.get("XDG_CACHE_HOME", str(Path.home() / ".cache"))}
 
 
 def explain(language: str, problem: str, **params) -> str:
@@ -49,9 +52,9 @@ def test_auto_says_why_vosk_is_skipped_and_which_engine_listens(command, no_vosk
     messages = catalog("en")
     assert result.stderr.splitlines() == [
         messages.say("speech.engine_skipped", engine="vosk", reason=explain("en", "no_vosk_model", lang="en")),
-        messages.say("speech.listening_with.sphinx", model="en-us", language="English")]
+        messages.say("speech.listening_with.whisper", model="whisper-base", language="English")]
     heard = json.loads(result.stdout)
-    assert heard["engine"] == "sphinx" and heard["slots"] == {"face": "forest"}
+    assert heard["engine"] == "whisper" and heard["slots"] == {"face": "forest"}
 
 
 def test_audio_files_that_no_engine_can_hear_are_refused(command, no_vosk_models, tmp_path):

@@ -70,6 +70,7 @@ def test_no_unheard_phrase_is_offered_in_any_state(state):
     ("rex in the river", "place", {"species": "trex", "pen": "river"}),
     ("alice drops the trike in the river", "place", {"player": "Alice", "species": "triceratops", "pen": "river"}),
     ("huh", "repeat", {}), ("another time", "repeat", {}),
+    ("trex in the middle", "place", {"species": "trex", "pen": "river"}),
     ("stegosaur in the river", "place", {"species": "stegosaurus", "pen": "river"}),
     ("what's the rule about ties", "rules", {"topic": "tiebreak"})])
 def test_unheard_phrases_are_still_understood_typed(typed, intent, slots):

@@ -86,6 +86,8 @@ def test_voice_choice_prefers_exact_ids_then_names_then_languages():
 def test_the_order_saved_before_whisper_listened_is_today_s_default(tmp_path):
     path = tmp_path / "config.json"
     path.write_text('{"speech": {"rate": 1.2, "engines": ["vosk", "sphinx", "text"]}}')
-    assert load_config(path).engines == list(ENGINES) == ["vosk", "sphinx", "whisper", "text"]
+    assert load_config(path).engines == list(ENGINES) == ["vosk", "whisper", "sphinx", "text"]
+    path.write_text('{"speech": {"engines": ["vosk", "sphinx", "whisper", "text"]}}')  # the default before English
+    assert load_config(path).engines == list(ENGINES)  # was heard by Whisper first
     path.write_text('{"speech": {"engines": ["sphinx", "text"]}}')
     assert load_config(path).engines == ["sphinx", "text"]  # an order of the user's own is kept

@@ -113,7 +113,7 @@ def open_listener(engine: str = "auto", lang: str = "fr", game: str = "draftosau
                   confirm_download: Callable[[RemoteModel], bool] | None = None,
                   keys: IO[str] | None = None) -> Listener:
     """A listener: "vosk", "sphinx", "whisper", "text", or "auto" (the first that works in `order`, by default
-    the settings' order: vosk, sphinx, whisper, text; in "auto", PocketSphinx only in a language it has a model
+    the settings' order: vosk, whisper, sphinx, text; in "auto", PocketSphinx only in a language it has a model
     of). Says which one listens, and why others were skipped.
 
     With `audio_files`, each file is one utterance; else the microphone. Without `confirm_download`, a

@@ -43,7 +43,7 @@ import numpy as np
 from companion import paths
 from companion.files import atomic_write, write_reason, write_whole
 from companion.language.grammar import parse
-from companion.language.recognition_grammar import slot_meanings, spelling
+from companion.language.recognition_grammar import intents_saying, slot_meanings, spelling, state_grammar
 from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
 from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
@@ -352,10 +352,14 @@ def written(words: str) -> str:
 def heard_as(transcript: str, *, game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> Recognition:
     """What the game hears when Whisper wrote `transcript`: the closest sentence of the state by sound, with a
     confidence from how far it is."""
-    words = " ".join(spelling(lang).words(transcript))
+    said = spelling(lang).words(transcript)
+    words = " ".join(said)
     if not words:
         return Recognition("", 0.0)
-    if parse(words, game=game, lang=lang, state=state, player_names=player_names).understood:
+    if parse(words, game=game, lang=lang, state=state, player_names=player_names).understood and intents_saying(
+            said, state_grammar(game, lang, state, tuple(player_names)), lang):
         return Recognition(words, sound_confidence(0.0))  # Whisper's own words already make a command
+    # Else the closest sentence by sound, one a recogniser may say: words that only typing gives (common.yaml's
+    # `unheard`, such as "middle" for the river, which Whisper wrote for "meadow", another pen) are matched too.
     closest = closest_sentence(words, game, lang, state, tuple(player_names))
     return Recognition(closest.text, sound_confidence(closest.distance))
