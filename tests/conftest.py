@@ -38,6 +38,23 @@ from companion.language.messages import catalog
 from companion.speech.recogniser import Recogniser, Recognition
 from tests.run_order import AloudBesideComputing, DurationsRecorder, is_aloud
 
+
+def whisper_missing() -> str | None:
+    """Why Whisper cannot run here, or None."""
+    import importlib.util
+
+    from companion.speech.whisper import find_whisper_model
+
+    for module in ("ctranslate2", "tokenizers"):
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed (./install.sh)"
+    if find_whisper_model() is None:
+        return "the Whisper model is not assembled (companion models whisper)"
+    return None
+
+
+needs_whisper = pytest.mark.skipif(whisper_missing() is not None, reason=str(whisper_missing()))
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Hypothesis budgets. Each property test's own count (the budget(N) it asks for) is what `ci` runs; `dev` runs a

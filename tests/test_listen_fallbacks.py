@@ -18,7 +18,14 @@ from companion.speech.base import TextListener, Unavailable
 from companion.speech.engines import open_listener, terminal_confirm
 from companion.speech.listener import SpeechListener
 from companion.speech.models import RemoteModel
-from tests.conftest import EmptyRecogniser, hidden_module, linux_only, no_sound_devices, run_companion
+from tests.conftest import (
+    EmptyRecogniser,
+    hidden_module,
+    linux_only,
+    needs_whisper,
+    no_sound_devices,
+    run_companion,
+)
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +52,7 @@ def test_vosk_without_a_model_is_a_clear_error(command, no_vosk_models):
     assert explain("en", "no_vosk_model", lang="en") in result.stderr
 
 
+@needs_whisper
 def test_auto_says_why_vosk_is_skipped_and_which_engine_listens(command, no_vosk_models):
     result = run_companion("listen", "--lang", "en", "--state", "die", "--file", str(command), "--json",
                            env=no_vosk_models)

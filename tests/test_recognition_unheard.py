@@ -10,7 +10,8 @@ import pytest
 
 from companion.dialogue.session import understand
 from companion.language.grammar import parse
-from companion.language.recognition_grammar import jsgf, parse_heard, unheard, vosk_phrases
+from companion.language.messages import LANGUAGES
+from companion.language.recognition_grammar import jsgf, not_as_written, parse_heard, unheard, vosk_phrases
 from companion.speech.base import Heard
 
 
@@ -59,6 +60,12 @@ def test_a_question_about_the_die_cannot_be_heard_as_a_die_face():
     assert parse("what was rolled", game="draftosaurus", lang="en", state="die").intent == "current_die"
     alternatives = offered("die")
     assert "woods" not in alternatives and {"forest", "rolled"} <= alternatives
+
+
+def test_what_whisper_wrote_for_other_words_is_never_offered_to_recognisers():
+    assert ("middle",) in not_as_written("en")
+    for lang in LANGUAGES:
+        assert not_as_written(lang) <= unheard(lang), lang  # else the sound match could give it back, sure
 
 
 @pytest.mark.parametrize("state", ["turn", "die", "confirm", "any"])

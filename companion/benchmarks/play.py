@@ -2,7 +2,7 @@
 
 Response time: from the end of a spoken command (once the endpointer has found it; the silence it waits
 for is not counted) to the start of the answer. The commands of a whole game are synthesised (English by
-espeak-ng, heard by PocketSphinx; French and Spanish by the mbrola voices, where installed, heard by Whisper)
+flite's voices, French and Spanish by the mbrola voices, where installed; heard by Whisper unless --engine says)
 and heard through the game's own listener, as from a microphone; the time is the recogniser's work after the
 end of speech plus the dialogue's work until its first sentence. Decoding during speech is not counted, as a
 microphone feeds it while the player talks; the real-time factor shows it keeps up.

@@ -91,6 +91,14 @@ def spelling(lang: str) -> Spelling:
 
 
 @cache
+def not_as_written(lang: str) -> frozenset[tuple[str, ...]]:
+    """Phrases a free-text recogniser (Whisper) writes for other words (`recognizer: not_as_written:` in
+    common.yaml, each also unheard): a transcript holding one is matched by sound, not taken as written."""
+    phrases = (read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}).get("not_as_written") or ()
+    return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
+
+
+@cache
 def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     """Alternatives that recognisers are never offered (`recognizer: unheard:` in common.yaml): words that
     sound too much like their opposite ("no" heard as "o k"). Typed, they are still understood."""

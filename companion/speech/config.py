@@ -21,7 +21,8 @@ SECTION = "speech"
 ENGINES: tuple[str, ...] = ("vosk", "whisper", "sphinx", "text")
 LISTENING_ENGINES: tuple[str, ...] = ENGINES  # every engine that can be named
 # The default orders of earlier versions: a settings file saved then (any setting changed writes the order too)
-# gets today's default, not an order the user never chose.
+# gets today's default, not an order the user never chose (one who chose that very order gets it too: the file
+# cannot tell them apart).
 FORMER_DEFAULT_ENGINES: tuple[tuple[str, ...], ...] = (("vosk", "sphinx", "text"),
                                                       ("vosk", "sphinx", "whisper", "text"))
 

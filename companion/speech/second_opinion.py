@@ -1,15 +1,15 @@
 """Whisper's second opinion: sentences of the grammar scored by Whisper's own decoder given the audio.
 
-Matching Whisper's words to the grammar by sound (companion.speech.phonetic) says which sentence sounds
-closest to what Whisper *wrote*, not how well each sentence fits what was *said*. When that match is unsure,
-the candidates are: the closest sentence to each of Whisper's best transcripts, and each of those with every
-word of meaning (a species, a pen, a face, a player: companion.speech.rivals.spans) replaced by each other
-value of its list. Whisper's decoder scores each one (its log-probability, in nats, given the audio and the
-same previous text), and Whisper's own best transcript too. The best candidate is taken at once only when
-it beats every candidate of another meaning by MARGIN nats and lies within GAP nats of Whisper's own
-transcript (farther, the player said something the grammar does not hold, or Whisper heard noise): else it
-is read back. The verdict reaches the session as a confidence (SURE, ASK_TO_ACT, CLOSE, UNSURE) on the scale
-of companion.speech.base, the one every recogniser speaks.
+Matching Whisper's words to the grammar by sound (companion.speech.phonetic) says which sentence sounds closest to
+what Whisper *wrote*, not how well each sentence fits what was *said*. When that match is unsure (in English, also
+when it is sure: SURE_MARGIN), the candidates are: the closest sentence to each of Whisper's best transcripts, and
+each of those with every word of meaning (a species, a pen, a face, a player: companion.speech.rivals.spans)
+replaced by each other value of its list. Whisper's decoder scores each one (its log-probability, in nats, given the
+audio and the same previous text), and Whisper's own best transcript too. The best candidate is taken at once only
+when it beats every candidate of another meaning by MARGIN nats and lies within GAP nats of Whisper's own transcript
+(farther, the player said something the grammar does not hold, or Whisper heard noise): else it is read back. The
+verdict reaches the session as a confidence (SURE, ASK_TO_ACT, CLOSE, UNSURE) on the scale of companion.speech.base,
+the one every recogniser speaks.
 """
 
 from __future__ import annotations

