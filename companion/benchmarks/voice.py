@@ -69,7 +69,11 @@ QUIET_S = 0.8
 # same sentence played through the server matched at 0.78 to 1.0 (median 0.95), another one below 0.5; a line
 # (its sentences rendered one after another, as they are played) is longer, and so surer.
 FOUND_SCORE = 0.7
-SEARCH_S = 3.0  # how far after the end of a line the next one is looked for
+SEARCH_S = 3.0  # how far after the end of a line the next one is looked for first
+# Then this far: a line may come late when the machine is busy (in one full test run beside Whisper's decodes,
+# 11 lines of a French game were taken for lost while as much speech as printed was heard). A pause is not a
+# loss: a line that comes late is still looked for in order, from the end of the line before it.
+LATE_S = 20.0
 
 
 # ------------------------------------------------------------------------------------------- the game
@@ -164,8 +168,8 @@ def _matches(recorded: np.ndarray, sentence: np.ndarray) -> np.ndarray:
 
 def locate(recording: np.ndarray, lines: Sequence[np.ndarray]) -> list[tuple[float | None, float]]:
     """Where each line (its audio as played) starts in the recording (seconds), looked for just after the end
-    of the one before it (within SEARCH_S: lines queued together are played back to back; the first one from
-    the first sound on, however long the program took to start), and how well it
+    of the one before it (within SEARCH_S, else the first match within LATE_S: lines queued together are played
+    back to back; the first one from the first sound on, however long the program took to start), and how well it
     matched there; None where it did not match (lost, cut, or another line in its place)."""
     recorded = contour(recording)
     found: list[tuple[float | None, float]] = []
@@ -173,14 +177,20 @@ def locate(recording: np.ndarray, lines: Sequence[np.ndarray]) -> list[tuple[flo
     start = max(0, int(loud[0]) - 50) if len(loud) else 0  # the first line, from the first sound on
     for line in lines:
         template = _sounding(contour(line))
-        scores = _matches(recorded, template)[start:start + int(SEARCH_S * 100)]
+        every = _matches(recorded, template)
+        scores = every[start:start + int(SEARCH_S * 100)]
         if not len(scores):
             found.append((None, 0.0))
             continue
         at = int(np.argmax(scores))
-        if scores[at] < FOUND_SCORE:
-            found.append((None, float(scores[at])))
-            continue
+        if scores[at] < FOUND_SCORE:  # late: the first place it matches, then its best spot close by
+            later = np.flatnonzero(every[start:start + int(LATE_S * 100)] >= FOUND_SCORE)
+            if not len(later):
+                found.append((None, float(scores[at])))
+                continue
+            near = every[start + int(later[0]):start + int(later[0]) + len(template) // 2 + 1]
+            at = int(later[0]) + int(np.argmax(near))
+            scores = every[start:]
         found.append(((start + at) / 100, float(scores[at])))
         start += at + len(template)
     return found

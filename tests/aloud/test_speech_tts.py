@@ -18,6 +18,7 @@ import pytest
 from companion.benchmarks.voice import first_sound, locate, rendered, silence_after
 from companion.errors import BadInput
 from companion.language.messages import catalog
+from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import TextSpeaker
 from companion.speech.config import load_config
 from companion.speech.engines import open_speaker
@@ -85,6 +86,11 @@ def test_the_order_check_finds_a_line_lost_or_out_of_place(tmp_path):
     assert any(start is None for start, _ in locate(np.concatenate([a, pause, c]), [a, b, c]))
     cut = np.concatenate([a, pause, b[:len(b) // 2], pause, c])  # the middle line cut off halfway
     assert any(start is None for start, _ in locate(cut, [a, b, c]))
+    late = np.zeros(SAMPLE_RATE * 6, dtype=np.float32)  # a busy machine: the next line comes 6 s later
+    found = locate(np.concatenate([a, late, b, pause, c]), [a, b, c])
+    assert all(start is not None for start, _ in found), found
+    assert found[1][0] is not None and found[1][0] > (len(a) + len(late)) / SAMPLE_RATE - 0.1, found
+    assert any(start is None for start, _ in locate(np.concatenate([a, late, c, pause, b]), [a, b, c]))
 
 
 def test_stop_silences_at_once_and_drops_what_was_queued(sound_env):
