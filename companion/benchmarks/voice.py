@@ -177,20 +177,17 @@ def locate(recording: np.ndarray, lines: Sequence[np.ndarray]) -> list[tuple[flo
     start = max(0, int(loud[0]) - 50) if len(loud) else 0  # the first line, from the first sound on
     for line in lines:
         template = _sounding(contour(line))
-        every = _matches(recorded, template)
-        scores = every[start:start + int(SEARCH_S * 100)]
+        scores = _matches(recorded, template)[start:]  # from the end of the line before
         if not len(scores):
             found.append((None, 0.0))
             continue
-        at = int(np.argmax(scores))
+        at = int(np.argmax(scores[:int(SEARCH_S * 100)]))
         if scores[at] < FOUND_SCORE:  # late: the first place it matches, then its best spot close by
-            later = np.flatnonzero(every[start:start + int(LATE_S * 100)] >= FOUND_SCORE)
+            later = np.flatnonzero(scores[:int(LATE_S * 100)] >= FOUND_SCORE)
             if not len(later):
                 found.append((None, float(scores[at])))
                 continue
-            near = every[start + int(later[0]):start + int(later[0]) + len(template) // 2 + 1]
-            at = int(later[0]) + int(np.argmax(near))
-            scores = every[start:]
+            at = int(later[0]) + int(np.argmax(scores[later[0]:later[0] + len(template) // 2 + 1]))
         found.append(((start + at) / 100, float(scores[at])))
         start += at + len(template)
     return found

@@ -51,7 +51,7 @@ class Folded:
 
     def occurrences(self, phrases: Iterable[Phrase]) -> list[tuple[int, int]]:
         """The spans (start, end) of the given phrases in the sentence, read left to right, longest first."""
-        return _occurrences(self.words, _longest_first(phrases))
+        return occurrences(self.words, phrases)
 
     def keeping(self, dropped: Iterable[tuple[int, int]]) -> Folded:
         """The sentence without the words of the given spans."""
@@ -118,6 +118,12 @@ def _by_first_word(ordered: tuple[Phrase, ...]) -> dict[str, tuple[Phrase, ...]]
     for phrase in ordered:
         found.setdefault(phrase[0], []).append(phrase)
     return {word: tuple(starting) for word, starting in found.items()}
+
+
+def occurrences(words: Iterable[str], phrases: Iterable[Phrase]) -> list[tuple[int, int]]:
+    """The spans (start, end) of the given phrases among `words` (folded or not, as the phrases are), read left
+    to right, longest first."""
+    return _occurrences(tuple(words), _longest_first(phrases))
 
 
 def _occurrences(tokens: tuple[str, ...], ordered: tuple[Phrase, ...]) -> list[tuple[int, int]]:

@@ -90,20 +90,24 @@ def spelling(lang: str) -> Spelling:
                     split_after_apostrophe=bool(settings.get("split_after_apostrophe", False)))
 
 
+def _recognizer_phrases(lang: str, key: str) -> frozenset[tuple[str, ...]]:
+    """A phrase list of common.yaml's `recognizer:` section, as recogniser words."""
+    phrases = (read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}).get(key) or ()
+    return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
+
+
 @cache
 def not_as_written(lang: str) -> frozenset[tuple[str, ...]]:
     """Phrases a free-text recogniser (Whisper) writes for other words (`recognizer: not_as_written:` in
     common.yaml, each also unheard): a transcript holding one is matched by sound, not taken as written."""
-    phrases = (read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}).get("not_as_written") or ()
-    return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
+    return _recognizer_phrases(lang, "not_as_written")
 
 
 @cache
 def unheard(lang: str) -> frozenset[tuple[str, ...]]:
     """Alternatives that recognisers are never offered (`recognizer: unheard:` in common.yaml): words that
     sound too much like their opposite ("no" heard as "o k"). Typed, they are still understood."""
-    phrases = (read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}).get("unheard") or ()
-    return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
+    return _recognizer_phrases(lang, "unheard")
 
 
 @cache

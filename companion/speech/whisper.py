@@ -42,6 +42,7 @@ import numpy as np
 
 from companion import paths
 from companion.files import atomic_write, write_reason, write_whole
+from companion.language.folding import occurrences
 from companion.language.grammar import parse
 from companion.language.recognition_grammar import not_as_written, slot_meanings, spelling
 from companion.speech.base import Unavailable
@@ -356,8 +357,7 @@ def heard_as(transcript: str, *, game: str, lang: str, state: str, player_names:
     words = " ".join(said)
     if not words:
         return Recognition("", 0.0)
-    suspect = any(tuple(said[start:start + len(phrase)]) == phrase
-                  for phrase in not_as_written(lang) for start in range(len(said)))
+    suspect = occurrences(said, not_as_written(lang))  # words Whisper wrote for others
     if not suspect and parse(words, game=game, lang=lang, state=state, player_names=player_names).understood:
         return Recognition(words, sound_confidence(0.0))  # Whisper's own words already make a command
     # Else the closest sentence by sound among those recognisers are offered ("middle", the river, which Whisper
