@@ -109,6 +109,7 @@ def play_scripted(server: PrivateSoundServer, lang: str, folder: Path, lines: Se
     lines = SCRIPTS[lang] if lines is None else lines
     env = {**os.environ, **server.environment(), **home_env(folder, rate)}
     recorder = server.record()
+    wait_quiet(recorder.recording, QUIET_S, timeout=30)  # what another program was still saying is not this game's
     started = time.monotonic()
     done = subprocess.run(game_command(lang, folder / "game.json", "--engine", "text", "--voice", "tts",
                                        "--no-earcons"),
