@@ -37,7 +37,7 @@ from companion.games.draftosaurus.simulate import play_random_game as random_gam
 from companion.games.jurassic_snack.actions import Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
 from companion.language.messages import catalog
 from companion.speech.recogniser import Recogniser, Recognition
-from tests.run_order import AloudBesideComputing, DurationsRecorder, aloud_workers, is_aloud
+from tests.run_order import AloudBesideComputing, DurationsRecorder, is_aloud
 
 
 def whisper_missing() -> str | None:
@@ -386,23 +386,18 @@ def pytest_collection_modifyitems(session, config, items):
         raise pytest.UsageError(f"these files play through the sound server, move them to tests/aloud/: {misplaced}")
 
 
-def take_niceness(niceness: int) -> None:
-    """This worker's priority becomes `niceness`; raising a priority takes the right to, and is skipped without
-    it."""
-    change = niceness - os.nice(0)
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """A worker takes the priority of the file it runs (ALOUD_NICENESS or COMPUTING_NICENESS) before its fixtures
+    start anything; raising a priority takes the right to, and is skipped without it."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    change = (ALOUD_NICENESS if is_aloud(str(item.path)) else COMPUTING_NICENESS) - os.nice(0)
     try:
         if change:
             os.nice(change)
     except PermissionError:
         pass
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item):
-    """A worker takes the priority of the file it runs (ALOUD_NICENESS or COMPUTING_NICENESS) before its fixtures
-    start anything."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        take_niceness(ALOUD_NICENESS if is_aloud(str(item.path)) else COMPUTING_NICENESS)
 
 
 @pytest.hookimpl(trylast=True)
@@ -418,13 +413,5 @@ def pytest_sessionfinish(session):
 
 
 def pytest_configure(config):
-    # A worker takes the priority of the files it will run first from its start: the workers that compute
-    # collect the tests (seconds of processor time each) while the first game is already said aloud, where a
-    # French line was once not found whole in a run's first minute.
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    if worker.startswith("gw"):
-        count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-        plays_aloud = int(worker.removeprefix("gw")) < aloud_workers(count)
-        take_niceness(ALOUD_NICENESS if plays_aloud else COMPUTING_NICENESS)
     if config.getoption("store_durations") and not os.environ.get("PYTEST_XDIST_WORKER"):
             config.pluginmanager.register(DurationsRecorder(), "file-durations")

@@ -22,11 +22,6 @@ ALOUD_FOLDER = "aloud"
 ALOUD_WORKERS = 2
 
 
-def aloud_workers(workers: int) -> int:
-    """How many of `workers` workers play aloud (the first ones, by number)."""
-    return max(1, min(ALOUD_WORKERS, workers - 1))
-
-
 def is_aloud(path: str) -> bool:
     """Whether a test file (a node id's file part, or a path) plays through the sound server."""
     return Path(path).parent.name == ALOUD_FOLDER
@@ -80,7 +75,7 @@ class AloudBesideComputing(LoadFileScheduling):
 
     def _plays_aloud(self, node) -> bool:
         ranks = sorted(int(each.gateway.id.removeprefix("gw")) for each in self.nodes)
-        players = ranks[:aloud_workers(len(ranks))]
+        players = ranks[:max(1, min(ALOUD_WORKERS, len(ranks) - 1))]
         return int(node.gateway.id.removeprefix("gw")) in players
 
     def _assign_work_unit(self, node) -> None:
