@@ -402,13 +402,14 @@ def pytest_runtest_setup(item):
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session):
-    """A worker's objects are frozen out of the garbage collector once its tests and fixtures are done. At the
-    end pytest collects garbage twice, to report exceptions raised in finalizers; over a worker's millions of
-    objects (the grammars kept compiled) each collection took over 3 s, and after 5 s xdist's gateway sent the
-    worker a SIGINT (the KeyboardInterrupt printed at the end of every run) and the run waited for it to end.
-    The young garbage, where the last tests' finalizers are, is collected first, with the hook still there."""
+    """Once its tests and fixtures are done, a worker collects its garbage (the hook that reports exceptions
+    raised in finalizers still there) and freezes what is left out of the garbage collector. At the end of a run
+    pytest collects twice more; over a worker's millions of objects (the grammars kept compiled) each collection
+    took over 3 s, and 5 s after it was asked to stop xdist's gateway sent the worker a SIGINT (the
+    KeyboardInterrupt printed at the end of every run) and the run waited for it. Here the worker has not yet
+    said it is done: the gateway's clock has not started."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        gc.collect(1)
+        gc.collect()
         gc.freeze()
 
 

@@ -109,7 +109,9 @@ def play_scripted(server: PrivateSoundServer, lang: str, folder: Path, lines: Se
     lines = SCRIPTS[lang] if lines is None else lines
     env = {**os.environ, **server.environment(), **home_env(folder, rate)}
     recorder = server.record()
-    wait_quiet(recorder.recording, QUIET_S, timeout=30)  # what another program was still saying is not this game's
+    if not wait_quiet(recorder.recording, QUIET_S, timeout=30):  # what another program says is not this game's
+        recorder.stop()
+        raise RuntimeError("the speaker was not quiet before the game")
     started = time.monotonic()
     done = subprocess.run(game_command(lang, folder / "game.json", "--engine", "text", "--voice", "tts",
                                        "--no-earcons"),
@@ -423,10 +425,16 @@ def silence_after(recording: Recording, moment: float, quiet_s: float = QUIET_S)
     return None
 
 
-def wait_quiet(recording: Recording, seconds: float, timeout: float = 60) -> None:
+def wait_quiet(recording: Recording, seconds: float, timeout: float = 60) -> bool:
+    """Wait until the recording's last `seconds` are silent (the recording long enough to tell); False if that
+    did not happen within `timeout`."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and _loud(recording, 0.0, seconds):
+    while time.monotonic() < deadline:
+        arrivals = recording.arrivals[:]
+        if arrivals and time.monotonic() - arrivals[0][0] >= seconds and not _loud(recording, 0.0, seconds):
+            return True
         time.sleep(0.05)
+    return False
 
 
 @dataclass
