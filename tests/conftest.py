@@ -54,7 +54,8 @@ def whisper_missing() -> str | None:
     return None
 
 
-needs_whisper = pytest.mark.skipif(whisper_missing() is not None, reason=str(whisper_missing()))
+_WHISPER_MISSING = whisper_missing()
+needs_whisper = pytest.mark.skipif(_WHISPER_MISSING is not None, reason=str(_WHISPER_MISSING))
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -69,8 +69,6 @@ needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None and shutil.w
                                   reason="espeak-ng is not installed: words cannot be turned into sounds")
 
 
-
-
 def mbrola(lang: str) -> tuple[SyntheticVoice, ...]:
     return synthetic_voices(lang, ("mbrola",))
 

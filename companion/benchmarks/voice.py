@@ -430,8 +430,8 @@ def wait_quiet(recording: Recording, seconds: float, timeout: float = 60) -> boo
     did not happen within `timeout`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        arrivals = recording.arrivals[:]
-        if arrivals and time.monotonic() - arrivals[0][0] >= seconds and not _loud(recording, 0.0, seconds):
+        first = recording.arrivals[:1]
+        if first and time.monotonic() - first[0][0] >= seconds and not _loud(recording, 0.0, seconds):
             return True
         time.sleep(0.05)
     return False
