@@ -1,4 +1,10 @@
-"""Compiling hassil templates, parsed by hassil, into the word-matching nodes of companion.language.matcher."""
+"""Compiling hassil templates, parsed by hassil, into the word-matching nodes of companion.language.matcher.
+
+The one walk of hassil's parsed templates: the typed-text matcher uses the nodes, and the recognisers' grammars
+(companion.language.recognition_grammar) are read from the nodes of the same templates spelled as recognisers
+spell them. So that they can write a rule or a list once and refer to it by name, the compiler keeps the name of
+each rule and list it compiled (`name_of`).
+"""
 
 from __future__ import annotations
 
@@ -42,8 +48,24 @@ class Compiler:
     slot_lists: Mapping[str, SlotList]
     rules: Mapping[str, Sentence]
     dynamic_lists: frozenset[str] = frozenset()
+    # Whether pieces must join at word boundaries: templates as written ("{player}'s") join a list to a word,
+    # which the folded and the recognisers' spellings split; read for what they say, not matched, they may.
+    whole_words: bool = True
     _rule_nodes: dict[str, Node] = field(default_factory=dict)
     _list_nodes: dict[str, SlotValues] = field(default_factory=dict)
+    # The name of each rule's and slot list's node (a list's renamed copy too), by the node's id, with the node kept
+    # so that the id is never given to another one: "rule_NAME", "list_NAME".
+    _names: dict[int, tuple[Node, str]] = field(default_factory=dict)
+    _slot_nodes: dict[tuple[str, str], Node] = field(default_factory=dict)  # by list and slot name
+
+    def name_of(self, node: Node) -> str | None:
+        """The rule or slot list that `node` was compiled for ("rule_NAME", "list_NAME"), or None."""
+        found = self._names.get(id(node))
+        return None if found is None else found[1]
+
+    def list_node(self, name: str) -> Node:
+        """The compiled slot list `name` (a dynamic one as a DynamicList)."""
+        return self._list(name, name)
 
     def sentence(self, sentence: Sentence) -> Node:
         try:
@@ -62,7 +84,8 @@ class Compiler:
                      if not (isinstance(e, TextChunk) and e.text == "")]
             return Alt(items, optional=expression.is_optional)
         if isinstance(expression, Sequence):
-            _check_whole_words(expression)
+            if self.whole_words:
+                _check_whole_words(expression)
             items = [self.node(e) for e in expression.items]
             items = [i for i in items if not (isinstance(i, Words) and not i.words)]
             return items[0] if len(items) == 1 else Seq(items)
@@ -77,18 +100,28 @@ class Compiler:
             if name not in self.rules:
                 raise GrammarError(f"unknown rule <{name}>")
             self._rule_nodes[name] = Alt([], optional=True)  # guard against a rule using itself
-            self._rule_nodes[name] = self.node(self.rules[name].expression)
+            node = self.node(self.rules[name].expression)
+            if id(node) in self._names:  # a rule that is only another rule or a list: its own node, to be named
+                node = Seq([node])
+            self._rule_nodes[name] = node
+            self._names[id(node)] = node, f"rule_{name}"
         return self._rule_nodes[name]
 
     def _list(self, name: str, slot: str) -> Node:
-        if name in self.dynamic_lists:
-            return DynamicList(name, slot)
-        if name not in self.slot_lists:
-            raise GrammarError(f"unknown list {{{name}}}")
-        if name not in self._list_nodes:
-            self._list_nodes[name] = self.slot_list(name, self.slot_lists[name])
-        node = self._list_nodes[name]
-        return node if slot == name else node.renamed(slot)
+        if (name, slot) not in self._slot_nodes:
+            node: Node
+            if name in self.dynamic_lists:
+                node = DynamicList(name, slot)
+            else:
+                if name not in self.slot_lists:
+                    raise GrammarError(f"unknown list {{{name}}}")
+                if name not in self._list_nodes:
+                    self._list_nodes[name] = self.slot_list(name, self.slot_lists[name])
+                node = self._list_nodes[name]
+                node = node if slot == name else node.renamed(slot)
+            self._slot_nodes[name, slot] = node
+            self._names[id(node)] = node, f"list_{name}"
+        return self._slot_nodes[name, slot]
 
     def slot_list(self, slot: str, slot_list: SlotList) -> SlotValues:
         if isinstance(slot_list, WildcardSlotList):

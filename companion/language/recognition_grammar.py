@@ -17,25 +17,14 @@ import hashlib
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import permutations
 from pathlib import Path
 
-from hassil import (
-    Alternative,
-    Expression,
-    Intents,
-    ListReference,
-    Permutation,
-    RuleReference,
-    TextChunk,
-    TextSlotList,
-    WildcardSlotList,
-)
-from hassil import Sequence as Seq
+from hassil import Intents
 
+from companion.language.compiler import Compiler
 from companion.language.grammar import (
     ANY_STATE,
     COMMON_FILE,
@@ -51,6 +40,7 @@ from companion.language.grammar import (
     rewrite_templates,
     state_intents,
 )
+from companion.language.matcher import Alt, DynamicList, Node, Seq, TemplateValues, Trie, Wildcard, Words
 from companion.paths import grammars_dir
 
 UNKNOWN_WORD = "[unk]"
@@ -164,49 +154,65 @@ WILDCARD = Ref("__wildcard__")
 
 
 class _Builder:
-    """Turns hassil expressions into Choice trees, collecting the named sub-grammars they use."""
+    """Reads the compiled templates of the grammar spelled for recognisers (companion.language.compiler, the one
+    walk of hassil's templates) as Choice trees, collecting the named sub-grammars they use; players' names fill
+    their list, and options written with digits or kept from recognisers are left out."""
 
-    def __init__(self, intents: Intents, players: Sequence[str], lang: str):
-        self.intents, self.players, self.lang = intents, players, lang
+    def __init__(self, compiler: Compiler, players: Sequence[str], lang: str):
+        self.compiler, self.players, self.lang = compiler, players, lang
         self.named: dict[str, Choice] = {}
 
-    def build(self, expression: Expression) -> tuple[object, ...]:
-        if isinstance(expression, TextChunk):
-            return tuple(expression.text.split())
-        if isinstance(expression, Permutation):
-            return (Choice(tuple(sum((self.build(e) for e in order), ())
-                                 for order in permutations(expression.items))),)
-        if isinstance(expression, Alternative):
-            options = [self.build(e) for e in expression.items if not (isinstance(e, TextChunk) and not e.text)]
-            kept = (o for o in options if not _has_digits(o) and o not in unheard(self.lang))
-            return (Choice(tuple(kept), expression.is_optional),)
-        if isinstance(expression, Seq):
-            return sum((self.build(e) for e in expression.items), ())
-        if isinstance(expression, RuleReference):
-            return (self._named(f"rule_{expression.rule_name}",
-                                lambda: self.build(self.intents.expansion_rules[expression.rule_name].expression)),)
-        if isinstance(expression, ListReference):
-            return (self._list(expression.list_name),)
-        raise ValueError(f"unsupported template part {type(expression).__name__}")
-
-    def _named(self, name: str, body: Callable[[], tuple[object, ...]]) -> Ref:
+    def build(self, node: Node) -> tuple[object, ...]:
+        name = self.compiler.name_of(node)
+        if name is None:
+            return self._body(node)
+        if isinstance(node, Wildcard):
+            return (WILDCARD,)
+        if isinstance(node, DynamicList):
+            options = tuple(tuple(spelling(self.lang).words(p)) for p in self.players)
+            self.named[name] = Choice(tuple(o for o in options if o))
+            return (Ref(name),)
         if name not in self.named:
             self.named[name] = Choice(())  # placeholder while building (rules do not recurse)
-            built = body()
+            built = self._body(node)
             self.named[name] = built[0] if len(built) == 1 and isinstance(built[0], Choice) else Choice((built,))
-        return Ref(name)
+        return (Ref(name),)
 
-    def _list(self, name: str) -> Ref:
-        if name == PLAYER_LIST:
-            options = tuple(tuple(spelling(self.lang).words(p)) for p in self.players)
-            self.named[f"list_{name}"] = Choice(tuple(o for o in options if o))
-            return Ref(f"list_{name}")
-        slot_list = self.intents.slot_lists[name]
-        if isinstance(slot_list, WildcardSlotList):
-            return WILDCARD
-        assert isinstance(slot_list, TextSlotList)
-        return self._named(f"list_{name}", lambda: (Choice(tuple(
-            o for o in (self.build(v.text_in) for v in slot_list.values) if not _has_digits(o))),))
+    def _body(self, node: Node) -> tuple[object, ...]:
+        if isinstance(node, Words):
+            return node.words
+        if isinstance(node, Seq):
+            return sum((self.build(item) for item in node.items), ())
+        if isinstance(node, Alt):
+            return (self._choice([self.build(item) for item in node.items], node.optional),)
+        if isinstance(node, (Trie, TemplateValues)):  # a list's values: only those written with digits left out
+            return (Choice(tuple(words for _, words in self.values(node) if not _has_digits(words))),)
+        raise ValueError(f"no recogniser grammar for {type(node).__name__}")
+
+    def _choice(self, options: list[tuple[object, ...]], optional: bool) -> Choice:
+        return Choice(tuple(o for o in options if not _has_digits(o) and o not in unheard(self.lang)), optional)
+
+    def values(self, node: Trie | TemplateValues) -> tuple[tuple[object, tuple[object, ...]], ...]:
+        """Each value of a text list with its words: (value, word tree)."""
+        if isinstance(node, Trie):
+            return tuple((value, words) for words, value in node.entries)
+        return tuple((value, self.build(item)) for item, value in node.values)
+
+
+@cache
+def _spoken_compiler(game: str, lang: str) -> Compiler:
+    intents = spoken_intents(game, lang)
+    # Joins at word boundaries are the parser's check (grammar.state_templates compiles the same templates folded,
+    # and the tests compile every state's): not repeated here.
+    return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}), whole_words=False)
+
+
+@cache
+def _spoken_templates(game: str, lang: str, intent: str) -> tuple[Node, ...]:
+    """An intent's templates spelled for recognisers, compiled (once: many states share an intent)."""
+    compiler = _spoken_compiler(game, lang)
+    return tuple(compiler.sentence(sentence) for block in spoken_intents(game, lang).intents[intent].data
+                 for sentence in block.sentences)
 
 
 def _has_digits(option: tuple[object, ...]) -> bool:
@@ -225,9 +231,8 @@ class StateGrammar:
 def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> StateGrammar:
     load_grammar(check_game(game), lang)  # the parser's check (every intent of a state has sentences) applies too
     check_state(game, state)
-    intents = spoken_intents(game, lang)
-    builder = _Builder(intents, player_names, lang)
-    built = [(name, [builder.build(s.expression) for block in intents.intents[name].data for s in block.sentences])
+    builder = _Builder(_spoken_compiler(game, lang), player_names, lang)
+    built = [(name, [builder.build(node) for node in _spoken_templates(game, lang, name)])
              for name in state_intents(game, state)]
     pruner = _Pruner(builder.named)
     per_intent = tuple((name, tuple(t for t in (pruner.sequence(t) for t in templates) if t))
@@ -241,8 +246,8 @@ def slot_meanings(game: str, lang: str, state: str,
     """The slot lists a state's recogniser grammar uses (species, pens, faces, players...): for each list, its
     meanings, each as every word sequence a recogniser may hear for it ("t rex", "tyrannosaurus"...)."""
     grammar = state_grammar(game, lang, state, player_names)
-    intents = spoken_intents(game, lang)
-    builder = _Builder(intents, player_names, lang)
+    compiler = _spoken_compiler(game, lang)
+    builder = _Builder(compiler, player_names, lang)
     lists: list[tuple[tuple[tuple[str, ...], ...], ...]] = []
     for key in grammar.named:
         name = key.removeprefix("list_")
@@ -252,14 +257,13 @@ def slot_meanings(game: str, lang: str, state: str,
         if name == PLAYER_LIST:
             meanings = [[tuple(spelling(lang).words(p))] for p in player_names]
         else:
-            slot_list = intents.slot_lists[name]
-            if not isinstance(slot_list, TextSlotList):
+            node = compiler.list_node(name)
+            if not isinstance(node, (Trie, TemplateValues)):
                 continue
             by_value: dict[str, list[tuple[str, ...]]] = {}
-            for value in slot_list.values:
-                forms = by_value.setdefault(repr(value.value_out), [])
-                forms += [f for f in dict.fromkeys(_expand(builder.build(value.text_in), builder.named))
-                          if f not in forms]
+            for value, words in builder.values(node):
+                forms = by_value.setdefault(repr(value), [])
+                forms += [f for f in dict.fromkeys(_expand(words, builder.named)) if f not in forms]
             meanings = list(by_value.values())
         kept = tuple(tuple(f for f in forms if f and not _has_digits(f) and f not in unheard(lang))
                      for forms in meanings)
@@ -297,10 +301,10 @@ class SpokenValues:
 def spoken_values(game: str, lang: str) -> SpokenValues:
     """Every value of every text list of a game (players' names aside), spelled for recognisers."""
     intents = spoken_intents(check_game(game), lang)
-    builder = _Builder(intents, (), lang)
-    values = {name: tuple((value.value_out, builder.build(value.text_in)) for value in slot_list.values)
-              for name, slot_list in intents.slot_lists.items()
-              if isinstance(slot_list, TextSlotList) and name != PLAYER_LIST}
+    compiler = _spoken_compiler(game, lang)
+    builder = _Builder(compiler, (), lang)
+    values = {name: builder.values(node) for name in intents.slot_lists if name != PLAYER_LIST
+              for node in [compiler.list_node(name)] if isinstance(node, (Trie, TemplateValues))}
     return SpokenValues(values, builder.named)
 
 
