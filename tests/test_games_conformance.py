@@ -1,7 +1,8 @@
 """Every game of the registry keeps the promises the table relies on, checked the same way for each (random
 simulation, as OpenSpiel checks its games): random legal games replay to the same state, a save round-trips,
 copies are independent, a refused action changes nothing and its reason has a sentence in every language,
-every dialogue state's grammar compiles in every language, and every example sentence is understood as written.
+every dialogue state's grammar compiles in every language (for the parser and the recognisers), every example
+sentence is understood as written, and what each means is said in every other language.
 
 The games are those of `registry.GAMES` and the tests' own game (tests/games/race), registered for each test.
 """
@@ -23,7 +24,8 @@ from companion.games.common import OVER, LoggedGame, Reason
 from companion.games.spec import GameSpec
 from companion.language.grammar import examples, parse, state_templates, states
 from companion.language.messages import LANGUAGES, catalog
-from companion.language.recognition_grammar import jsgf
+from companion.language.recognition_grammar import jsgf, word_graph
+from companion.language.saying import saying
 from tests.conftest import budget
 from tests.games.race.spec import SPEC as RACE
 
@@ -136,6 +138,7 @@ def test_every_dialogue_state_compiles_and_every_example_is_understood(spec, lan
     for state in states(spec.id):
         assert state_templates(spec.id, lang, state).templates, (state, lang)
         assert "public <utterance>" in jsgf(spec.id, lang, state, ("Alice", "Bruno")), (state, lang)
+        assert word_graph(spec.id, lang, state, ("Alice", "Bruno")).words, (state, lang)  # PocketSphinx's grammar
     corpus = examples(spec.id, lang)
     assert corpus.understood, (spec.id, lang)
     wrong = []
@@ -144,3 +147,21 @@ def test_every_dialogue_state_compiles_and_every_example_is_understood(spec, lan
         if (result.intent, result.slots) != (example.intent, example.slots):
             wrong.append((example.text, example.state, result.intent, result.slots))
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("spec", games())
+def test_what_an_example_means_is_said_in_each_other_language_and_understood_there_as_meant(spec, lang):
+    """What the program offers to a player speaking another language than the game's (companion.language.saying):
+    for the first example of each intent and state, a sentence in each other language, understood there as meant."""
+    corpus, tried = examples(spec.id, lang), set()
+    for example in corpus.understood:
+        if (example.intent, example.state) in tried:
+            continue
+        tried.add((example.intent, example.state))
+        for target in (other for other in LANGUAGES if other != lang):
+            said = saying(spec.id, target, example.state, example.intent, example.slots, corpus.players)
+            assert said is not None, (example, target)
+            found = parse(said, game=spec.id, lang=target, state=example.state, player_names=corpus.players)
+            assert (found.intent, found.slots) == (example.intent, example.slots), (example, target, said)
+    assert len(tried) >= 3, spec.id

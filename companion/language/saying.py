@@ -3,37 +3,35 @@
 Used to offer, in the game's language, what a player said in another one ("undo" in a Spanish game is
 "deshacer"). The sentence is built from the first template of the intent that can hold exactly those slots,
 taking the first alternative of each choice (the grammar writes its usual wording first) and leaving
-optional words out; it is spelled as the grammar writes it.
+optional words out; it is spelled as the grammar writes it. Only a sentence the state understands as meant is
+given: a shorter sentence can mean something else ("on E5" places a piece where "what's on E5" asks what is
+there), and a template may take only known players' names. Then the template's other ways are tried, the shortest
+first, then the next template.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from hassil import (
-    Alternative,
-    Expression,
-    Intents,
-    ListReference,
-    Permutation,
-    RuleReference,
-    TextChunk,
-    TextSlotList,
-    WildcardSlotList,
-)
-from hassil import Sequence as Group
+from hassil import Intents
 
-from companion.language.grammar import PLAYER_LIST, check_state, grammar_source, state_intents
+from companion.language.compiler import Compiler
+from companion.language.grammar import PLAYER_LIST, check_state, grammar_source, parse, state_intents
+from companion.language.matcher import Alt, DynamicList, Node, Seq, TemplateValues, Trie, Wildcard, Words
 
 Said = frozenset[tuple[str, Any]]  # the slots a piece of template fills, with their values
-Ways = dict[Said, tuple[str, ...]]  # for each set of slots filled, the first words found that fill them
+Ways = dict[Said, tuple[tuple[str, ...], ...]]  # for each set of slots filled, words that fill them
+WAYS_KEPT = 8
 
 
 @cache
-def _intents(game: str, lang: str) -> Intents:
-    return Intents.from_dict(grammar_source(game, lang))
+def _compiled(game: str, lang: str) -> tuple[Intents, Compiler]:
+    """The templates as written, and their compiler."""
+    intents = Intents.from_dict(grammar_source(game, lang))
+    return intents, Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}), whole_words=False)
 
 
 def saying(game: str, lang: str, state: str, intent: str, slots: Mapping[str, Any],
@@ -44,83 +42,99 @@ def saying(game: str, lang: str, state: str, intent: str, slots: Mapping[str, An
     if intent not in state_intents(game, state):
         return None
     target = frozenset(slots.items())
-    builder = _Builder(_intents(game, lang), target, players)
-    for block in builder.intents.intents[intent].data:
+    intents, compiler = _compiled(game, lang)
+    builder = _Builder(target)
+    meant = intent, dict(slots)
+    for block in intents.intents[intent].data:
         fixed = frozenset(block.slots.items())
         if not fixed <= target:
             continue
         for sentence in block.sentences:
-            words = builder.ways(sentence.expression).get(target - fixed)
-            if words:
-                return _joined(words)
+            for words in builder.ways(compiler.sentence(sentence)).get(target - fixed, ()):
+                text = _joined(words)
+                found = parse(text, game=game, lang=lang, state=state, player_names=players) if words else None
+                if found is not None and (found.intent, dict(found.slots)) == meant:
+                    return text
     return None
 
 
 def _joined(words: tuple[str, ...]) -> str:
-    """Words as written: no space after an elided article ("l'île")."""
-    text = ""
+    """Words as written: no space after an elided word ("l'île", "qu'il"), one after a plural's apostrophe
+    ("lovers' bridge")."""
+    text, last = "", ""
     for word in words:
-        text += word if not text or text.endswith(("'", "’")) else f" {word}"
+        text += word if not text or _ELIDED.fullmatch(last) else f" {word}"
+        last = word
     return text
 
 
+_ELIDED = re.compile(r"(?:\w|\w*qu)['’]", re.IGNORECASE)  # "l'", "d'", "qu'", "jusqu'"
+
+
 class _Builder:
-    """The ways each piece of template can be said, keeping only those that fill slots of the target."""
+    """The ways each piece of compiled template can be said, keeping only those that fill slots of the target: for
+    each set of slots filled, the usual way (the first alternative of each choice, optional words left out) and the
+    shortest others, WAYS_KEPT in all."""
 
-    def __init__(self, intents: Intents, target: Said, players: Sequence[str]):
-        self.intents, self.target, self.players = intents, target, players
+    def __init__(self, target: Said):
+        self.target = target
         self.wanted = dict(target)
-        self.rules: dict[str, Ways] = {}
+        # The ways of each node walked, by its id, with the node (so that the id is never given to another one).
+        self.shared: dict[int, tuple[Node, Ways]] = {}
 
-    def ways(self, expression: Expression) -> Ways:
-        if isinstance(expression, TextChunk):
-            return {frozenset(): tuple(expression.text.split())}
-        if isinstance(expression, Alternative):
-            found: Ways = {frozenset(): ()} if expression.is_optional else {}
-            for item in expression.items:
-                for said, words in self.ways(item).items():
-                    found.setdefault(said, words)
-            return found
-        if isinstance(expression, (Group, Permutation)):
-            return self._sequence(expression.items)
-        if isinstance(expression, RuleReference):
-            name = expression.rule_name
-            if name not in self.rules:
-                self.rules[name] = {}  # a rule never holds itself
-                self.rules[name] = self.ways(self.intents.expansion_rules[name].expression)
-            return self.rules[name]
-        if isinstance(expression, ListReference):
-            return self._list(expression.list_name, expression.slot_name)
+    def ways(self, node: Node) -> Ways:
+        if id(node) not in self.shared:  # rules and lists are shared nodes: each is walked once
+            self.shared[id(node)] = node, {}  # a rule never holds itself
+            self.shared[id(node)] = node, self._ways(node)
+        return self.shared[id(node)][1]
+
+    def _ways(self, node: Node) -> Ways:
+        if isinstance(node, Words):
+            return {frozenset(): (node.words,)}
+        if isinstance(node, Alt):
+            found: dict[Said, list[tuple[str, ...]]] = {frozenset(): [()]} if node.optional else {}
+            for item in node.items:
+                for said, ways in self.ways(item).items():
+                    found.setdefault(said, []).extend(ways)
+            return {said: _kept(ways) for said, ways in found.items()}
+        if isinstance(node, Seq):
+            return self._sequence(node.items)
+        if isinstance(node, (Trie, TemplateValues, Wildcard, DynamicList)):
+            return self._list(node)
         return {}
 
-    def _sequence(self, items: Sequence[Expression]) -> Ways:
-        found: Ways = {frozenset(): ()}
+    def _sequence(self, items: Sequence[Node]) -> Ways:
+        found: Ways = {frozenset(): ((),)}
         for item in items:
             ways = self.ways(item)
-            joined: Ways = {}
-            for said, words in found.items():
-                for more, other in ways.items():
+            joined: dict[Said, list[tuple[str, ...]]] = {}
+            for said, heads in found.items():
+                for more, tails in ways.items():
                     both = said | more
                     if len(both) == len(said) + len(more) and both <= self.target:
-                        joined.setdefault(both, words + other)
-            found = joined
+                        joined.setdefault(both, []).extend(head + tail for head in heads for tail in tails)
+            found = {said: _kept(ways) for said, ways in joined.items()}
             if not found:
                 break
         return found
 
-    def _list(self, name: str, slot: str) -> Ways:
-        if slot not in self.wanted:
+    def _list(self, node: Trie | TemplateValues | Wildcard | DynamicList) -> Ways:
+        if node.slot not in self.wanted:
             return {}
-        value = self.wanted[slot]
-        said = frozenset({(slot, value)})
-        slot_list = self.intents.slot_lists.get(name)
-        if name == PLAYER_LIST or isinstance(slot_list, WildcardSlotList):
-            return {said: tuple(str(value).split())} if str(value).strip() else {}
-        if not isinstance(slot_list, TextSlotList):
-            return {}
-        for entry in slot_list.values:
-            if entry.value_out == value:
-                words = self.ways(entry.text_in).get(frozenset())
-                if words:
-                    return {said: words}
+        value = self.wanted[node.slot]
+        said = frozenset({(node.slot, value)})
+        if isinstance(node, (Wildcard, DynamicList)):  # free text, players' names: said as given
+            return {said: (tuple(str(value).split()),)} if str(value).strip() else {}
+        entries = node.entries if isinstance(node, Trie) else node.values
+        for written, out in entries:
+            if out == value:
+                words = (written,) if isinstance(written, tuple) else self.ways(written).get(frozenset(), ())
+                if words and words[0]:
+                    return {said: words[:1]}
         return {}
+
+
+def _kept(ways: list[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
+    """The first way, then the shortest others (the first written of two as long), WAYS_KEPT in all."""
+    others = sorted(dict.fromkeys(way for way in ways[1:] if way != ways[0]), key=len)
+    return (ways[0], *others[:WAYS_KEPT - 1])
