@@ -169,31 +169,61 @@ def _matches(recorded: np.ndarray, sentence: np.ndarray) -> np.ndarray:
     return np.correlate(recorded, template, mode="valid") / size / np.sqrt(variance)
 
 
-def locate(recording: np.ndarray, lines: Sequence[np.ndarray]) -> list[tuple[float | None, float]]:
+def locate(recording: np.ndarray, lines: Sequence[np.ndarray],
+           parts: Sequence[Sequence[np.ndarray]] | None = None) -> list[tuple[float | None, float]]:
     """Where each line (its audio as played) starts in the recording (seconds), looked for just after the end
     of the one before it (within SEARCH_S, else the first match within LATE_S: lines queued together are played
     back to back; the first one from the first sound on, however long the program took to start), and how well it
-    matched there; None where it did not match (lost, cut, or another line in its place)."""
+    matched there; None where it did not match (lost, cut, or another line in its place).
+
+    `parts`: each line's sentences, as the program renders and queues them one by one. A line not found whole is
+    then looked for sentence by sentence, each just after the one before in the same way: a busy machine may render
+    the next sentence late and leave a longer pause between two sentences of a line, which loses nothing. Each
+    sentence must still be found whole and in order (its score is then the lowest of its sentences')."""
     recorded = contour(recording)
     found: list[tuple[float | None, float]] = []
     loud = np.flatnonzero(recorded > LOUD_DB)
     start = max(0, int(loud[0]) - 50) if len(loud) else 0  # the first line, from the first sound on
-    for line in lines:
-        template = _sounding(contour(line))
-        scores = _matches(recorded, template)[start:]  # from the end of the line before
-        if not len(scores):
-            found.append((None, 0.0))
+    for number, line in enumerate(lines):
+        at, score, end = _find(recorded, _sounding(contour(line)), start)
+        pieces = parts[number] if parts is not None else ()
+        if at is None and len(pieces) > 1:
+            at, score, end = _find_in_turn(recorded, [_sounding(contour(piece)) for piece in pieces], start, score)
+        if at is None:
+            found.append((None, score))
             continue
-        at = int(np.argmax(scores[:int(SEARCH_S * 100)]))
-        if scores[at] < FOUND_SCORE:  # late: the first place it matches, then its best spot close by
-            later = np.flatnonzero(scores[:int(LATE_S * 100)] >= FOUND_SCORE)
-            if not len(later):
-                found.append((None, float(scores[at])))
-                continue
-            at = int(later[0]) + int(np.argmax(scores[later[0]:later[0] + len(template) // 2 + 1]))
-        found.append(((start + at) / 100, float(scores[at])))
-        start += at + len(template)
+        found.append((at / 100, score))
+        start = end
     return found
+
+
+def _find(recorded: np.ndarray, template: np.ndarray, start: int) -> tuple[int | None, float, int]:
+    """Where `template` matches the contour `recorded` from frame `start` on (see `locate`): its first frame, the
+    score, and the frame after it; None and the best score nearby when it does not match."""
+    scores = _matches(recorded, template)[start:]
+    if not len(scores):
+        return None, 0.0, start
+    at = int(np.argmax(scores[:int(SEARCH_S * 100)]))
+    if scores[at] < FOUND_SCORE:  # late: the first place it matches, then its best spot close by
+        later = np.flatnonzero(scores[:int(LATE_S * 100)] >= FOUND_SCORE)
+        if not len(later):
+            return None, float(scores[at]), start
+        at = int(later[0]) + int(np.argmax(scores[later[0]:later[0] + len(template) // 2 + 1]))
+    return start + at, float(scores[at]), start + at + len(template)
+
+
+def _find_in_turn(recorded: np.ndarray, templates: Sequence[np.ndarray], start: int,
+                  whole: float) -> tuple[int | None, float, int]:
+    """The sentences of a line, each found just after the one before: where the first starts, the lowest score
+    and the frame after the last; None and the whole line's score `whole` when one of them is not found."""
+    first, lowest, end = None, 1.0, start
+    for template in templates:
+        at, score, end = _find(recorded, template, end)
+        if at is None:
+            return None, whole, start
+        first = at if first is None else first
+        lowest = min(lowest, score)
+    return first, lowest, end
 
 
 def _sounding(levels: np.ndarray) -> np.ndarray:
@@ -281,6 +311,7 @@ class Heard:
     heard_s: float
     lines: int
     lost: list[str] = field(default_factory=list)  # lines not found whole, in their place
+    scores: list[float] = field(default_factory=list)  # how well each line matched where it was looked for
     misrecognised: list[str] = field(default_factory=list)  # found, but recognised as another line
 
     @property
@@ -297,11 +328,13 @@ def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: flo
     audio = run.recording.audio()
     lines = run.printed
     sentences = [spoken_parts(line) for line in lines]
-    alone = iter(rendered([part for parts in sentences for part in parts], lang, rate, folder))
+    each = rendered([part for parts in sentences for part in parts], lang, rate, folder)
+    alone, alone_parts = iter(each), iter(each)
     said = [np.concatenate([next(alone) for _ in parts]) for parts in sentences]  # each line as it is played
     result = Heard(lang, sum(speech_seconds(a) for a in said), speech_seconds(audio), len(lines))
-    places = locate(audio, said)
+    places = locate(audio, said, [[next(alone_parts) for _ in parts] for parts in sentences])
     result.lost = [line for line, (start, _) in zip(lines, places, strict=True) if start is None]
+    result.scores = [score for _, score in places]
     if recognise if recognise is not None else lang == "en":
         heard = recognised(audio, lines, places, [len(a) / SAMPLE_RATE for a in said], folder)
         # a file's path is read letter by letter

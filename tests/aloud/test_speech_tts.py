@@ -93,6 +93,23 @@ def test_the_order_check_finds_a_line_lost_or_out_of_place(tmp_path):
     assert any(start is None for start, _ in locate(np.concatenate([a, late, c, pause, b]), [a, b, c]))
 
 
+def test_a_line_whose_sentences_come_apart_is_found_sentence_by_sentence_and_only_whole(tmp_path):
+    """A busy machine may render a line's next sentence late: a longer pause between two sentences of one line
+    loses nothing, and each sentence is still looked for whole and in order."""
+    a, b, c = rendered(LINES, "en", None, tmp_path)
+    pause = np.zeros(4000, dtype=np.float32)
+    gap = np.zeros(SAMPLE_RATE * 2, dtype=np.float32)
+    line, parts = np.concatenate([b, c]), [[a], [b, c]]  # the second line holds two sentences
+    apart = np.concatenate([a, pause, b, gap, c])
+    assert locate(apart, [a, line])[1][0] is None  # whole, the line is not where it was played apart
+    found = locate(apart, [a, line], parts)
+    assert found[1][0] is not None and abs(found[1][0] - (len(a) + len(pause)) / SAMPLE_RATE) < 0.2, found
+    for heard in (np.concatenate([a, pause, b, gap]),  # its second sentence lost
+                  np.concatenate([a, pause, c, gap, b]),  # its sentences swapped
+                  np.concatenate([a, pause, b, gap, c[:len(c) // 2]])):  # its second sentence cut off halfway
+        assert locate(heard, [a, line], parts)[1][0] is None
+
+
 def test_stop_silences_at_once_and_drops_what_was_queued(sound_env):
     recorder = sound_env.record()
     speaker = TtsSpeaker("en", out=io.StringIO(), remember=False)
