@@ -27,6 +27,12 @@ def test_a_shorter_way_meaning_something_else_is_not_offered(game, lang, state, 
     assert saying(game, lang, state, intent, slots, players) == said
 
 
+@pytest.mark.parametrize("player, said", [("Ana", "d'Ana"), ("Yann", "de Yann"), ("Bruno", "de Bruno")])
+def test_a_name_is_joined_to_the_word_before_it_as_french_writes_it(player, said):
+    sentence = saying("draftosaurus", "fr", "turn", "zoo", {"pen": "forest_of_sameness", "player": player}, [player])
+    assert sentence is not None and sentence.endswith(f"similaires {said}"), sentence
+
+
 def test_only_the_compiler_walks_hassil_s_parsed_templates():
     """The parser, the recognisers' grammars and the sentences said for a meaning all read compiled nodes."""
     parts = {"Alternative", "Permutation", "RuleReference", "ListReference", "TextChunk", "Sequence", "Expression"}

@@ -149,6 +149,10 @@ class Catalog:
             raise KeyError(f"message '{key}' is missing from voices/{self.lang}/messages/") from None
         return _Formatter(self.lang, self.grammar).format(str(template), **self._spoken_params(params))
 
+    def form(self, value: Any, form: str) -> str:
+        """`value` (a name) in the grammatical form `form` of grammar.yaml: form("Ana", "de") is "d'Ana" in French."""
+        return _Formatter(self.lang, self.grammar).form(value, form)
+
     def name(self, section: str, item_id: str, field: str = "name") -> str:
         """The spoken name of a piece: name("pens", "river"), name("faces", "forest", "sticker"); a name that
         knows its article (Spoken) when the entry gives one ("the")."""

@@ -51,24 +51,35 @@ def saying(game: str, lang: str, state: str, intent: str, slots: Mapping[str, An
             continue
         for sentence in block.sentences:
             for words in builder.ways(compiler.sentence(sentence)).get(target - fixed, ()):
-                text = _joined(words)
+                text = _joined(words, lang)
                 found = parse(text, game=game, lang=lang, state=state, player_names=players) if words else None
                 if found is not None and (found.intent, dict(found.slots)) == meant:
                     return text
     return None
 
 
-def _joined(words: tuple[str, ...]) -> str:
+def _joined(words: tuple[str, ...], lang: str) -> str:
     """Words as written: no space after an elided word ("l'île", "qu'il"), one after a plural's apostrophe
-    ("lovers' bridge")."""
+    ("lovers' bridge"); a name joined to the word before it as the language's grammar says ("d'Ana")."""
+    from companion.language.messages import catalog
+
+    names = catalog(lang)
+    forms = {str(rule.get("prefix", "")).strip(): key for key, rule in names.grammar.get("forms", {}).items()}
     text, last = "", ""
     for word in words:
-        text += word if not text or _ELIDED.fullmatch(last) else f" {word}"
+        if isinstance(word, _Name) and last in forms and last:
+            text = text[:len(text) - len(last)] + names.form(str(word), forms[last])
+        else:
+            text += word if not text or _ELIDED.fullmatch(last) else f" {word}"
         last = word
     return text
 
 
 _ELIDED = re.compile(r"(?:\w|\w*qu)['’]", re.IGNORECASE)  # "l'", "d'", "qu'", "jusqu'"
+
+
+class _Name(str):
+    """A word of a name said as given (a player's, or free text), which the word before it may join ("d'Ana")."""
 
 
 class _Builder:
@@ -124,7 +135,7 @@ class _Builder:
         value = self.wanted[node.slot]
         said = frozenset({(node.slot, value)})
         if isinstance(node, (Wildcard, DynamicList)):  # free text, players' names: said as given
-            return {said: (tuple(str(value).split()),)} if str(value).strip() else {}
+            return {said: (tuple(_Name(word) for word in str(value).split()),)} if str(value).strip() else {}
         entries = node.entries if isinstance(node, Trie) else node.values
         for written, out in entries:
             if out == value:
