@@ -74,6 +74,9 @@ SEARCH_S = 3.0  # how far after the end of a line the next one is looked for fir
 # 11 lines of a French game were taken for lost while as much speech as printed was heard). A pause is not a
 # loss: a line that comes late is still looked for in order, from the end of the line before it.
 LATE_S = 20.0
+# A line not found whole is looked for in pieces of at least this long (see `locate`): a sentence of half a second
+# ("Yes.", "No.", "Done.") matched 9 to 11 of 11 other sentences at FOUND_SCORE, so alone it proves nothing.
+UNIT_S = 1.0
 
 
 # ------------------------------------------------------------------------------------------- the game
@@ -171,59 +174,92 @@ def _matches(recorded: np.ndarray, sentence: np.ndarray) -> np.ndarray:
 
 def locate(recording: np.ndarray, lines: Sequence[np.ndarray],
            parts: Sequence[Sequence[np.ndarray]] | None = None) -> list[tuple[float | None, float]]:
+    """Where each line starts in the recording and how well it matched (see `spans`)."""
+    return [(start, score) for start, score, _ in spans(recording, lines, parts)]
+
+
+def spans(recording: np.ndarray, lines: Sequence[np.ndarray],
+          parts: Sequence[Sequence[np.ndarray]] | None = None) -> list[tuple[float | None, float, float]]:
     """Where each line (its audio as played) starts in the recording (seconds), looked for just after the end
     of the one before it (within SEARCH_S, else the first match within LATE_S: lines queued together are played
     back to back; the first one from the first sound on, however long the program took to start), and how well it
-    matched there; None where it did not match (lost, cut, or another line in its place).
+    matched there, and where it ends (seconds); None where it did not match (lost, cut, or another line in its
+    place).
 
     `parts`: each line's sentences, as the program renders and queues them one by one. A line not found whole is
-    then looked for sentence by sentence, each just after the one before in the same way: a busy machine may render
-    the next sentence late and leave a longer pause between two sentences of a line, which loses nothing. Each
-    sentence must still be found whole and in order (its score is then the lowest of its sentences')."""
+    then looked for sentence by sentence, each just after the one before: a busy machine may render the next
+    sentence late and leave a longer pause between two sentences of a line, which loses nothing. Each sentence (a
+    short one with its neighbour) must still be found whole and in order, and the line rebuilt with its pauses must
+    match as a line found whole does (see `_find_in_turn`). Either way, a sentence shorter than UNIT_S is checked
+    only within a longer piece: a loudness contour does not tell half a "No." after a long sentence from a whole one."""
     recorded = contour(recording)
-    found: list[tuple[float | None, float]] = []
+    found: list[tuple[float | None, float, float]] = []
     loud = np.flatnonzero(recorded > LOUD_DB)
     start = max(0, int(loud[0]) - 50) if len(loud) else 0  # the first line, from the first sound on
     for number, line in enumerate(lines):
         at, score, end = _find(recorded, _sounding(contour(line)), start)
         pieces = parts[number] if parts is not None else ()
         if at is None and len(pieces) > 1:
-            at, score, end = _find_in_turn(recorded, [_sounding(contour(piece)) for piece in pieces], start, score)
+            units = [_sounding(contour(unit)) for unit in _units(pieces)]
+            at, score, end = _find_in_turn(recorded, units, start, score)
         if at is None:
-            found.append((None, score))
+            found.append((None, score, start / 100))
             continue
-        found.append((at / 100, score))
+        found.append((at / 100, score, end / 100))
         start = end
     return found
 
 
-def _find(recorded: np.ndarray, template: np.ndarray, start: int) -> tuple[int | None, float, int]:
-    """Where `template` matches the contour `recorded` from frame `start` on (see `locate`): its first frame, the
-    score, and the frame after it; None and the best score nearby when it does not match."""
+def _find(recorded: np.ndarray, template: np.ndarray, start: int,
+          late: bool = True) -> tuple[int | None, float, int]:
+    """Where `template` matches the contour `recorded` from frame `start` on (see `locate`; with `late`, beyond
+    SEARCH_S too): its first frame, the score, and the frame after it; None and the best score nearby when it does
+    not match."""
     scores = _matches(recorded, template)[start:]
     if not len(scores):
         return None, 0.0, start
     at = int(np.argmax(scores[:int(SEARCH_S * 100)]))
     if scores[at] < FOUND_SCORE:  # late: the first place it matches, then its best spot close by
-        later = np.flatnonzero(scores[:int(LATE_S * 100)] >= FOUND_SCORE)
+        later = np.flatnonzero(scores[:int(LATE_S * 100)] >= FOUND_SCORE) if late else np.zeros(0, dtype=int)
         if not len(later):
             return None, float(scores[at]), start
         at = int(later[0]) + int(np.argmax(scores[later[0]:later[0] + len(template) // 2 + 1]))
     return start + at, float(scores[at]), start + at + len(template)
 
 
+def _units(sentences: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """A line's sentences (audio) in pieces of at least UNIT_S each: a short sentence goes with the one before it
+    (the first one with the one after it)."""
+    units: list[np.ndarray] = []
+    for sentence in sentences:
+        if units and (len(units[-1]) < UNIT_S * SAMPLE_RATE or len(sentence) < UNIT_S * SAMPLE_RATE):
+            units[-1] = np.concatenate([units[-1], sentence])
+        else:
+            units.append(sentence)
+    return units
+
+
 def _find_in_turn(recorded: np.ndarray, templates: Sequence[np.ndarray], start: int,
                   whole: float) -> tuple[int | None, float, int]:
-    """The sentences of a line, each found just after the one before: where the first starts, the lowest score
-    and the frame after the last; None and the whole line's score `whole` when one of them is not found."""
-    first, lowest, end = None, 1.0, start
+    """The pieces of a line (`_units`), the first found as a line is, each other one within SEARCH_S of the end of
+    the one before; then the line rebuilt from them, with the pauses found between them, must match the recording
+    as well as a line found whole does. Where the line starts, its score and the frame after it; None and the whole
+    line's score `whole` when it does not match so."""
+    first, end, rebuilt = None, start, []
     for template in templates:
-        at, score, end = _find(recorded, template, end)
+        at, _, after = _find(recorded, template, end, late=first is None)
         if at is None:
             return None, whole, start
-        first = at if first is None else first
-        lowest = min(lowest, score)
-    return first, lowest, end
+        if first is None:
+            first = at
+        else:
+            rebuilt.append(np.full(at - end, recorded.min()))  # the pause, as deep as the recording's silences
+        rebuilt.append(template)
+        end = after
+    assert first is not None
+    scores = _matches(recorded[first:end], np.concatenate(rebuilt))
+    score = float(scores[0]) if len(scores) else 0.0
+    return (first, score, end) if score >= FOUND_SCORE else (None, max(whole, score), start)
 
 
 def _sounding(levels: np.ndarray) -> np.ndarray:
@@ -332,11 +368,14 @@ def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: flo
     alone, alone_parts = iter(each), iter(each)
     said = [np.concatenate([next(alone) for _ in parts]) for parts in sentences]  # each line as it is played
     result = Heard(lang, sum(speech_seconds(a) for a in said), speech_seconds(audio), len(lines))
-    places = locate(audio, said, [[next(alone_parts) for _ in parts] for parts in sentences])
+    found = spans(audio, said, [[next(alone_parts) for _ in parts] for parts in sentences])
+    places = [(start, score) for start, score, _ in found]
     result.lost = [line for line, (start, _) in zip(lines, places, strict=True) if start is None]
     result.scores = [score for _, score in places]
-    if recognise if recognise is not None else lang == "en":
-        heard = recognised(audio, lines, places, [len(a) / SAMPLE_RATE for a in said], folder)
+    if recognise if recognise is not None else lang == "en":  # each line's stretch as found (with its pauses)
+        lengths = [len(line) / SAMPLE_RATE if start is None else max(len(line) / SAMPLE_RATE, end - start)
+                   for line, (start, _, end) in zip(said, found, strict=True)]
+        heard = recognised(audio, lines, places, lengths, folder)
         # a file's path is read letter by letter
         result.misrecognised = [line for line, words in zip(lines, heard, strict=True)
                                 if words is not None and words != " ".join(_words(line)) and _words(line)

@@ -108,6 +108,11 @@ def test_a_line_whose_sentences_come_apart_is_found_sentence_by_sentence_and_onl
                   np.concatenate([a, pause, c, gap, b]),  # its sentences swapped
                   np.concatenate([a, pause, b, gap, c[:len(c) // 2]])):  # its second sentence cut off halfway
         assert locate(heard, [a, line], parts)[1][0] is None
+    # A sentence of half a second, which matches almost any speech, is looked for with the one before it.
+    no, = rendered(["No."], "en", None, tmp_path)
+    line, parts = np.concatenate([b, no, c]), [[a], [b, no, c]]
+    assert locate(np.concatenate([a, pause, b, no, gap, c]), [a, line], parts)[1][0] is not None
+    assert locate(np.concatenate([a, pause, b, no, gap]), [a, line], parts)[1][0] is None
 
 
 def test_stop_silences_at_once_and_drops_what_was_queued(sound_env):
