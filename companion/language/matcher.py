@@ -121,7 +121,7 @@ class Trie(Node):
 
     def __init__(self, slot: str, entries: list[tuple[tuple[str, ...], Any]]):
         self.slot = slot
-        self.entries = tuple(entries)  # as written, for the recognisers' grammars
+        self.entries = tuple(entries)  # the values in list order (the recognisers' grammars, a meaning said)
         self.root: dict[str, Any] = {}
         for words, value in entries:
             node = self.root

@@ -19,7 +19,8 @@ from typing import Any
 from hassil import Intents
 
 from companion.language.compiler import Compiler
-from companion.language.grammar import PLAYER_LIST, check_state, grammar_source, parse, state_intents
+from companion.language.folding import fold
+from companion.language.grammar import PLAYER_LIST, _match, check_state, grammar_source, load_grammar, state_intents
 from companion.language.matcher import Alt, DynamicList, Node, Seq, TemplateValues, Trie, Wildcard, Words
 
 Said = frozenset[tuple[str, Any]]  # the slots a piece of template fills, with their values
@@ -45,6 +46,7 @@ def saying(game: str, lang: str, state: str, intent: str, slots: Mapping[str, An
     intents, compiler = _compiled(game, lang)
     builder = _Builder(target)
     meant = intent, dict(slots)
+    grammar = load_grammar(game, lang)
     for block in intents.intents[intent].data:
         fixed = frozenset(block.slots.items())
         if not fixed <= target:
@@ -52,8 +54,8 @@ def saying(game: str, lang: str, state: str, intent: str, slots: Mapping[str, An
         for sentence in block.sentences:
             for words in builder.ways(compiler.sentence(sentence)).get(target - fixed, ()):
                 text = _joined(words, lang)
-                found = parse(text, game=game, lang=lang, state=state, player_names=players) if words else None
-                if found is not None and (found.intent, dict(found.slots)) == meant:
+                # Matched as the parser does, without its suggestions when it fails (they may say a sentence again).
+                if words and _match(fold(text), grammar, state, tuple(players)) == meant:
                     return text
     return None
 
