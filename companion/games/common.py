@@ -213,10 +213,10 @@ class LoggedGame(ABC):
         for number, action in enumerate(actions, start=1):
             if isinstance(action, dict):
                 action = cls.action_from_json(action)
-            reason = game.check(action)
-            if reason is not None:
-                raise ReplayRefused(number, reason)
-            game.apply(action)
+            try:
+                game.apply(action)  # checks it first: one check per action
+            except RuleViolation as refused:
+                raise ReplayRefused(number, refused.reason) from None
         return game
 
     def to_json(self) -> dict[str, Any]:
