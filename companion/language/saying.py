@@ -37,8 +37,8 @@ def _compiled(game: str, lang: str) -> tuple[Intents, Compiler]:
 
 def saying(game: str, lang: str, state: str, intent: str, slots: Mapping[str, Any],
            players: Sequence[str] = ()) -> str | None:
-    """A sentence of `lang` that the state `state` understands as `intent` with exactly `slots`; None when its
-    templates cannot say it."""
+    """A sentence of `lang` that the state `state` understands as `intent` with exactly `slots`; None when no
+    wording of its templates is understood so."""
     check_state(game, state)
     if intent not in state_intents(game, state):
         return None
