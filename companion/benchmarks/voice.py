@@ -364,11 +364,11 @@ def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: flo
     audio = run.recording.audio()
     lines = run.printed
     sentences = [spoken_parts(line) for line in lines]
-    each = rendered([part for parts in sentences for part in parts], lang, rate, folder)
-    alone, alone_parts = iter(each), iter(each)
-    said = [np.concatenate([next(alone) for _ in parts]) for parts in sentences]  # each line as it is played
+    alone = iter(rendered([part for parts in sentences for part in parts], lang, rate, folder))
+    pieces = [[next(alone) for _ in parts] for parts in sentences]  # each line's sentences, rendered one by one
+    said = [np.concatenate(line) for line in pieces]  # each line as it is played
     result = Heard(lang, sum(speech_seconds(a) for a in said), speech_seconds(audio), len(lines))
-    found = spans(audio, said, [[next(alone_parts) for _ in parts] for parts in sentences])
+    found = spans(audio, said, pieces)
     places = [(start, score) for start, score, _ in found]
     result.lost = [line for line, (start, _) in zip(lines, places, strict=True) if start is None]
     result.scores = [score for _, score in places]

@@ -282,10 +282,14 @@ class Template:
 
 @cache
 def _compiler(game: str, lang: str) -> Compiler:
-    from companion.language.compiler import Compiler
+    return compiler_of(load_grammar(game, lang).intents)
 
-    intents = load_grammar(game, lang).intents
-    return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}))
+
+def compiler_of(intents: Intents, whole_words: bool = True) -> Compiler:
+    """A compiler of a game's templates (in any spelling), the players' names a list filled at run time."""
+    from companion.language.compiler import Compiler  # hassil's classes: only where templates are compiled
+
+    return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}), whole_words=whole_words)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from companion.language.grammar import (
     ParseResult,
     check_game,
     check_state,
+    compiler_of,
     grammar_source,
     load_grammar,
     map_template_words,
@@ -204,7 +205,7 @@ def _spoken_compiler(game: str, lang: str) -> Compiler:
     intents = spoken_intents(game, lang)
     # Joins at word boundaries are the parser's check (grammar.state_templates compiles the same templates folded,
     # and the tests compile every state's): not repeated here.
-    return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}), whole_words=False)
+    return compiler_of(intents, whole_words=False)
 
 
 # Kept for the process: French Draftosaurus's compiled templates hold 2.5 MB more than the word trees alone (8.1

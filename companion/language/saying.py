@@ -20,7 +20,7 @@ from hassil import Intents
 
 from companion.language.compiler import Compiler
 from companion.language.folding import fold
-from companion.language.grammar import PLAYER_LIST, _match, check_state, grammar_source, load_grammar, state_intents
+from companion.language.grammar import _match, check_state, compiler_of, grammar_source, load_grammar, state_intents
 from companion.language.matcher import Alt, DynamicList, Node, Seq, TemplateValues, Trie, Wildcard, Words
 
 Said = frozenset[tuple[str, Any]]  # the slots a piece of template fills, with their values
@@ -32,7 +32,7 @@ WAYS_KEPT = 8
 def _compiled(game: str, lang: str) -> tuple[Intents, Compiler]:
     """The templates as written, and their compiler."""
     intents = Intents.from_dict(grammar_source(game, lang))
-    return intents, Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}), whole_words=False)
+    return intents, compiler_of(intents, whole_words=False)
 
 
 def saying(game: str, lang: str, state: str, intent: str, slots: Mapping[str, Any],
@@ -65,16 +65,24 @@ def _joined(words: tuple[str, ...], lang: str) -> str:
     ("lovers' bridge"); a name joined to the word before it as the language's grammar says ("d'Ana")."""
     from companion.language.messages import catalog
 
-    names = catalog(lang)
-    forms = {str(rule.get("prefix", "")).strip(): key for key, rule in names.grammar.get("forms", {}).items()}
+    forms = _forms(lang)
     text, last = "", ""
     for word in words:
-        if isinstance(word, _Name) and last in forms and last:
-            text = text[:len(text) - len(last)] + names.form(str(word), forms[last])
+        if isinstance(word, _Name) and last in forms:
+            text = text[:len(text) - len(last)] + catalog(lang).form(str(word), forms[last])
         else:
             text += word if not text or _ELIDED.fullmatch(last) else f" {word}"
         last = word
     return text
+
+
+@cache
+def _forms(lang: str) -> dict[str, str]:
+    """The grammatical forms of grammar.yaml that a name takes after a word, by that word ("de": the form "de")."""
+    from companion.language.messages import catalog
+
+    rules = catalog(lang).grammar.get("forms", {}).items()
+    return {word: key for key, rule in rules if (word := str(rule.get("prefix", "")).strip())}
 
 
 _ELIDED = re.compile(r"(?:\w|\w*qu)['’]", re.IGNORECASE)  # "l'", "d'", "qu'", "jusqu'"
