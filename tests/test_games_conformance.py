@@ -90,6 +90,49 @@ def test_random_games_replay_save_and_copy(spec, seed):
 
 
 @pytest.mark.parametrize("spec, seed", games(seeds=budget(3)))
+def test_an_action_found_legal_is_not_checked_again_on_the_same_state_only(spec, seed):
+    """check() then apply() runs the rules' check once; an action found legal before the state changed is
+    checked again when applied (a stale one is refused and changes nothing)."""
+    game: LoggedGame = spec.new_random(seed)
+    choices = random.Random(seed)
+    checked: list[Any] = []
+    rules = game.refusal
+
+    def counted(action: Any) -> Reason | None:
+        checked.append(action)
+        return rules(action)
+
+    game.refusal = counted  # type: ignore[method-assign]
+    rechecked = 0
+    while game.phase != OVER and len(game.actions) < MAX_ACTIONS:
+        legal = game.legal_actions()
+        action = legal[choices.randrange(len(legal))]
+        checked.clear()
+        assert game.check(action) is None and checked == [action]
+        game.apply(action)
+        assert checked == [action], (spec.id, seed, checked)
+        if game.phase == OVER:
+            break
+        legal = game.legal_actions()
+        seen, other = (legal[choices.randrange(len(legal))] for _ in range(2))
+        assert game.check(seen) is None
+        if other == seen:
+            continue
+        game.apply(other)  # the state changes after `seen` was found legal
+        if game.phase == OVER:
+            break
+        before, count = game.snapshot(), len(game.actions)
+        checked.clear()
+        try:
+            game.apply(seen)
+        except RuleViolation:
+            assert game.snapshot() == before and len(game.actions) == count
+        assert checked[:1] == [seen], (spec.id, seed, checked)
+        rechecked += 1
+    assert game.phase == OVER and rechecked, (spec.id, seed, rechecked)
+
+
+@pytest.mark.parametrize("spec, seed", games(seeds=budget(3)))
 def test_a_refused_action_changes_nothing_and_its_reason_is_said_in_every_language(spec, seed):
     refused: dict[str, Reason] = {}
     seen: list[Any] = []

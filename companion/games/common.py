@@ -164,12 +164,32 @@ class LoggedGame(ABC):
         """The state as plain data."""
 
     @abstractmethod
-    def check(self, action: Any) -> Reason | None:
-        """None if `action` is legal now, else the Reason it is refused."""
+    def refusal(self, action: Any) -> Reason | None:
+        """None if `action` is legal now, else the Reason it is refused (the rules; `check` is what callers use)."""
 
     @abstractmethod
+    def play(self, action: Any) -> Any:
+        """Play a legal `action` (the rules; `apply` is what callers use): what apply returns."""
+
+    # ---- one check per action -----------------------------------------------------------------------------
+
+    _passed: Any = None  # the last action check() found legal, until the state changes
+
+    def check(self, action: Any) -> Reason | None:
+        """None if `action` is legal now, else the Reason it is refused. An action found legal is not checked
+        again when it is applied next, on the same state."""
+        reason = self.refusal(action)
+        self._passed = action if reason is None else None
+        return reason
+
     def apply(self, action: Any) -> Any:
         """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing."""
+        passed, self._passed = self._passed, None
+        if passed is None or passed != action:
+            reason = self.refusal(action)
+            if reason is not None:
+                refuse(reason)
+        return self.play(action)
 
     @abstractmethod
     def legal_actions(self) -> Sequence[Any]:

@@ -24,8 +24,7 @@ from companion.games.common import (
     LoggedGame,
     Reason,
     ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
-    refuse,
-)
+    )
 from companion.games.dino import spec
 from companion.games.dino.actions import Action, Meteor, Move, Penalty, action_from_json
 from companion.games.dino.board import UNREACHABLE, Board
@@ -226,7 +225,7 @@ class Game(LoggedGame):
 
     # ---- rules -----------------------------------------------------------------------------------------------
 
-    def check(self, action: Action) -> Reason | None:
+    def refusal(self, action: Action) -> Reason | None:
         """None if `action` is legal now, else the Reason it is refused."""
         match action:
             case Move():
@@ -237,11 +236,8 @@ class Game(LoggedGame):
                 return self._check_penalty(action)
         return Reason("dino_unknown_action", {"value": repr(action)})
 
-    def apply(self, action: Action) -> None:
-        """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing."""
-        reason = self.check(action)
-        if reason is not None:
-            refuse(reason)
+    def play(self, action: Action) -> None:
+        """Play a legal `action`."""
         if isinstance(action, Move):
             self._move(action)
             self._end_turn(POINTS_PER_TURN - action.steps)

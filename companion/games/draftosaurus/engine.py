@@ -25,7 +25,6 @@ from companion.games.common import (
     Reason,
     ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
     game_seed,
-    refuse,
     same_name,
     setup_arguments,
 )
@@ -228,7 +227,7 @@ class Game(WinterGame, LoggedGame):
 
     # ---- rules -----------------------------------------------------------------------------------------
 
-    def check(self, action: Action) -> Reason | None:
+    def refusal(self, action: Action) -> Reason | None:
         """None if `action` is legal now, else the Reason it is refused."""
         match action:
             case Place():
@@ -241,16 +240,13 @@ class Game(WinterGame, LoggedGame):
                 return self._check_quarantine_move(action)
         return Reason("draft_unknown_action", {"value": repr(action)})
 
-    def apply(self, action: Action) -> None:
-        """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing.
+    def play(self, action: Action) -> None:
+        """Play a legal `action`.
 
         When the last player of a turn has placed (and discarded), the turn ends by itself: hands and die
         pass to the left, then the next turn, round or the end of the game. A pyramid placement (or
         Quarantine move) that left out the only place it could take is logged with that place.
         """
-        reason = self.check(action)
-        if reason is not None:
-            refuse(reason)
         if self._pyramid >= 0 and isinstance(action, (Place, QuarantineMove)):
             action = self._with_place(action)
         match action:

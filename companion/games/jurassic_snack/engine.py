@@ -308,19 +308,15 @@ class Game(LoggedGame):
 
     # ---- rules -------------------------------------------------------------------------------------------
 
-    def check(self, action: Action) -> Reason | None:
+    def refusal(self, action: Action) -> Reason | None:
         """None if `action` is legal now, else the Reason it is refused."""
         checker = _CHECKS.get(type(action))
         if checker is None:
             return Reason("js_unknown_action", {"value": repr(action)})
         return self._turn_refusal(action) or checker(self, action)
 
-    def apply(self, action: Action) -> list[Reason]:
-        """Play `action` and return what happened (also kept in `events`); an illegal one raises RuleViolation
-        carrying the Reason and changes nothing."""
-        reason = self.check(action)
-        if reason is not None:
-            refuse(reason)
+    def play(self, action: Action) -> list[Reason]:
+        """Play a legal `action` and return what happened (also kept in `events`)."""
         self.events = []
         self.actions.append(action)
         _APPLY[type(action)](self, action)

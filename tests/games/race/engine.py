@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from companion.errors import BadInput
-from companion.games.common import OVER, LoggedGame, Reason, refuse, setup_arguments
+from companion.games.common import OVER, LoggedGame, Reason, setup_arguments
 from tests.games.race import spec
 
 PLAY = "play"
@@ -82,7 +82,7 @@ class Game(LoggedGame):
     def steps_allowed(self, player: int) -> list[int]:
         return [steps for steps in range(1, MOST_STEPS + 1) if steps <= self.left(player)]
 
-    def check(self, action: Any) -> Reason | None:
+    def refusal(self, action: Any) -> Reason | None:
         if not isinstance(action, Advance):
             return Reason("race_unknown_action", {"value": repr(action)})
         if self._phase == OVER:
@@ -97,10 +97,7 @@ class Game(LoggedGame):
             return Reason("race_overshoot", {"steps": action.steps, "left": self.left(action.player)})
         return None
 
-    def apply(self, action: Any) -> None:
-        reason = self.check(action)
-        if reason is not None:
-            refuse(reason)
+    def play(self, action: Any) -> None:
         self.positions[action.player] += action.steps
         self.actions.append(action)
         if self.positions[action.player] == self.squares:
