@@ -103,7 +103,7 @@ def _sample(parts: Sequence[object], named: dict[str, Choice], rng: random.Rando
         if isinstance(part, str):
             words.append(part)
             continue
-        if part is WILDCARD:
+        if part == WILDCARD:
             return None
         if isinstance(part, Ref):
             part = named[part.name]

@@ -35,8 +35,8 @@ class QuitRequested(Exception):
 
 
 def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> ParseResult:
-    """What an utterance means: a typed line is parsed as it is, a recogniser's words only as the intents
-    whose recogniser grammar produces them (see recognition_grammar.parse_heard)."""
+    """What an utterance means: a typed line is parsed as it is, a recogniser's words read on the path they
+    take through the state's recogniser grammar (see recognition_grammar.parse_heard)."""
     if not heard.spoken:
         return parse(heard.text, game=game, lang=lang, state=state, player_names=player_names)
     from companion.language.recognition_grammar import parse_heard  # imported where words are heard, not typed

@@ -134,7 +134,7 @@ class _Checker:
     def _part_sayable(self, part: object) -> bool:
         if isinstance(part, str):
             return self.knows(part)
-        if part is WILDCARD:
+        if part == WILDCARD:
             return True
         if isinstance(part, Ref):
             if part.name not in self._sayable:
@@ -169,7 +169,7 @@ class _Checker:
             if isinstance(part, str):
                 if not self.knows(part):
                     unresolved.add(part)
-            elif isinstance(part, Ref) and part is not WILDCARD and not part.name.startswith(LIST_PREFIX):
+            elif isinstance(part, Ref) and part != WILDCARD and not part.name.startswith(LIST_PREFIX):
                 unresolved |= self._rule(part.name)
             elif isinstance(part, Choice):
                 unresolved |= self.choice(part)
@@ -208,7 +208,7 @@ class _Checker:
         for part in sequence:
             if isinstance(part, str):
                 words.append(part)
-            elif part is WILDCARD:
+            elif part == WILDCARD:
                 words.append(FREE_TEXT)
             else:
                 choice = self.named[part.name] if isinstance(part, Ref) else part

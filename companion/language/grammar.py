@@ -392,10 +392,9 @@ class ParseResult:
 
 
 def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
-          player_names: Sequence[str] = (), intents: frozenset[str] | None = None) -> ParseResult:
+          player_names: Sequence[str] = ()) -> ParseResult:
     """The intent and slots of one sentence in the given dialogue state.
 
-    `intents`, when given, limits the intents considered to those (see recognition_grammar.parse_heard).
     Nothing understood → intent None, and `suggestion` holds the closest sentence the grammar
     accepts when there is one (never applied on its own: the caller asks the player).
     """
@@ -405,12 +404,12 @@ def parse(text: str, *, game: str, lang: str, state: str = ANY_STATE,
         return ParseResult(None, {}, text[:SHOWN_OF_LONG_LINE] + "…")
     players = tuple(player_names)
     folded = fold(text)
-    match = _match(folded, grammar, state, players, intents)
+    match = _match(folded, grammar, state, players)
     if match is not None:
         intent, slots = match
         return ParseResult(intent, slots, text)
     from companion.language.suggest import guess  # the slower path, loaded only when needed
-    suggestion, stranger = guess(folded, grammar, state, players, intents)
+    suggestion, stranger = guess(folded, grammar, state, players)
     return ParseResult(None, {}, text, suggestion, stranger)
 
 
@@ -457,11 +456,11 @@ def _folded_names(players: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
 
 
 def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
-           intents: frozenset[str] | None = None, strangers: int = 0) -> tuple[str, dict[str, str | int]] | None:
+           strangers: int = 0) -> tuple[str, dict[str, str | int]] | None:
     """The first intent of the state that accepts the sentence, read as `readings` says; with `strangers`,
     any words (at most that many) may stand where a player's name goes."""
     for candidate in readings(folded, fillers(grammar, players)):
-        found = _recognize(candidate, grammar, state, players, intents, strangers)
+        found = _recognize(candidate, grammar, state, players, strangers=strangers)
         if found is not None:
             return found
     return None
@@ -469,6 +468,7 @@ def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str,
 
 def _recognize(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
                intents: frozenset[str] | None = None, strangers: int = 0) -> tuple[str, dict[str, str | int]] | None:
+    """The first template of the state (of `intents` only, when given) that takes the words as they are."""
     from companion.language.matcher import Context, Wildcard, WildSpan, match_first
 
     names = Wildcard(PLAYER_LIST, strangers) if strangers else player_list(players)

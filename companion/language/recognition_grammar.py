@@ -8,7 +8,8 @@ apostrophes split words for that language's models. Alternatives written with di
 out (recognisers hear words). Filler words (`recognizer: fillers:`, words the parser drops) may be said once
 before and once after any command. A grammar word missing from a model's dictionary must be reported
 (`missing_words`), never dropped: English words that pocketsphinx's dictionary lacks get
-pronunciations in grammars/en/pronunciations.dict.
+pronunciations in grammars/en/pronunciations.dict. What a recogniser's words mean is read on the path they take
+through the same grammar (`meaning`: the intent, and the slots its lists fill), not parsed again.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from hassil import Intents, TextSlotList
 
@@ -28,6 +30,7 @@ from companion.language.compiler import Compiler
 from companion.language.grammar import (
     ANY_STATE,
     COMMON_FILE,
+    MAX_LINE,
     PLAYER_LIST,
     ParseResult,
     check_game,
@@ -138,20 +141,25 @@ def spoken_intents(game: str, lang: str) -> Intents:
 
 @dataclass(frozen=True)
 class Choice:
-    """Alternatives (optional when `optional`): each a sequence of words and named sub-grammars."""
+    """Alternatives (optional when `optional`): each a sequence of words and named sub-grammars. A slot list's
+    choice also holds the value each option means (`values`, in the same order)."""
 
     options: tuple[tuple[object, ...], ...]
     optional: bool = False
+    values: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class Ref:
-    """A named sub-grammar: an expansion rule or a slot list."""
+    """A named sub-grammar: an expansion rule or a slot list (with the slot it fills, which is not part of its
+    identity: `{species}` and `{species:second}` are the same words)."""
 
     name: str
+    slot: str | None = field(default=None, compare=False, repr=False)
 
 
-WILDCARD = Ref("__wildcard__")
+WILDCARD = Ref("__wildcard__")  # any words; equal to every wildcard, whatever slot it fills
+Slots = tuple[tuple[str, Any], ...]
 
 
 class _Builder:
@@ -168,16 +176,16 @@ class _Builder:
         if name is None:
             return self._body(node)
         if isinstance(node, Wildcard):
-            return (WILDCARD,)
+            return (Ref(WILDCARD.name, node.slot),)
         if isinstance(node, DynamicList):
-            options = tuple(tuple(spelling(self.lang).words(p)) for p in self.players)
-            self.named[name] = Choice(tuple(o for o in options if o))
-            return (Ref(name),)
+            said = [(tuple(spelling(self.lang).words(p)), p.strip()) for p in self.players]
+            self.named[name] = Choice(tuple(o for o, _ in said if o), values=tuple(p for o, p in said if o))
+            return (Ref(name, node.slot),)
         if name not in self.named:
             self.named[name] = Choice(())  # placeholder while building (rules do not recurse)
             built = self._body(node)
             self.named[name] = built[0] if len(built) == 1 and isinstance(built[0], Choice) else Choice((built,))
-        return (Ref(name),)
+        return (Ref(name, node.slot if isinstance(node, (Trie, TemplateValues)) else None),)
 
     def _body(self, node: Node) -> tuple[object, ...]:
         if isinstance(node, Words):
@@ -187,7 +195,8 @@ class _Builder:
         if isinstance(node, Alt):
             return (self._choice([self.build(item) for item in node.items], node.optional),)
         if isinstance(node, (Trie, TemplateValues)):  # a list's values: only those written with digits left out
-            return (Choice(tuple(words for _, words in self.values(node) if not _has_digits(words))),)
+            said = [(value, words) for value, words in self.values(node) if not _has_digits(words)]
+            return (Choice(tuple(words for _, words in said), values=tuple(value for value, _ in said)),)
         raise ValueError(f"no recogniser grammar for {type(node).__name__}")
 
     def _choice(self, options: list[tuple[object, ...]], optional: bool) -> Choice:
@@ -211,11 +220,12 @@ def _spoken_compiler(game: str, lang: str) -> Compiler:
 # Kept for the process: French Draftosaurus's compiled templates hold 2.5 MB more than the word trees alone (8.1
 # against 10.6 MB with every state's built), all nine games and languages about 23 MB; a game hears one of them.
 @cache
-def _spoken_templates(game: str, lang: str, intent: str) -> tuple[Node, ...]:
-    """An intent's templates spelled for recognisers, compiled (once: many states share an intent)."""
+def _spoken_templates(game: str, lang: str, intent: str) -> tuple[tuple[Node, Slots], ...]:
+    """An intent's templates spelled for recognisers, compiled (once: many states share an intent), each with
+    the slots its block fixes."""
     compiler = _spoken_compiler(game, lang)
-    return tuple(compiler.sentence(sentence) for block in spoken_intents(game, lang).intents[intent].data
-                 for sentence in block.sentences)
+    return tuple((compiler.sentence(sentence), tuple(block.slots.items()))
+                 for block in spoken_intents(game, lang).intents[intent].data for sentence in block.sentences)
 
 
 def _has_digits(option: tuple[object, ...]) -> bool:
@@ -224,10 +234,12 @@ def _has_digits(option: tuple[object, ...]) -> bool:
 
 @dataclass(frozen=True)
 class StateGrammar:
-    """The recogniser view of one state: each intent's templates as word trees, and named parts."""
+    """The recogniser view of one state: each intent's templates as word trees, and named parts; `fixed`, the
+    slots each template fixes (per intent, in the same order as `intents`)."""
 
     intents: tuple[tuple[str, tuple[tuple[object, ...], ...]], ...]
     named: dict[str, Choice]
+    fixed: tuple[tuple[Slots, ...], ...] = ()
 
 
 @lru_cache(maxsize=256)
@@ -235,12 +247,13 @@ def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...
     load_grammar(check_game(game), lang)  # the parser's check (every intent of a state has sentences) applies too
     check_state(game, state)
     builder = _Builder(_spoken_compiler(game, lang), player_names, lang)
-    built = [(name, [builder.build(node) for node in _spoken_templates(game, lang, name)])
+    built = [(name, [(builder.build(node), fixed) for node, fixed in _spoken_templates(game, lang, name)])
              for name in state_intents(game, state)]
     pruner = _Pruner(builder.named)
-    per_intent = tuple((name, tuple(t for t in (pruner.sequence(t) for t in templates) if t))
-                       for name, templates in built)
-    return StateGrammar(per_intent, pruner.kept())
+    kept = [(name, [(t, fixed) for t, fixed in ((pruner.sequence(t), fixed) for t, fixed in templates) if t])
+            for name, templates in built]
+    return StateGrammar(tuple((name, tuple(t for t, _ in templates)) for name, templates in kept), pruner.kept(),
+                        tuple(tuple(fixed for _, fixed in templates) for _, templates in kept))
 
 
 @lru_cache(maxsize=256)
@@ -315,54 +328,94 @@ def spoken_values(game: str, lang: str) -> SpokenValues:
 def intents_saying(words: Sequence[str], grammar: StateGrammar, lang: str | None = None) -> frozenset[str]:
     """The intents whose recogniser templates produce exactly these words (with `lang`, also once a filler
     before or after them is set aside)."""
-    candidates = without_fillers(words, lang) if lang else [tuple(words)]
     found = set()
-    for said in candidates:
-        ends: dict[tuple[int, int], set[int]] = {}  # a named part or choice, from a word: where it may end
+    for said in _readings(words, lang):
+        known: _Known = {}
         found |= {name for name, templates in grammar.intents if name not in found
-                  and any(len(said) in _ends(t, said, 0, grammar.named, ends) for t in templates)}
+                  and any(len(said) in _paths(t, said, 0, grammar.named, known) for t in templates)}
     return frozenset(found)
 
 
-def _ends(sequence: tuple[object, ...], words: Sequence[str], start: int, named: dict[str, Choice],
-          known: dict[tuple[int, int], set[int]]) -> set[int]:
-    """Where a match of `sequence` starting at word `start` may end (`known`: the ends of the named parts and
-    choices already matched at a word of these words; the intents of a state share their lists and rules, and
-    finding them again was 2,650 steps a sentence)."""
-    positions = {start}
+def meaning(words: Sequence[str], grammar: StateGrammar, lang: str | None = None) -> tuple[str, dict[str, Any]] | None:
+    """What recogniser words mean, read on the path they take through the state's grammar: the first intent of
+    the state with a template that produces them whole, with the slots its block fixes and those its path fills
+    (a wildcard, the words it took as recognisers spell them), trying them without their fillers first (with
+    `lang`), as the parser reads a sentence. None when no template produces them."""
+    for said in _readings(words, lang):
+        known: _Known = {}
+        for (name, templates), fixed in zip(grammar.intents, grammar.fixed, strict=True):
+            for template, slots in zip(templates, fixed, strict=True):
+                path = _paths(template, said, 0, grammar.named, known).get(len(said))
+                if path is not None:
+                    return name, dict(slots + path)
+    return None
+
+
+def _readings(words: Sequence[str], lang: str | None) -> list[tuple[str, ...]]:
+    """The words without the fillers a recogniser may have heard around them, the most set aside first."""
+    return without_fillers(words, lang)[::-1] if lang else [tuple(words)]
+
+
+# Where a named part or choice may end from a word of the words heard: its option taken, and the slots filled.
+_Known = dict[tuple[int, int], dict[int, tuple[int | None, Slots]]]
+
+
+def _paths(sequence: tuple[object, ...], words: Sequence[str], start: int, named: dict[str, Choice],
+           known: _Known) -> dict[int, Slots]:
+    """Where a match of `sequence` starting at word `start` may end, each end with the slots of the first path
+    found to it (`known`: the named parts and choices already matched at a word of these words; the intents of a
+    state share their lists and rules, and finding them again was 2,650 steps a sentence)."""
+    paths: dict[int, Slots] = {start: ()}
     for part in sequence:
-        positions = {end for position in positions for end in _part_ends(part, words, position, named, known)}
-        if not positions:
+        after: dict[int, Slots] = {}
+        for position, slots in paths.items():
+            for end, more in _part_paths(part, words, position, named, known).items():
+                after.setdefault(end, slots + more)
+        paths = after
+        if not paths:
             break
-    return positions
+    return paths
 
 
-def _part_ends(part: object, words: Sequence[str], start: int, named: dict[str, Choice],
-               known: dict[tuple[int, int], set[int]]) -> set[int]:
+def _part_paths(part: object, words: Sequence[str], start: int, named: dict[str, Choice],
+                known: _Known) -> dict[int, Slots]:
     if isinstance(part, str):
-        return {start + 1} if start < len(words) and words[start] == part else set()
-    if part is WILDCARD:
-        return set(range(start + 1, len(words) + 1))
+        return {start + 1: ()} if start < len(words) and words[start] == part else {}
+    if part == WILDCARD:
+        assert isinstance(part, Ref) and part.slot is not None
+        return {end: ((part.slot, " ".join(words[start:end])),) for end in range(start + 1, len(words) + 1)}
+    slot = None
     if isinstance(part, Ref):
-        part = named[part.name]
+        slot, part = part.slot, named[part.name]
     assert isinstance(part, Choice)
     key = (id(part), start)  # the choices live in the state's grammar, as long as `known`
     if key not in known:
-        ends = {end for option in part.options for end in _ends(option, words, start, named, known)}
-        known[key] = ends | {start} if part.optional else ends
-    return known[key]
+        ends: dict[int, tuple[int | None, Slots]] = {}
+        for index, option in enumerate(part.options):
+            for end, slots in _paths(option, words, start, named, known).items():
+                ends.setdefault(end, (index, slots))
+        if part.optional:
+            ends.setdefault(start, (None, ()))
+        known[key] = ends
+    if slot is None or part.values is None:
+        return {end: slots for end, (_, slots) in known[key].items()}
+    values = part.values
+    return {end: slots if index is None else (*slots, (slot, values[index]))
+            for end, (index, slots) in known[key].items()}
 
 
 def parse_heard(text: str, *, game: str, lang: str, state: str = ANY_STATE,
                 player_names: Sequence[str] = ()) -> ParseResult:
-    """What a recogniser's words mean: like `parse`, but only the intents whose recogniser grammar can
-    produce those words are considered. A phrase kept from recognisers can still come out of another
-    intent's words: in a yes/no question, "go" and "ahead" (to go on reading) must not count as the yes
-    "go ahead", which only typing can give. Words that no template produces whole (Vosk may join pieces of
-    phrases) are parsed as typed."""
+    """What a recogniser's words mean: read on the path they take through the state's recogniser grammar
+    (`meaning`), so that a phrase kept from recognisers is not understood from another intent's words: in a
+    yes/no question, "go" and "ahead" (to go on reading) must not count as the yes "go ahead", which only
+    typing can give. Words that no template produces whole (Vosk may join pieces of phrases) are parsed as
+    typed."""
     grammar = state_grammar(game, lang, state, tuple(player_names))
-    saying = intents_saying(spelling(lang).words(text), grammar, lang)
-    return parse(text, game=game, lang=lang, state=state, player_names=player_names, intents=saying or None)
+    found = None if len(text) > MAX_LINE else meaning(spelling(lang).words(text), grammar, lang)
+    if found is None:  # (a line longer than any sentence is not searched: parse says it is not understood)
+        return parse(text, game=game, lang=lang, state=state, player_names=player_names)
+    return ParseResult(found[0], found[1], text)
 
 
 class _Pruner:
@@ -378,7 +431,7 @@ class _Pruner:
     def sequence(self, sequence: tuple[object, ...]) -> tuple[object, ...] | None:
         kept: list[object] = []
         for part in sequence:
-            if isinstance(part, Ref) and part is not WILDCARD:
+            if isinstance(part, Ref) and part != WILDCARD:
                 if self._ref(part.name) is None:
                     return None
                 kept.append(part)
@@ -395,10 +448,11 @@ class _Pruner:
     def choice(self, choice: Choice) -> Choice | None:
         sequences = [self.sequence(o) for o in choice.options]
         optional = choice.optional or any(o == () for o in sequences)
-        options = [o for o in sequences if o]
-        if not options and not optional:
+        kept = [k for k, o in enumerate(sequences) if o]
+        if not kept and not optional:
             return None
-        return Choice(tuple(options), optional)
+        values = None if choice.values is None else tuple(choice.values[k] for k in kept)
+        return Choice(tuple(o for o in sequences if o), optional, values)
 
     def _ref(self, name: str) -> Choice | None:
         if name not in self.pruned:
@@ -457,7 +511,7 @@ def _cover(sequence: tuple[object, ...], named: dict[str, Choice]) -> list[tuple
 def _variants(part: object, named: dict[str, Choice]) -> list[tuple[str, ...]]:
     if isinstance(part, str):
         return [(part,)]
-    if part is WILDCARD:
+    if part == WILDCARD:
         return [(UNKNOWN_WORD,)]
     if isinstance(part, Ref):
         part = named[part.name]
@@ -524,7 +578,7 @@ def _jsgf_sequence(sequence: tuple[object, ...]) -> str:
 def _jsgf_part(part: object) -> str:
     if isinstance(part, str):
         return _JSGF_SAFE.sub("", part)
-    if part is WILDCARD:
+    if part == WILDCARD:
         return "<VOID>"
     if isinstance(part, Ref):
         return f"<{_jsgf_name(part.name)}>"
@@ -545,7 +599,7 @@ def _jsgf_choice(choice: Choice, top: bool = False) -> str:
 def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, seen: set[str] | None = None) -> bool:
     seen = set() if seen is None else seen
     for part in sequence:
-        if part is target:
+        if part == target:
             return True
         if isinstance(part, Ref) and part.name in named and part.name not in seen:
             seen.add(part.name)
@@ -629,7 +683,7 @@ class _GraphBuilder:
     def part(self, part: object, source: int, target: int) -> None:
         if isinstance(part, str):
             self.words[source].append((_JSGF_SAFE.sub("", part), target))
-        elif part is WILDCARD:
+        elif part == WILDCARD:
             return  # no sentence goes through free text
         elif isinstance(part, Ref):
             self.choice(self.named[part.name], source, target)

@@ -30,8 +30,7 @@ DROP = ""  # stands for "leave this word out"
 MAX_NAME_WORDS = 3  # a name said where a player's goes ("Zoé", "Bot 7", "Marie Claire")
 
 
-def guess(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
-          intents: frozenset[str] | None = None) -> tuple[str | None, str | None]:
+def guess(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> tuple[str | None, str | None]:
     """What to offer for a sentence nothing matched: a suggestion (a sentence of the grammar), or the name
     said where a player's goes that is nobody's (it is not dropped: the player hears who the players are).
 
@@ -41,11 +40,11 @@ def guess(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, 
     if translated is not None:
         return translated, None
     suggestion = suggest(folded, grammar, state, players)
-    stranger = _stranger(folded, grammar, state, players, intents)
+    stranger = _stranger(folded, grammar, state, players)
     if stranger is None:
         return suggestion, None
     name, meaning = stranger
-    if suggestion is not None and _meaning(fold(suggestion), grammar, state, players, intents) != meaning:
+    if suggestion is not None and _meaning(fold(suggestion), grammar, state, players) != meaning:
         return suggestion, None  # the guess reads the words otherwise than as a name ("tricératop" is no name)
     return None, name
 
@@ -68,14 +67,14 @@ def _in_other_language(folded: Folded, grammar: GameGrammar, state: str, players
     return None
 
 
-def _stranger(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
-              intents: frozenset[str] | None) -> tuple[str, tuple[str, dict[str, str | int]]] | None:
+def _stranger(folded: Folded, grammar: GameGrammar, state: str,
+              players: tuple[str, ...]) -> tuple[str, tuple[str, dict[str, str | int]]] | None:
     """The name said where a player's goes, if the sentence is understood with any words there and they are
     not a player's, with what the sentence means without it."""
     from companion.language.grammar import PLAYER_LIST, _match
 
     found = next((found for most in range(1, MAX_NAME_WORDS + 1)  # the shortest name that makes sense of it
-                  if (found := _match(folded, grammar, state, players, intents, strangers=most)) is not None), None)
+                  if (found := _match(folded, grammar, state, players, strangers=most)) is not None), None)
     if found is None:
         return None
     intent, slots = found
@@ -88,11 +87,11 @@ def _stranger(folded: Folded, grammar: GameGrammar, state: str, players: tuple[s
     return str(name), (intent, {slot: value for slot, value in slots.items() if slot != PLAYER_LIST})
 
 
-def _meaning(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
-             intents: frozenset[str] | None) -> tuple[str, dict[str, str | int]] | None:
+def _meaning(folded: Folded, grammar: GameGrammar, state: str,
+             players: tuple[str, ...]) -> tuple[str, dict[str, str | int]] | None:
     from companion.language.grammar import _match
 
-    return _match(folded, grammar, state, players, intents)
+    return _match(folded, grammar, state, players)
 
 
 def suggest(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> str | None:

@@ -1,0 +1,97 @@
+"""What a recogniser's words mean is read on the path they take through the state's recogniser grammar (the
+intent, the slots its block fixes and those its lists fill), with no second parse. Differential checks: on
+sampled phrases of every game, language and state, and on every example sentence a recogniser can say, the
+path gives what the typed matcher gives for the same words, read the same way (fillers set aside only at the
+edges, as recognisers hear them)."""
+
+import random
+
+import pytest
+
+from companion.dialogue.session import Heard, understand
+from companion.language import recognition_grammar as rg
+from companion.language.folding import fold
+from companion.language.grammar import _recognize, examples, games, load_grammar, states
+from companion.language.messages import LANGUAGES
+
+PLAYERS = ("Alice", "Jean-Luc")
+PER_STATE = 25  # phrases sampled in each state (the whole sweep is in test_grammar_recognition, typed)
+
+
+def typed(words: list[str], game: str, lang: str, state: str, players: tuple[str, ...]):
+    """The typed matcher's meaning for the intents whose recogniser templates produce the words, trying the
+    words without their edge fillers first, then as heard."""
+    grammar = rg.state_grammar(game, lang, state, players)
+    saying = rg.intents_saying(words, grammar, lang)
+    for reading in rg.without_fillers(words, lang)[::-1]:
+        found = _recognize(fold(" ".join(reading)), load_grammar(game, lang), state, players, saying)
+        if found is not None:
+            return found
+    return None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", games())
+def test_sampled_recogniser_phrases_mean_on_their_path_what_the_typed_matcher_reads(game, lang):
+    checked = 0
+    for state in states(game):
+        grammar = rg.state_grammar(game, lang, state, PLAYERS)
+        phrases = [p for p in rg.vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
+        for phrase in random.Random(f"{game} {lang} {state}").sample(phrases, min(PER_STATE, len(phrases))):
+            words = rg.spelling(lang).words(phrase)
+            found = rg.meaning(words, grammar, lang)
+            assert found is not None, (state, phrase)  # every phrase a recogniser is offered has a path
+            assert found == typed(words, game, lang, state, PLAYERS), (state, phrase)
+            checked += 1
+    assert checked > 10 * len(states(game))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", games())
+def test_example_sentences_a_recogniser_can_say_mean_on_their_path_what_they_mean_typed(game, lang):
+    book = examples(game, lang)
+    said = 0
+    for example in book.understood:
+        grammar = rg.state_grammar(game, lang, example.state, book.players)
+        words = rg.spelling(lang).words(example.text)
+        found = rg.meaning(words, grammar, lang)
+        if found is None:  # digits, or words kept from recognisers: only typed
+            continue
+        assert found == typed(words, game, lang, example.state, book.players), example.text
+        assert found[0] == example.intent, example.text
+        said += 1
+    assert said > len(book.understood) // 3, (said, len(book.understood))
+
+
+def heard(text: str, game: str, lang: str, state: str, players: tuple[str, ...] = PLAYERS):
+    return understand(Heard(text, 0.9, "test"), game=game, lang=lang, state=state, player_names=players)
+
+
+def test_a_hesitation_inside_heard_words_is_a_word_of_their_path():
+    """"de ah une" is heard as "of A one", the square A1, as the recogniser grammar says it; typed, "ah" is a
+    hesitation set aside, and the same line reads D1."""
+    line = "je choisis jetons de ah une puis de ah une"
+    assert heard(line, "jurassic-snack", "fr", "any").slots["square"] == "A1"
+    assert rg.parse_heard(line, game="jurassic-snack", lang="fr", state="any").slots["square"] == "A1"
+
+
+@pytest.mark.parametrize("lang, line, intent", [("en", "not so loud", "quieter"),
+                                                 ("fr", "je préfère des réponses brèves", "verbosity"),
+                                                 ("fr", "allez à la suite", "next")])
+def test_a_command_heard_when_a_name_is_asked_is_that_command(lang, line, intent):
+    assert heard(line, "draftosaurus", lang, "who").intent == intent
+
+
+def test_heard_words_no_template_produces_whole_are_read_as_typed():
+    line = "place the t rex uh in the forest of sameness"  # no path: a recogniser hears no "uh" inside a command
+    assert rg.meaning(rg.spelling("en").words(line), rg.state_grammar("draftosaurus", "en", "turn", PLAYERS),
+                      "en") is None
+    result = heard(line, "draftosaurus", "en", "turn")  # Vosk may join pieces of phrases: read as typed
+    assert (result.intent, result.slots) == ("place", {"species": "trex", "pen": "forest_of_sameness"})
+
+
+def test_heard_words_longer_than_any_sentence_are_not_understood():
+    line = " ".join(["place le tricératops dans la forêt"] * 100)  # a wildcard name would take them all
+    assert heard(line, "draftosaurus", "fr", "who").intent is None
+    short = heard("Zoé", "draftosaurus", "fr", "who")  # a name is taken as recognisers spell words
+    assert (short.intent, short.slots) == ("name_said", {"player": "zoé"})
