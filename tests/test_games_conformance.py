@@ -9,6 +9,7 @@ The games are those of `registry.GAMES` and the tests' own game (tests/games/rac
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -102,7 +103,7 @@ def test_an_action_found_legal_is_not_checked_again_on_the_same_state_only(spec,
         checked.append(action)
         return rules(action)
 
-    game.refusal = counted  # type: ignore[method-assign]
+    game.refusal = counted
     rechecked = 0
     while game.phase != OVER and len(game.actions) < MAX_ACTIONS:
         legal = game.legal_actions()
@@ -118,7 +119,9 @@ def test_an_action_found_legal_is_not_checked_again_on_the_same_state_only(spec,
         assert game.check(seen) is None
         if other == seen:
             continue
-        game.apply(other)  # the state changes after `seen` was found legal
+        checked.clear()
+        game.apply(other)  # another action than the one found legal is checked, and the state changes
+        assert checked == [other], (spec.id, seed, checked)
         if game.phase == OVER:
             break
         before, count = game.snapshot(), len(game.actions)
@@ -130,6 +133,25 @@ def test_an_action_found_legal_is_not_checked_again_on_the_same_state_only(spec,
         assert checked[:1] == [seen], (spec.id, seed, checked)
         rechecked += 1
     assert game.phase == OVER and rechecked, (spec.id, seed, rechecked)
+
+
+@pytest.mark.parametrize("spec", games())
+def test_an_action_equal_to_the_one_found_legal_or_applied_to_a_copy_is_checked_again(spec):
+    """Only the very action found legal, on the game that found it, skips the check: an equal one may hold True
+    where 1 is asked."""
+    game: LoggedGame = spec.new_random(0)
+    checked: list[Any] = []
+    rules = game.refusal
+    game.refusal = lambda action: checked.append(action) or rules(action)
+    action = game.legal_actions()[0]
+    assert game.check(action) is None
+    game.apply(dataclasses.replace(action))
+    assert len(checked) == 2 and checked[0] is action and checked[1] == action and checked[1] is not action
+    later = game.legal_actions()[0]
+    assert game.check(later) is None
+    twin = game.copy()  # a copy starts with nothing found legal: it may be changed otherwise than by apply
+    twin.apply(later)
+    assert len(checked) == 4 and checked[3] is later
 
 
 @pytest.mark.parametrize("spec, seed", games(seeds=budget(3)))

@@ -2,7 +2,8 @@
 intent, the slots its block fixes and those its lists fill), with no second parse. Differential checks: on
 sampled phrases of every game, language and state, and on every example sentence a recogniser can say, the
 path gives what the typed matcher gives for the same words, read the same way (fillers set aside only at the
-edges, as recognisers hear them)."""
+edges, as recognisers hear them). Where the typed matcher would read an alternative kept from recognisers
+("rex" alone), the path reads what a recogniser can say (a test below)."""
 
 import random
 
@@ -11,20 +12,22 @@ import pytest
 from companion.dialogue.session import Heard, understand
 from companion.language import recognition_grammar as rg
 from companion.language.folding import fold
-from companion.language.grammar import _recognize, examples, games, load_grammar, states
+from companion.language.grammar import _recognize, examples, games, load_grammar, parse, states
 from companion.language.messages import LANGUAGES
 
 PLAYERS = ("Alice", "Jean-Luc")
 PER_STATE = 25  # phrases sampled in each state (the whole sweep is in test_grammar_recognition, typed)
 
 
-def typed(words: list[str], game: str, lang: str, state: str, players: tuple[str, ...]):
-    """The typed matcher's meaning for the intents whose recogniser templates produce the words, trying the
-    words without their edge fillers first, then as heard."""
-    grammar = rg.state_grammar(game, lang, state, players)
-    saying = rg.intents_saying(words, grammar, lang)
-    for reading in rg.without_fillers(words, lang)[::-1]:
-        found = _recognize(fold(" ".join(reading)), load_grammar(game, lang), state, players, saying)
+def typed(text: str, game: str, lang: str, state: str, players: tuple[str, ...]):
+    """The typed matcher's meaning for the intents whose recogniser templates produce the words of `text`,
+    given the text of each reading (without its edge fillers first, then as heard)."""
+    spans = rg.spelling(lang).spans(text)
+    words = [word for word, _, _ in spans]
+    saying = rg.intents_saying(words, rg.state_grammar(game, lang, state, players), lang)
+    for first, reading in rg._readings(words, lang):
+        written = text[spans[first][1]:spans[first + len(reading) - 1][2]]
+        found = _recognize(fold(written), load_grammar(game, lang), state, players, saying)
         if found is not None:
             return found
     return None
@@ -38,10 +41,9 @@ def test_sampled_recogniser_phrases_mean_on_their_path_what_the_typed_matcher_re
         grammar = rg.state_grammar(game, lang, state, PLAYERS)
         phrases = [p for p in rg.vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
         for phrase in random.Random(f"{game} {lang} {state}").sample(phrases, min(PER_STATE, len(phrases))):
-            words = rg.spelling(lang).words(phrase)
-            found = rg.meaning(words, grammar, lang)
+            found = rg.meaning(phrase, grammar, lang)
             assert found is not None, (state, phrase)  # every phrase a recogniser is offered has a path
-            assert found == typed(words, game, lang, state, PLAYERS), (state, phrase)
+            assert found == typed(phrase, game, lang, state, PLAYERS), (state, phrase)
             checked += 1
     assert checked > 10 * len(states(game))
 
@@ -53,11 +55,10 @@ def test_example_sentences_a_recogniser_can_say_mean_on_their_path_what_they_mea
     said = 0
     for example in book.understood:
         grammar = rg.state_grammar(game, lang, example.state, book.players)
-        words = rg.spelling(lang).words(example.text)
-        found = rg.meaning(words, grammar, lang)
+        found = rg.meaning(example.text, grammar, lang)
         if found is None:  # digits, or words kept from recognisers: only typed
             continue
-        assert found == typed(words, game, lang, example.state, book.players), example.text
+        assert found == typed(example.text, game, lang, example.state, book.players), example.text
         assert found[0] == example.intent, example.text
         said += 1
     assert said > len(book.understood) // 3, (said, len(book.understood))
@@ -84,8 +85,7 @@ def test_a_command_heard_when_a_name_is_asked_is_that_command(lang, line, intent
 
 def test_heard_words_no_template_produces_whole_are_read_as_typed():
     line = "place the t rex uh in the forest of sameness"  # no path: a recogniser hears no "uh" inside a command
-    assert rg.meaning(rg.spelling("en").words(line), rg.state_grammar("draftosaurus", "en", "turn", PLAYERS),
-                      "en") is None
+    assert rg.meaning(line, rg.state_grammar("draftosaurus", "en", "turn", PLAYERS), "en") is None
     result = heard(line, "draftosaurus", "en", "turn")  # Vosk may join pieces of phrases: read as typed
     assert (result.intent, result.slots) == ("place", {"species": "trex", "pen": "forest_of_sameness"})
 
@@ -93,5 +93,39 @@ def test_heard_words_no_template_produces_whole_are_read_as_typed():
 def test_heard_words_longer_than_any_sentence_are_not_understood():
     line = " ".join(["place le tricératops dans la forêt"] * 100)  # a wildcard name would take them all
     assert heard(line, "draftosaurus", "fr", "who").intent is None
-    short = heard("Zoé", "draftosaurus", "fr", "who")  # a name is taken as recognisers spell words
-    assert (short.intent, short.slots) == ("name_said", {"player": "zoé"})
+    short = heard("Zoé", "draftosaurus", "fr", "who")
+    assert (short.intent, short.slots) == ("name_said", {"player": "Zoé"})
+
+
+@pytest.mark.parametrize("lang, line, name", [("fr", "Je m'appelle Zoé.", "Zoé"), ("fr", "Jean-Luc", "Jean-Luc"),
+                                              ("en", "My name is Mary Ann", "Mary Ann"),
+                                              ("en", "so, my name is Mary Ann", "Mary Ann")])
+def test_a_name_heard_is_kept_as_it_was_written(lang, line, name):
+    result = heard(line, "draftosaurus", lang, "who")
+    assert result.slots == {"player": name}, result
+    typed_line = parse(line, game="draftosaurus", lang=lang, state="who", player_names=PLAYERS)
+    assert (result.intent, result.slots) == (typed_line.intent, typed_line.slots)
+
+
+def test_a_list_s_longest_value_is_taken_first_as_typed():
+    """Lists of plain words: the longest value first, then the next, as the typed matcher takes them (a: "x" or
+    "x y", b: "y z" or "z"; "x y z" is a = "x y", b = "z")."""
+    def grammar(longest_first: bool) -> rg.StateGrammar:
+        a = rg.Choice((("x",), ("x", "y")), values=("A1", "A2"), longest_first=longest_first)
+        b = rg.Choice((("y", "z"), ("z",)), values=("B1", "B2"), longest_first=longest_first)
+        template = (rg.Ref("list_a", "a"), rg.Ref("list_b", "b"))
+        return rg.StateGrammar((("both", (template,)),), {"list_a": a, "list_b": b}, (((),),))
+
+    assert rg.meaning("x y z", grammar(True), "en") == ("both", {"a": "A2", "b": "B2"})
+    assert rg.meaning("x y z", grammar(False), "en") == ("both", {"a": "A1", "b": "B1"})  # in the order written
+
+
+def test_an_alternative_kept_from_recognisers_is_not_part_of_a_heard_path():
+    """"rex" alone is never offered to recognisers: heard, "tyrannosaurus rex" is one T-Rex; typed, the line can
+    also read "tyrannosaurus" and "rex" as two, which the matcher tries first."""
+    line = "i've your stegosaurus and tyrannosaurus rex five stegosaurus"
+    assert ("rex",) in rg.unheard("en")
+    assert heard(line, "draftosaurus", "en", "hand_named").slots == {
+        "card1": "stegosaurus", "card2": "trex", "count3": 5, "card3": "stegosaurus"}
+    typed_line = parse(line, game="draftosaurus", lang="en", state="hand_named", player_names=PLAYERS)
+    assert typed_line.slots["card3"] == "trex"

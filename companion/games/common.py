@@ -173,11 +173,11 @@ class LoggedGame(ABC):
 
     # ---- one check per action -----------------------------------------------------------------------------
 
-    _passed: Any = None  # the last action check() found legal, until the state changes
+    _passed: Any = None  # the action check() found legal last, until an action is applied (a copy starts without)
 
     def check(self, action: Any) -> Reason | None:
-        """None if `action` is legal now, else the Reason it is refused. An action found legal is not checked
-        again when it is applied next, on the same state."""
+        """None if `action` is legal now, else the Reason it is refused. The action found legal (that very
+        object: an equal one may hold True for 1) is not checked again when it is applied next."""
         reason = self.refusal(action)
         self._passed = action if reason is None else None
         return reason
@@ -185,7 +185,7 @@ class LoggedGame(ABC):
     def apply(self, action: Any) -> Any:
         """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing."""
         passed, self._passed = self._passed, None
-        if passed is None or passed != action:
+        if passed is not action:
             reason = self.refusal(action)
             if reason is not None:
                 refuse(reason)
@@ -220,6 +220,7 @@ class LoggedGame(ABC):
         """An independent game in the same state."""
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
+        twin._passed = None  # a copy may be changed otherwise than by apply (Dino's eggs shown)
         twin.actions = list(self.actions)
         self._copy_state(twin)
         return twin

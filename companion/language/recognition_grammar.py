@@ -44,7 +44,17 @@ from companion.language.grammar import (
     rewrite_templates,
     state_intents,
 )
-from companion.language.matcher import Alt, DynamicList, Node, Seq, TemplateValues, Trie, Wildcard, Words
+from companion.language.matcher import (
+    Alt,
+    DynamicList,
+    Node,
+    Seq,
+    TemplateValues,
+    Trie,
+    Wildcard,
+    WildSpan,
+    Words,
+)
 from companion.paths import grammars_dir
 
 UNKNOWN_WORD = "[unk]"
@@ -63,16 +73,22 @@ class Spelling:
     split_after_apostrophe: bool = False
 
     def words(self, text: str) -> list[str]:
-        words: list[str] = []
+        return [word for word, _, _ in self.spans(text)]
+
+    def spans(self, text: str) -> list[tuple[str, int, int]]:
+        """Each word with the characters it spans in `text` lower-cased (the same places in `text`, unless
+        lower-casing changed its length)."""
+        words: list[tuple[str, int, int]] = []
         for match in _SPOKEN_WORD.finditer(text.lower().replace("’", "'")):
-            word = match.group()
+            word, at = match.group(), match.start()
             parts = word.split("-") if self.split_hyphens else [word]
             for part in parts:
                 if self.split_after_apostrophe and "'" in part.rstrip("'"):
                     head, tail = part.split("'", 1)
-                    words.extend([f"{head}'", tail])
+                    words.extend([(f"{head}'", at, at + len(head) + 1), (tail, at + len(head) + 1, at + len(part))])
                 elif part:
-                    words.append(part)
+                    words.append((part, at, at + len(part)))
+                at += len(part) + 1
         return words
 
 
@@ -120,13 +136,18 @@ def fillers(lang: str) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ..
 def without_fillers(words: Sequence[str], lang: str) -> list[tuple[str, ...]]:
     """The words as said, then without a filler before, after, or both (the ways a recogniser's grammar
     may have produced them)."""
-    before, after = fillers(lang)
     words = tuple(words)
-    heads = [words] + [words[len(f):] for f in before if len(words) > len(f) and words[:len(f)] == f]
-    found = dict.fromkeys(heads)
-    for head in heads:
-        found.update(dict.fromkeys(head[:-len(f)] for f in after if len(head) > len(f) and head[-len(f):] == f))
-    return list(found)
+    return list(dict.fromkeys(words[start:end] for start, end in _filler_cuts(words, lang)))
+
+
+def _filler_cuts(words: tuple[str, ...], lang: str) -> list[tuple[int, int]]:
+    """Where the words begin and end once a filler heard before them, after them, or both is set aside (all of
+    them first, as said)."""
+    before, after = fillers(lang)
+    heads = [0] + [len(f) for f in before if len(words) > len(f) and words[:len(f)] == f]
+    return [(start, len(words)) for start in heads] + [
+        (start, len(words) - len(f)) for start in heads for f in after
+        if len(words) - start > len(f) and words[-len(f):] == f]
 
 
 @cache
@@ -147,6 +168,7 @@ class Choice:
     options: tuple[tuple[object, ...], ...]
     optional: bool = False
     values: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
+    longest_first: bool = field(default=False, compare=False, repr=False)  # a list of words: as the parser takes it
 
 
 @dataclass(frozen=True)
@@ -179,7 +201,8 @@ class _Builder:
             return (Ref(WILDCARD.name, node.slot),)
         if isinstance(node, DynamicList):
             said = [(tuple(spelling(self.lang).words(p)), p.strip()) for p in self.players]
-            self.named[name] = Choice(tuple(o for o, _ in said if o), values=tuple(p for o, p in said if o))
+            self.named[name] = Choice(tuple(o for o, _ in said if o), values=tuple(p for o, p in said if o),
+                                      longest_first=True)
             return (Ref(name, node.slot),)
         if name not in self.named:
             self.named[name] = Choice(())  # placeholder while building (rules do not recurse)
@@ -196,7 +219,8 @@ class _Builder:
             return (self._choice([self.build(item) for item in node.items], node.optional),)
         if isinstance(node, (Trie, TemplateValues)):  # a list's values: only those written with digits left out
             said = [(value, words) for value, words in self.values(node) if not _has_digits(words)]
-            return (Choice(tuple(words for _, words in said), values=tuple(value for value, _ in said)),)
+            return (Choice(tuple(words for _, words in said), values=tuple(value for value, _ in said),
+                           longest_first=isinstance(node, Trie)),)
         raise ValueError(f"no recogniser grammar for {type(node).__name__}")
 
     def _choice(self, options: list[tuple[object, ...]], optional: bool) -> Choice:
@@ -329,31 +353,50 @@ def intents_saying(words: Sequence[str], grammar: StateGrammar, lang: str | None
     """The intents whose recogniser templates produce exactly these words (with `lang`, also once a filler
     before or after them is set aside)."""
     found = set()
-    for said in _readings(words, lang):
+    for _, said in _readings(words, lang):
         known: _Known = {}
         found |= {name for name, templates in grammar.intents if name not in found
                   and any(len(said) in _paths(t, said, 0, grammar.named, known) for t in templates)}
     return frozenset(found)
 
 
-def meaning(words: Sequence[str], grammar: StateGrammar, lang: str | None = None) -> tuple[str, dict[str, Any]] | None:
-    """What recogniser words mean, read on the path they take through the state's grammar: the first intent of
-    the state with a template that produces them whole, with the slots its block fixes and those its path fills
-    (a wildcard, the words it took as recognisers spell them), trying them without their fillers first (with
-    `lang`), as the parser reads a sentence. None when no template produces them."""
-    for said in _readings(words, lang):
+def meaning(text: str, grammar: StateGrammar, lang: str) -> tuple[str, dict[str, Any]] | None:
+    """What a recogniser's words mean, read on the path they take through the state's grammar: the first intent
+    of the state with a template that produces them whole, with the slots its block fixes and those its path
+    fills (free text as it was written in `text`), trying them without their fillers first, and each list's
+    longest value first, as the parser reads a sentence. None when no template produces them."""
+    spans = spelling(lang).spans(text)
+    words = [word for word, _, _ in spans]
+    for first, said in _readings(words, lang):
         known: _Known = {}
         for (name, templates), fixed in zip(grammar.intents, grammar.fixed, strict=True):
             for template, slots in zip(templates, fixed, strict=True):
                 path = _paths(template, said, 0, grammar.named, known).get(len(said))
                 if path is not None:
-                    return name, dict(slots + path)
+                    return name, {**dict(slots), **{slot: _written(value, text, spans, first) for slot, value in path}}
     return None
 
 
-def _readings(words: Sequence[str], lang: str | None) -> list[tuple[str, ...]]:
-    """The words without the fillers a recogniser may have heard around them, the most set aside first."""
-    return without_fillers(words, lang)[::-1] if lang else [tuple(words)]
+def _written(value: Any, text: str, spans: list[tuple[str, int, int]], first: int) -> Any:
+    """A slot's value; free text (the words start:end of a reading that begins at word `first`) as written."""
+    if not isinstance(value, WildSpan):
+        return value
+    start, end = first + value.start, first + value.end
+    if len(text.lower()) != len(text):  # the places of the words are those of the lower-cased text
+        return " ".join(word for word, _, _ in spans[start:end])
+    return text[spans[start][1]:spans[end - 1][2]]
+
+
+def _readings(words: Sequence[str], lang: str | None) -> list[tuple[int, tuple[str, ...]]]:
+    """The words without the fillers a recogniser may have heard around them, the most set aside first, each
+    with the place of its first word."""
+    if not lang:
+        return [(0, tuple(words))]
+    words = tuple(words)
+    found: dict[tuple[str, ...], int] = {}
+    for start, end in _filler_cuts(words, lang):
+        found.setdefault(words[start:end], start)
+    return [(start, reading) for reading, start in reversed(found.items())]
 
 
 # Where a named part or choice may end from a word of the words heard: its option taken, and the slots filled.
@@ -362,9 +405,10 @@ _Known = dict[tuple[int, int], dict[int, tuple[int | None, Slots]]]
 
 def _paths(sequence: tuple[object, ...], words: Sequence[str], start: int, named: dict[str, Choice],
            known: _Known) -> dict[int, Slots]:
-    """Where a match of `sequence` starting at word `start` may end, each end with the slots of the first path
-    found to it (`known`: the named parts and choices already matched at a word of these words; the intents of a
-    state share their lists and rules, and finding them again was 2,650 steps a sentence)."""
+    """Where a match of `sequence` starting at word `start` may end, each end with the slots of the path the
+    parser would take to it, the first in its order (`known`: the named parts and choices already matched at a
+    word of these words; the intents of a state share their lists and rules, and finding them again was 2,650
+    steps a sentence)."""
     paths: dict[int, Slots] = {start: ()}
     for part in sequence:
         after: dict[int, Slots] = {}
@@ -381,9 +425,9 @@ def _part_paths(part: object, words: Sequence[str], start: int, named: dict[str,
                 known: _Known) -> dict[int, Slots]:
     if isinstance(part, str):
         return {start + 1: ()} if start < len(words) and words[start] == part else {}
-    if part == WILDCARD:
+    if part == WILDCARD:  # the most words first, as the parser takes free text
         assert isinstance(part, Ref) and part.slot is not None
-        return {end: ((part.slot, " ".join(words[start:end])),) for end in range(start + 1, len(words) + 1)}
+        return {end: ((part.slot, WildSpan(start, end)),) for end in range(len(words), start, -1)}
     slot = None
     if isinstance(part, Ref):
         slot, part = part.slot, named[part.name]
@@ -396,7 +440,7 @@ def _part_paths(part: object, words: Sequence[str], start: int, named: dict[str,
                 ends.setdefault(end, (index, slots))
         if part.optional:
             ends.setdefault(start, (None, ()))
-        known[key] = ends
+        known[key] = dict(sorted(ends.items(), reverse=True)) if part.longest_first else ends
     if slot is None or part.values is None:
         return {end: slots for end, (_, slots) in known[key].items()}
     values = part.values
@@ -412,7 +456,7 @@ def parse_heard(text: str, *, game: str, lang: str, state: str = ANY_STATE,
     typing can give. Words that no template produces whole (Vosk may join pieces of phrases) are parsed as
     typed."""
     grammar = state_grammar(game, lang, state, tuple(player_names))
-    found = None if len(text) > MAX_LINE else meaning(spelling(lang).words(text), grammar, lang)
+    found = None if len(text) > MAX_LINE else meaning(text, grammar, lang)
     if found is None:  # (a line longer than any sentence is not searched: parse says it is not understood)
         return parse(text, game=game, lang=lang, state=state, player_names=player_names)
     return ParseResult(found[0], found[1], text)
@@ -452,7 +496,7 @@ class _Pruner:
         if not kept and not optional:
             return None
         values = None if choice.values is None else tuple(choice.values[k] for k in kept)
-        return Choice(tuple(o for o in sequences if o), optional, values)
+        return Choice(tuple(o for o in sequences if o), optional, values, choice.longest_first)
 
     def _ref(self, name: str) -> Choice | None:
         if name not in self.pruned:

@@ -36,6 +36,8 @@ def guess(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, 
 
     A sentence understood in another language of the game is offered in the game's own ("undo" in a
     Spanish game: "deshacer"); a name close to a player's is offered as that player's ("Brono": Bruno)."""
+    from companion.language.grammar import _match
+
     translated = _in_other_language(folded, grammar, state, players)
     if translated is not None:
         return translated, None
@@ -44,7 +46,7 @@ def guess(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, 
     if stranger is None:
         return suggestion, None
     name, meaning = stranger
-    if suggestion is not None and _meaning(fold(suggestion), grammar, state, players) != meaning:
+    if suggestion is not None and _match(fold(suggestion), grammar, state, players) != meaning:
         return suggestion, None  # the guess reads the words otherwise than as a name ("tricératop" is no name)
     return None, name
 
@@ -86,12 +88,6 @@ def _stranger(folded: Folded, grammar: GameGrammar, state: str,
         return None  # a name holds no word of the grammar, but for a number or a word of a player's ("Bot 7")
     return str(name), (intent, {slot: value for slot, value in slots.items() if slot != PLAYER_LIST})
 
-
-def _meaning(folded: Folded, grammar: GameGrammar, state: str,
-             players: tuple[str, ...]) -> tuple[str, dict[str, str | int]] | None:
-    from companion.language.grammar import _match
-
-    return _match(folded, grammar, state, players)
 
 
 def suggest(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> str | None:

@@ -24,7 +24,7 @@ from companion.games.common import (
     LoggedGame,
     Reason,
     ReplayRefused,  # noqa: F401 - what a replay raises, caught by callers of this module
-    )
+)
 from companion.games.dino import spec
 from companion.games.dino.actions import Action, Meteor, Move, Penalty, action_from_json
 from companion.games.dino.board import UNREACHABLE, Board
