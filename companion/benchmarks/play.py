@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import math
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +119,19 @@ def _commands(game: Game, lang: str = "en") -> list[tuple[str, int]]:
     return lines
 
 
+def compare_actions(said: Sequence[Any], applied: Sequence[Any]) -> tuple[int, int]:
+    """How many rolls and moves were applied otherwise than said, and how many said were not applied, the two
+    lists aligned (a command lost, refused or asked again does not shift every later one into a mishearing)."""
+    otherwise = lost = 0
+    for tag, said_from, said_to, from_, to in difflib.SequenceMatcher(None, said, applied,
+                                                                      autojunk=False).get_opcodes():
+        if tag in ("replace", "insert"):
+            otherwise += to - from_
+        if tag in ("replace", "delete"):
+            lost += max(0, (said_to - said_from) - (to - from_))
+    return otherwise, lost
+
+
 def _value(item: Any) -> str:
     return getattr(item, "value", item)
 
@@ -160,10 +175,9 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
         decode_ms.append(decoded_ms)
         audio_s.append(seconds)
     applied = [a for a in table.game.actions if isinstance(a, (Roll, Place))]
+    otherwise, lost = compare_actions(said, applied)
     return {"commands": len(lines), "answered": len(responses), "actions_applied": len(table.game.actions),
-            "confirmations": listener.confirmations,
-            "misheard_applied": sum(a != b for a, b in zip(said, applied, strict=False))
-                                + max(0, len(applied) - len(said)),
+            "confirmations": listener.confirmations, "misheard_applied": otherwise, "not_applied": lost,
             "response_p50_ms": percentile(responses, 0.5), "response_p95_ms": percentile(responses, 0.95),
             "real_time_factor": sum(decode_ms) / 1000 / max(sum(a for a in audio_s if not math.isnan(a)), 1e-9)}
 
@@ -200,7 +214,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  commands {result['commands']}, answered {result['answered']}, actions applied "
           f"{result['actions_applied']}, read back for confirmation {result['confirmations']} "
           f"({result['confirmations'] / max(1, result['commands']):.0%}, target <= {READ_BACK_TARGET:.0%}), "
-          f"rolls and moves applied otherwise than said {result['misheard_applied']}")
+          f"rolls and moves applied otherwise than said {result['misheard_applied']}, "
+          f"said and not applied {result['not_applied']}")
     print(f"  end of command -> start of answer: p50 {result['response_p50_ms']:.0f} ms, "
           f"p95 {result['response_p95_ms']:.0f} ms (target p95 < {RESPONSE_TARGET_MS:.0f} ms)")
     print(f"  real-time factor of decoding: {result['real_time_factor']:.2f}")
