@@ -16,7 +16,7 @@ from companion.language.grammar import _recognize, examples, games, load_grammar
 from companion.language.messages import LANGUAGES
 
 PLAYERS = ("Alice", "Jean-Luc")
-PER_STATE = 25  # phrases sampled in each state (the whole sweep is in test_grammar_recognition, typed)
+PER_STATE = 25  # phrases sampled in each state (every phrase is parsed typed in test_grammar_recognition)
 
 
 def typed(text: str, game: str, lang: str, state: str, players: tuple[str, ...]):
