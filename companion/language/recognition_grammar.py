@@ -133,13 +133,6 @@ def fillers(lang: str) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ..
     return phrases("before"), phrases("after")
 
 
-def without_fillers(words: Sequence[str], lang: str) -> list[tuple[str, ...]]:
-    """The words as said, then without a filler before, after, or both (the ways a recogniser's grammar
-    may have produced them)."""
-    words = tuple(words)
-    return list(dict.fromkeys(words[start:end] for start, end in _filler_cuts(words, lang)))
-
-
 def _filler_cuts(words: tuple[str, ...], lang: str) -> list[tuple[int, int]]:
     """Where the words begin and end once a filler heard before them, after them, or both is set aside (all of
     them first, as said)."""
@@ -263,7 +256,7 @@ class StateGrammar:
 
     intents: tuple[tuple[str, tuple[tuple[object, ...], ...]], ...]
     named: dict[str, Choice]
-    fixed: tuple[tuple[Slots, ...], ...] = ()
+    fixed: tuple[tuple[Slots, ...], ...]
 
 
 @lru_cache(maxsize=256)

@@ -89,7 +89,6 @@ def _stranger(folded: Folded, grammar: GameGrammar, state: str,
     return str(name), (intent, {slot: value for slot, value in slots.items() if slot != PLAYER_LIST})
 
 
-
 def suggest(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...]) -> str | None:
     """The closest accepted sentence, spelled as the grammar writes it, or None."""
     from companion.language.grammar import fillers
