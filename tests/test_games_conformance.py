@@ -21,7 +21,7 @@ import pytest
 
 from companion import registry
 from companion.errors import RuleViolation
-from companion.games.common import OVER, LoggedGame, Reason
+from companion.games.common import OVER, LoggedGame, Reason, ReplayRefused
 from companion.games.spec import GameSpec
 from companion.language.grammar import examples, parse, state_templates, states
 from companion.language.messages import LANGUAGES, catalog
@@ -152,6 +152,21 @@ def test_an_action_equal_to_the_one_found_legal_or_applied_to_a_copy_is_checked_
     twin = game.copy()  # a copy starts with nothing found legal: it may be changed otherwise than by apply
     twin.apply(later)
     assert len(checked) == 4 and checked[3] is later
+
+
+@pytest.mark.parametrize("spec", games())
+def test_no_action_is_refused_before_and_after_one_was_found_legal(spec):
+    """None (a save's null action) is refused and changes nothing, and is never taken for the action found
+    legal when none was."""
+    game: LoggedGame = spec.new_random(0)
+    before = game.snapshot()
+    for _ in range(2):
+        with pytest.raises(RuleViolation):
+            game.apply(None)
+        assert game.snapshot() == before and not game.actions
+        assert game.check(game.legal_actions()[0]) is None
+    with pytest.raises(ReplayRefused):
+        spec.engine_class().replay(game.setup_json(), [None])
 
 
 @pytest.mark.parametrize("spec, seed", games(seeds=budget(3)))

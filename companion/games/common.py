@@ -185,7 +185,7 @@ class LoggedGame(ABC):
     def apply(self, action: Any) -> Any:
         """Play `action`; an illegal one raises RuleViolation carrying the Reason and changes nothing."""
         passed, self._passed = self._passed, None
-        if passed is not action:
+        if passed is None or passed is not action:  # (None is no action: nothing was found legal)
             reason = self.refusal(action)
             if reason is not None:
                 refuse(reason)
