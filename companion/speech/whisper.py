@@ -21,8 +21,8 @@ beam search at temperature 0 (Whisper's fallback to sampling at higher temperatu
 forced (no detection pass), no timestamps, at most MAX_TOKENS tokens (a command is a few words; more is Whisper
 repeating itself), the state's names as the previous text, the model kept loaded, and a WINDOW_S window instead of
 Whisper's 30 s: the encoder's cost grows with its window (with 30 s, 2.25 times the processor time of 20 French
-commands, model load included). The encoder runs on every core, the decoder on one core per decode, with the second
-opinion's batches side by side (DECODERS).
+commands, model load included). The encoder and each decode run on every core, the second opinion's batches side
+by side on one model's workers (DECODERS).
 """
 
 from __future__ import annotations
@@ -62,13 +62,13 @@ WINDOW_S = 10.0      # the encoder's window for an utterance this long or shorte
 MAX_WINDOW_S = 30.0  # Whisper's own window: the longest utterance heard whole
 PROMPT_TOKENS = 60   # at most this much of the state's vocabulary as the previous text (its names in order)
 SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took more memory and time (docs/BENCHMARKS.md)
-# The decoder (the beam search and the second opinion's scores) runs on one core per decode, DECODERS decodes at once
-# (the second opinion's batches side by side), and the encoder on every core. A decoder step multiplies a few rows:
-# two threads on it cost more than they gained. Paired on the 100 utterances of `bench listen --lang fr --engine
-# whisper --quick`, the same verdicts and transcripts, against one model on two cores: beam search p50 / p95 160 /
-# 244 ms against 239 / 518, second opinion 197 / 478 against 228 / 566, decode 356 / 712 against 453 / 946 ms; the
-# encoder on one core took as long as on two only when the other core was busy. It costs memory: a French game
-# (`bench play --lang fr`) peaked at 560 MB against 354 MB with DECODERS = 1 (one model on every core, as before).
+# The encoder and the decoder (the beam search, the second opinion's scores) share one model: DECODERS workers on its
+# one copy of the weights, each on every core, so that the second opinion's batches are scored side by side. The
+# layout before it, a second model for the decoder with one core per decode (measured faster than one worker on
+# two cores: decode p50 / p95 356 / 712 against 453 / 946 ms on `bench listen --lang fr --engine whisper --quick`),
+# held the weights twice. 24 French utterances (mbrola fr1 and fr4, each encoded, transcribed and 13 sentences
+# scored) in a process of their own, 5 pairs with `farm-bench`, this layout against that one: peak 407 against
+# 550 MiB, wall time 0.97 times, processor time 1.08 times, the same transcripts and scores (docs/BENCHMARKS.md).
 DECODERS = 2
 # When Whisper's second opinion is asked: "needed" (as the game asks it: when the sound match is unsure, see
 # second_opinion.verdict), "always" (to replay every setting of it, `bench listen --tradeoff`) or "never".
@@ -175,9 +175,7 @@ class WhisperModel:
         replicas = min(cores, DECODERS)
         try:
             self.model = ctranslate2.models.Whisper(str(folder), device="cpu", compute_type=COMPUTE_TYPE,
-                                                    intra_threads=cores)
-            self.decoder = self.model if replicas < 2 else ctranslate2.models.Whisper(
-                str(folder), device="cpu", compute_type=COMPUTE_TYPE, intra_threads=1, inter_threads=replicas)
+                                                    intra_threads=cores, inter_threads=replicas)
             self.tokenizer = _tokenizer(folder)
         except Exception as error:  # CTranslate2 raises RuntimeError, ValueError...; a bad JSON ValueError
             raise Unavailable("whisper_model_broken", str(error), path=str(folder)) from error
@@ -213,8 +211,8 @@ class WhisperModel:
     def transcribe(self, encoded: Encoded, start: list[int]) -> list[tuple[str, float]]:
         """Whisper's best transcripts, best first (beam search at temperature 0), each with its score (the
         beam's log-probability per token)."""
-        result = self.decoder.generate(encoded.output, [start], beam_size=BEAM_SIZE, num_hypotheses=HYPOTHESES,
-                                       max_length=len(start) + MAX_TOKENS, return_scores=True)[0]
+        result = self.model.generate(encoded.output, [start], beam_size=BEAM_SIZE, num_hypotheses=HYPOTHESES,
+                                     max_length=len(start) + MAX_TOKENS, return_scores=True)[0]
         return [(self.tokenizer.decode(ids).strip(), float(score))
                 for ids, score in zip(result.sequences_ids, result.scores, strict=True)]
 
@@ -228,7 +226,7 @@ class WhisperModel:
 
         def scored(batch: list[list[int]]) -> list[float]:
             output = self.storage.from_array(np.repeat(audio, len(batch), axis=0))
-            aligned = self.decoder.align(output, start, batch, [encoded.frames] * len(batch))
+            aligned = self.model.align(output, start, batch, [encoded.frames] * len(batch))
             return [float(np.sum(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12))))
                     for a in aligned]
 
