@@ -111,6 +111,17 @@ def read_data(path: Path) -> Any:
     return data
 
 
+def digest_of(*parts: bytes) -> bytes:
+    """A 32-byte digest of `parts`, each taken with its length (no two lists of parts give the same bytes)."""
+    import hashlib
+
+    found = hashlib.blake2b(digest_size=32)
+    for part in parts:
+        found.update(len(part).to_bytes(8, "little"))
+        found.update(part)
+    return found.digest()
+
+
 def read_checked(kept: Path, check: Callable[[bytes], bytes]) -> bytes | None:
     """What a cache file written by `keep_checked` holds, or None when there is none or its first 32 bytes are not
     `check` of the rest (a damaged file, or one kept for other sources): checked before anything reads it."""

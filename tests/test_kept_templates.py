@@ -15,6 +15,7 @@ import pytest
 from companion.language import grammar, kept_templates
 from companion.language.grammar import StateTemplates, Template
 from companion.language.messages import LANGUAGES
+from companion.paths import digest_of
 from tests.conftest import run_python
 
 PARSE = """
@@ -85,7 +86,7 @@ def test_a_kept_file_altered_to_make_anything_else_is_refused_and_runs_nothing(m
     for payload in (pickle.dumps(Planted(marker)), pickle.dumps({"not": "templates"}), pickle.dumps([1, 2]),
                     b"not a pickle"):
         packed = zlib.compress(payload)
-        path.write_bytes(kept_templates._digest(key, packed) + packed)  # a digest made to match
+        path.write_bytes(digest_of(key, packed) + packed)  # a digest made to match
         assert kept_templates.read(key) is None
     assert not marker.exists()
 
@@ -147,7 +148,7 @@ def test_a_kept_file_of_the_allowed_classes_in_another_shape_is_refused(monkeypa
                   StateTemplates(compiled.templates, {"die": [template]}, compiled.open_start),
                   StateTemplates((Template("die", "not a node", (), template.vocabulary),), {}, ())):
         packed = zlib.compress(pickle.dumps(wrong))
-        path.write_bytes(kept_templates._digest(key, packed) + packed)
+        path.write_bytes(digest_of(key, packed) + packed)
         assert kept_templates.read(key) is None, wrong
 
 
@@ -185,7 +186,7 @@ def test_reading_leaves_the_garbage_collector_as_it_found_it(monkeypatch, tmp_pa
     key, path = kept_file(monkeypatch, tmp_path)
     assert gc.isenabled() and kept_templates.read(key) is not None and gc.isenabled()
     packed = zlib.compress(b"not a pickle")
-    path.write_bytes(kept_templates._digest(key, packed) + packed)
+    path.write_bytes(digest_of(key, packed) + packed)
     assert kept_templates.read(key) is None and gc.isenabled()
     gc.disable()
     try:

@@ -12,7 +12,6 @@ compiled again and kept anew.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import io
 import json
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
 from companion import __version__
-from companion.paths import cache_home, keep_checked, read_checked
+from companion.paths import cache_home, digest_of, keep_checked, read_checked
 
 if TYPE_CHECKING:
     from companion.language.grammar import StateTemplates
@@ -40,14 +39,6 @@ _MADE = {("companion.language.matcher", name) for name in
     ("companion.language.grammar", "Template"), ("companion.language.grammar", "StateTemplates")}
 
 
-def _digest(*parts: bytes) -> bytes:
-    found = hashlib.blake2b(digest_size=32)
-    for part in parts:
-        found.update(len(part).to_bytes(8, "little"))
-        found.update(part)
-    return found.digest()
-
-
 @cache
 def _code() -> bytes:
     """The digest of the code that makes compiled templates: ours, and every module of hassil (found without
@@ -56,14 +47,14 @@ def _code() -> bytes:
     hassil = Path(spec.origin).parent if spec is not None and spec.origin else None
     files = [_HERE / name for name in _OUR_CODE]
     files += sorted(hassil.glob("*.py")) if hassil is not None else []
-    return _digest(FORMAT, *(path.name.encode() + (path.read_bytes() if path.is_file() else b"") for path in files))
+    return digest_of(FORMAT, *(path.name.encode() + (path.read_bytes() if path.is_file() else b"") for path in files))
 
 
 @cache
 def _grammar(game: str, lang: str) -> bytes:
     from companion.language.grammar import grammar_source
 
-    return _digest(json.dumps(grammar_source(game, lang), sort_keys=True, ensure_ascii=False, default=repr).encode())
+    return digest_of(json.dumps(grammar_source(game, lang), sort_keys=True, ensure_ascii=False, default=repr).encode())
 
 
 def key(game: str, lang: str, state: str) -> bytes:
@@ -71,7 +62,7 @@ def key(game: str, lang: str, state: str) -> bytes:
     from companion.language.grammar import PLAYER_LIST, state_intents
 
     intents = json.dumps([state, PLAYER_LIST, *state_intents(game, state)]).encode()
-    return _digest(_code(), _grammar(game, lang), intents)
+    return digest_of(_code(), _grammar(game, lang), intents)
 
 
 def path(found_by: bytes) -> Path:
@@ -103,7 +94,7 @@ def _unpickled(payload: bytes) -> object:
 
 def read(found_by: bytes) -> StateTemplates | None:
     """The templates kept under this key, or None (none kept, or a file damaged or altered)."""
-    packed = read_checked(path(found_by), lambda kept: _digest(found_by, kept))
+    packed = read_checked(path(found_by), lambda kept: digest_of(found_by, kept))
     if packed is None:
         return None
     try:
@@ -140,7 +131,7 @@ def keep(found_by: bytes, templates: StateTemplates) -> None:
     except (pickle.PicklingError, RecursionError, TypeError, AttributeError, ValueError):
         return  # a slot value pickle cannot write: the state is compiled at each start, as before
     kept = path(found_by)
-    if keep_checked(kept, lambda payload: _digest(found_by, payload), packed):
+    if keep_checked(kept, lambda payload: digest_of(found_by, payload), packed):
         with contextlib.suppress(OSError):  # a file another process removed meanwhile
             _forget_old(kept.parent)
 

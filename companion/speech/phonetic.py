@@ -90,9 +90,22 @@ class PhoneGraph:
         self.targets = np.array([targets[a] for a in by_rank], dtype=np.int64)
         self.labels = np.array([labels[a] for a in by_rank], dtype=np.int64)
         self.word_at = {new: ends_word[old] for new, old in enumerate(by_rank) if old in ends_word}
-        self.incoming: dict[int, list[int]] = defaultdict(list)
-        for arc, target in enumerate(self.targets):
-            self.incoming[int(target)].append(arc)
+        self.incoming = _incoming(self.targets)
+
+    @classmethod
+    def kept(cls, symbols: list[str], size: int, start: int, arrays: dict[str, np.ndarray],
+             word_at: dict[int, str]) -> PhoneGraph:
+        """A graph read back from the cache folder (companion.speech.kept_phones), as `arrays()` gave it."""
+        graph = cls.__new__(cls)
+        graph.symbols, graph.size, graph.start, graph.word_at = symbols, size, start, word_at
+        graph.accepting, graph.sources, graph.targets, graph.labels = (
+            arrays[name].astype(np.int64) for name in ("accepting", "sources", "targets", "labels"))
+        graph.incoming = _incoming(graph.targets)
+        return graph
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The graph's arcs and accepting nodes, as `kept` takes them back."""
+        return {"accepting": self.accepting, "sources": self.sources, "targets": self.targets, "labels": self.labels}
 
     def costs(self, phone: str) -> np.ndarray:
         """The cost of `phone` (of the text) on each arc."""
@@ -143,6 +156,14 @@ class PhoneGraph:
         if i > 0 and _close(float(rows[i - 1][node]) + INSERTION, here):
             return i - 1, node, -1
         raise RuntimeError("phone alignment could not be read back")  # every finite cost has a way in
+
+
+def _incoming(targets: np.ndarray) -> dict[int, list[int]]:
+    """The arcs into each node, in the order of the arcs."""
+    incoming: dict[int, list[int]] = defaultdict(list)
+    for arc, target in enumerate(targets.tolist()):
+        incoming[target].append(arc)
+    return incoming
 
 
 def _close(a: float, b: float) -> bool:
@@ -224,9 +245,24 @@ def _elided(word: str, phones: tuple[str, ...], lang: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> PhoneGraph:
-    """The phone graph of a state (cached: building it asks espeak-ng for every grammar word once)."""
-    automaton = word_automaton(game, lang, state, player_names)
-    return PhoneGraph(automaton, _grammar_phones(lang, tuple(sorted({w for _, _, w in automaton.arcs}))))
+    """The phone graph of a state: read from the cache folder when it was built before from the same word graph
+    with the same espeak-ng, else built (its words said by espeak-ng) and kept there."""
+    from companion.speech import kept_phones
+
+    graph = word_graph(game, lang, state, player_names)
+    key = kept_phones.key(graph.digest(), lang)
+    found = kept_phones.read(key) if key is not None else None
+    if found is not None:
+        built, phones = found
+        _PHONES.update(((lang, word), sounds) for word, sounds in phones.items())
+        return built
+    automaton = minimal(graph)
+    words = tuple(sorted({w for _, _, w in automaton.arcs}))
+    phones = _grammar_phones(lang, words)
+    built = PhoneGraph(automaton, phones)
+    if key is not None and all((lang, word) in _PHONES for word in words):  # espeak-ng answered for every word
+        kept_phones.keep(key, built, phones)
+    return built
 
 
 @lru_cache(maxsize=64)

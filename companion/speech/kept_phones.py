@@ -1,0 +1,141 @@
+"""A dialogue state's phone graph (companion.speech.phonetic), kept in the cache folder (phones/) between runs.
+
+Building one asks espeak-ng for every word of the state's grammar and spells the minimal word automaton out phone
+by phone: about a second of processor time for a French turn, at the first command of each state of every game.
+A kept graph is found by a key made of what it depends on: the state's word graph (its digest), the language,
+espeak-ng's version, and the code that makes phones and graphs. The file begins with a digest of the key and its
+contents, checked before anything is read; its arrays are read without pickle and checked for the shape of a phone
+graph, so that a damaged or altered file is refused, and the graph built again and kept anew. The newest KEPT
+files are kept (each set of player names makes graphs of its own).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import zipfile
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from companion.paths import cache_home, digest_of, keep_checked, read_checked
+from companion.speech.pronounce import espeak_path
+
+if TYPE_CHECKING:
+    from companion.speech.phonetic import PhoneGraph
+
+FOLDER = "phones"
+FORMAT = b"companion-phone-graph 1, npz compressed"
+# Graphs kept, the most recently used. Compressed, French Draftosaurus's `any` with two names takes 0.67 MB (2.85
+# plain) and 11 ms more to read; its turn, die and confirm together 0.77 MB.
+KEPT = 48
+_HERE = Path(__file__).parent
+_OUR_CODE = ("phonetic.py", "pronounce.py", "kept_phones.py")
+_ARRAYS = ("accepting", "sources", "targets", "labels", "word_arcs")
+
+
+@cache
+def _espeak() -> bytes | None:
+    """espeak-ng's version line, or None when it cannot be asked (nothing is kept then)."""
+    program = espeak_path()
+    if program is None:
+        return None
+    try:
+        result = subprocess.run([program, "--version"], capture_output=True, timeout=10, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return result.stdout.strip() or None
+
+
+@cache
+def _code() -> bytes:
+    return digest_of(FORMAT, *((_HERE / name).read_bytes() for name in _OUR_CODE))
+
+
+def key(graph_digest: str, lang: str) -> bytes | None:
+    """The key of the phone graph of a word graph in `lang`; None without espeak-ng."""
+    espeak = _espeak()
+    return None if espeak is None else digest_of(_code(), espeak, lang.encode(), graph_digest.encode())
+
+
+def _path(key: bytes) -> Path:
+    return cache_home() / FOLDER / f"{key.hex()[:32]}.npz"
+
+
+def read(key: bytes) -> tuple[PhoneGraph, dict[str, tuple[str, ...]]] | None:
+    """The graph kept under `key` and the phones of its words, or None (none kept, or a file refused)."""
+    from companion.speech.phonetic import PhoneGraph
+
+    path = _path(key)
+    payload = read_checked(path, lambda data: digest_of(key, data))
+    if payload is None:
+        return None
+    try:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as stored:
+            arrays = {name: stored[name] for name in _ARRAYS}
+            header = json.loads(bytes(stored["header"]).decode("utf-8"))
+        found = _checked(header, arrays)
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, UnicodeDecodeError):
+        return None
+    if found is None:
+        return None
+    symbols, size, start, words, phones = found
+    with contextlib.suppress(OSError):
+        os.utime(path)  # used: among the newest again
+    word_at = dict(zip(arrays["word_arcs"].tolist(), words, strict=True))
+    return PhoneGraph.kept(symbols, size, start, arrays, word_at), phones
+
+
+def _checked(header: Any, arrays: dict[str, np.ndarray]) -> tuple[list[str], int, int, list[str],
+                                                                  dict[str, tuple[str, ...]]] | None:
+    """The header's parts when the header and arrays have the shape of a phone graph, else None."""
+    if not isinstance(header, dict):
+        return None
+    symbols, size, start = header.get("symbols"), header.get("size"), header.get("start")
+    words, phones = header.get("words"), header.get("phones")
+    if not (isinstance(symbols, list) and all(isinstance(s, str) for s in symbols) and isinstance(size, int)
+            and isinstance(start, int) and 0 <= start < size and isinstance(words, list)
+            and all(isinstance(w, str) for w in words) and isinstance(phones, dict)
+            and all(isinstance(w, str) and isinstance(p, list) and all(isinstance(x, str) for x in p)
+                    for w, p in phones.items())):
+        return None
+    if any(a.ndim != 1 or a.dtype.kind not in "iu" for a in arrays.values()):
+        return None
+    arcs = len(arrays["sources"])
+    if not (len(arrays["targets"]) == len(arrays["labels"]) == arcs and len(arrays["word_arcs"]) == len(words)):
+        return None
+    bounds = (("accepting", size), ("sources", size), ("targets", size), ("labels", len(symbols)),
+              ("word_arcs", arcs))
+    if any(len(arrays[name]) and (arrays[name].min() < 0 or arrays[name].max() >= limit) for name, limit in bounds):
+        return None
+    return symbols, size, start, words, {w: tuple(p) for w, p in phones.items()}
+
+
+def keep(key: bytes, graph: PhoneGraph, phones: dict[str, tuple[str, ...]]) -> None:
+    """Keep `graph` (and the phones of its words) under `key`, then drop the least recently used beyond KEPT.
+    A cache folder that cannot be written keeps nothing."""
+    word_arcs = sorted(graph.word_at)
+    header = {"symbols": graph.symbols, "size": graph.size, "start": graph.start,
+              "words": [graph.word_at[arc] for arc in word_arcs], "phones": {w: list(p) for w, p in phones.items()}}
+    out = io.BytesIO()
+    arrays: dict[str, Any] = {name: array.astype(np.int32) for name, array in graph.arrays().items()}
+    arrays["word_arcs"] = np.array(word_arcs, dtype=np.int32)
+    arrays["header"] = np.frombuffer(json.dumps(header, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
+    np.savez_compressed(out, **arrays)
+    path = _path(key)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    if keep_checked(path, lambda data: digest_of(key, data), out.getvalue()):
+        _drop_oldest(path.parent)
+
+
+def _drop_oldest(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        kept = sorted(folder.glob("*.npz"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in kept[KEPT:]:
+            old.unlink(missing_ok=True)
