@@ -12,6 +12,7 @@ and %LOCALAPPDATA%. COMPANION_HOME moves the saves, COMPANION_CONFIG names the s
 
 from __future__ import annotations
 
+import contextlib
 import io
 import marshal
 import os
@@ -120,6 +121,15 @@ def digest_of(*parts: bytes) -> bytes:
         found.update(len(part).to_bytes(8, "little"))
         found.update(part)
     return found.digest()
+
+
+def forget_oldest(folder: Path, pattern: str, most: int) -> None:
+    """Remove the files of `folder` matching `pattern` beyond the `most` used last (by modification time); a file
+    another process removed meanwhile stops the round, the next keeps count."""
+    with contextlib.suppress(OSError):
+        kept = sorted(folder.glob(pattern), key=lambda file: file.stat().st_mtime_ns)
+        for old in kept[:-most]:
+            old.unlink(missing_ok=True)
 
 
 def read_checked(kept: Path, check: Callable[[bytes], bytes]) -> bytes | None:

@@ -2,6 +2,8 @@
 back the same; a damaged or altered file is refused and the graph built again; the folder keeps the newest."""
 
 import io
+import json
+import os
 
 import numpy as np
 import pytest
@@ -34,9 +36,16 @@ def same(a: phonetic.PhoneGraph, b: phonetic.PhoneGraph) -> bool:
             and all(np.array_equal(x, y) for x, y in zip(a.arrays().values(), b.arrays().values(), strict=True)))
 
 
+def key_of(lang: str, state: str, players: tuple[str, ...] = PLAYERS) -> bytes:
+    found = kept_phones.key(word_graph("draftosaurus", lang, state, players).digest(), lang)
+    assert found is not None
+    return found
+
+
 def test_a_kept_graph_is_the_graph_built_and_matches_the_same_sentences(cache):
     built = graph("fr", "turn")
     assert [p.suffix for p in cache.iterdir()] == [".npz"]
+    assert kept_phones.read(key_of("fr", "turn")) is not None
     kept = graph("fr", "turn")
     assert kept is not built and same(kept, built)
     for text in ("alice mais le tricératope dans la rivière", "le dé di croix", "bruneau met le t rex au roi"):
@@ -65,7 +74,7 @@ def test_a_damaged_file_is_refused_and_the_graph_built_and_kept_again(cache, at)
     built = graph("en", "confirm")
     (path,) = cache.iterdir()
     damage(path, at)
-    key = kept_phones.key(word_graph("draftosaurus", "en", "confirm", PLAYERS).digest(), "en")
+    key = key_of("en", "confirm")
     assert kept_phones.read(key) is None
     again = graph("en", "confirm")
     assert same(again, built) and kept_phones.read(key) is not None  # written whole again
@@ -73,7 +82,7 @@ def test_a_damaged_file_is_refused_and_the_graph_built_and_kept_again(cache, at)
 
 def test_a_file_kept_under_the_right_key_but_not_shaped_as_a_phone_graph_is_refused(cache):
     built = graph("en", "confirm")
-    key = kept_phones.key(word_graph("draftosaurus", "en", "confirm", PLAYERS).digest(), "en")
+    key = key_of("en", "confirm")
     built.labels = built.labels + len(built.symbols)  # a phone no graph has
     kept_phones.keep(key, built, {})
     assert kept_phones.read(key) is None
@@ -89,19 +98,72 @@ def test_a_file_kept_under_the_right_key_but_not_shaped_as_a_phone_graph_is_refu
     assert kept_phones.read(key) is None
 
 
+def altered(path, key: bytes, **arrays) -> None:
+    """The file at `path` made anew from `arrays` with a digest made to match."""
+    out = io.BytesIO()
+    np.savez_compressed(out, **arrays)
+    path.write_bytes(digest_of(key, out.getvalue()) + out.getvalue())
+
+
+def test_files_altered_to_make_the_reader_fail_or_fill_the_memory_are_refused(cache):
+    built = graph("en", "confirm")
+    key = key_of("en", "confirm")
+    (path,) = cache.iterdir()
+    word_arcs = np.array(sorted(built.word_at), dtype=np.int32)
+    header = {"symbols": built.symbols, "size": built.size, "start": built.start,
+              "words": [built.word_at[arc] for arc in word_arcs.tolist()], "phones": {}}
+
+    def encoded(value) -> np.ndarray:
+        return np.frombuffer(json.dumps(value).encode(), dtype=np.uint8)
+
+    arrays = {**built.arrays(), "word_arcs": word_arcs}
+    altered(path, key, **arrays, header=encoded(header))
+    assert kept_phones.read(key) is not None  # the form itself is read
+    altered(path, key, **arrays, header=encoded(header), extra=np.zeros(3))  # a member more
+    assert kept_phones.read(key) is None
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kept_phones, "MOST_BYTES", sum(a.nbytes for a in arrays.values()))
+        assert kept_phones.read(key) is None  # unpacked, more than the bound: not unpacked
+    altered(path, key, **arrays, header=np.frombuffer(b"[" * 100_000 + b"]" * 100_000, dtype=np.uint8))
+    assert kept_phones.read(key) is None  # nested beyond Python's recursion
+    altered(path, key, **arrays, header=encoded({**header, "size": 10**13}))
+    assert kept_phones.read(key) is None  # more nodes than arcs could reach
+
+
 def test_the_folder_keeps_the_most_recently_used_graphs(cache, monkeypatch):
-    monkeypatch.setattr(kept_phones, "KEPT", 2)
+    monkeypatch.setattr(kept_phones, "MOST_FILES", 2)
     graph("en", "confirm")
     first = next(cache.iterdir())
+    os.utime(first, ns=(1, 1))  # as if kept long ago
     graph("fr", "confirm")
-    first.touch()  # used again
+    graph("en", "confirm")  # read, so used again
     graph("es", "confirm")
     names = {p.name for p in cache.iterdir()}
     assert len(names) == 2 and first.name in names
 
 
+def test_a_graph_read_back_gives_the_phones_of_its_words_without_espeak_ng(cache, monkeypatch):
+    graph("fr", "die")
+    phonetic._PHONES.clear()
+    monkeypatch.setattr(phonetic, "guess_pronunciations", lambda *_: {})  # espeak-ng says nothing now
+    graph("fr", "die")
+    found = phonetic.closest_sentence("le dé dit croix", "draftosaurus", "fr", "die", PLAYERS)
+    assert found.text == "le dé dit croix" and found.distance == 0
+
+
+def test_a_graph_with_a_word_espeak_ng_failed_to_say_is_not_kept(cache, monkeypatch):
+    said = phonetic._grammar_phones
+
+    def one_lost(lang, words):
+        return {word: phones for word, phones in said(lang, words).items() if word != "oui"}
+
+    monkeypatch.setattr(phonetic, "_grammar_phones", one_lost)
+    graph("fr", "confirm")
+    assert not cache.exists() or not list(cache.iterdir())
+
+
 def test_without_espeak_ng_nothing_is_kept(cache, monkeypatch):
-    monkeypatch.setattr(kept_phones, "_espeak", lambda: None)
+    monkeypatch.setattr(kept_phones, "_espeak", lambda _lang: None)
     graph("en", "confirm")
     assert not cache.exists() or not list(cache.iterdir())
 

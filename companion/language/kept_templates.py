@@ -11,7 +11,6 @@ compiled again and kept anew.
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import io
 import json
@@ -23,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
 from companion import __version__
-from companion.paths import cache_home, digest_of, keep_checked, read_checked
+from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, read_checked
 
 if TYPE_CHECKING:
     from companion.language.grammar import StateTemplates
@@ -132,8 +131,7 @@ def keep(found_by: bytes, templates: StateTemplates) -> None:
         return  # a slot value pickle cannot write: the state is compiled at each start, as before
     kept = path(found_by)
     if keep_checked(kept, lambda payload: digest_of(found_by, payload), packed):
-        with contextlib.suppress(OSError):  # a file another process removed meanwhile
-            _forget_old(kept.parent)
+        forget_oldest(kept.parent, "*.bin", MOST_FILES)
 
 
 # Every state of the three games in three languages (their yes/no questions included) makes 177 files; a new
@@ -143,8 +141,3 @@ def keep(found_by: bytes, templates: StateTemplates) -> None:
 MOST_FILES = 400
 MOST_BYTES = 16 << 20  # unpacked, far above the largest (0.4 MB)
 
-
-def _forget_old(folder: Path) -> None:
-    kept = sorted(folder.glob("*.bin"), key=lambda file: file.stat().st_mtime)
-    for old in kept[:-MOST_FILES]:
-        old.unlink(missing_ok=True)

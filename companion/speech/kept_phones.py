@@ -3,10 +3,11 @@
 Building one asks espeak-ng for every word of the state's grammar and spells the minimal word automaton out phone
 by phone: about a second of processor time for a French turn, at the first command of each state of every game.
 A kept graph is found by a key made of what it depends on: the state's word graph (its digest), the language,
-espeak-ng's version, and the code that makes phones and graphs. The file begins with a digest of the key and its
-contents, checked before anything is read; its arrays are read without pickle and checked for the shape of a phone
-graph, so that a damaged or altered file is refused, and the graph built again and kept anew. The newest KEPT
-files are kept (each set of player names makes graphs of its own).
+espeak-ng's version and dictionary, and the code that makes automata, phones and graphs. The file begins with a
+digest of the key and its contents, checked before anything is read; it is read without pickle, within a bound on
+its unpacked size, and checked for the shape of a phone graph, so that a damaged or altered file is refused, and
+the graph built again and kept anew. The MOST_FILES used last are kept (each set of player names makes graphs of
+its own).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import zipfile
 from functools import cache
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from companion.paths import cache_home, digest_of, keep_checked, read_checked
+from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, read_checked
 from companion.speech.pronounce import espeak_path
 
 if TYPE_CHECKING:
@@ -31,17 +33,21 @@ if TYPE_CHECKING:
 
 FOLDER = "phones"
 FORMAT = b"companion-phone-graph 1, npz compressed"
-# Graphs kept, the most recently used. Compressed, French Draftosaurus's `any` with two names takes 0.67 MB (2.85
-# plain) and 11 ms more to read; its turn, die and confirm together 0.77 MB.
-KEPT = 48
+# Compressed, French Draftosaurus's `any` with two names takes 0.67 MB (2.85 plain) and 11 ms more to read; its
+# turn, die and confirm together 0.77 MB. A game uses 4 to 14 states: the files of three or four games, about
+# 30 MB at most.
+MOST_FILES = 48
+MOST_BYTES = 64 << 20  # unpacked, far above the largest (2.85 MB)
 _HERE = Path(__file__).parent
-_OUR_CODE = ("phonetic.py", "pronounce.py", "kept_phones.py")
+_OUR_CODE = ("fsg.py", "phonetic.py", "pronounce.py", "kept_phones.py")
 _ARRAYS = ("accepting", "sources", "targets", "labels", "word_arcs")
+_MEMBERS = frozenset(f"{name}.npy" for name in (*_ARRAYS, "header"))
 
 
 @cache
-def _espeak() -> bytes | None:
-    """espeak-ng's version line, or None when it cannot be asked (nothing is kept then)."""
+def _espeak(lang: str) -> bytes | None:
+    """espeak-ng's version line and the size and date of its dictionary for `lang`, or None when it cannot be
+    asked (nothing is kept then)."""
     program = espeak_path()
     if program is None:
         return None
@@ -49,18 +55,28 @@ def _espeak() -> bytes | None:
         result = subprocess.run([program, "--version"], capture_output=True, timeout=10, check=True)
     except (OSError, subprocess.SubprocessError):
         return None
-    return result.stdout.strip() or None
+    version = result.stdout.strip()
+    data = re.search(rb"Data at: (.+)$", version)
+    try:
+        found = os.stat(os.path.join(os.fsdecode(data.group(1).strip()), f"{lang}_dict")) if data else None
+    except OSError:
+        found = None
+    return version + (f" {found.st_size} {found.st_mtime_ns}".encode() if found else b"") if version else None
 
 
 @cache
-def _code() -> bytes:
-    return digest_of(FORMAT, *((_HERE / name).read_bytes() for name in _OUR_CODE))
+def _code() -> bytes | None:
+    """The digest of our code that makes the graphs; None where its sources are not installed."""
+    try:
+        return digest_of(FORMAT, *((_HERE / name).read_bytes() for name in _OUR_CODE))
+    except OSError:
+        return None
 
 
 def key(graph_digest: str, lang: str) -> bytes | None:
-    """The key of the phone graph of a word graph in `lang`; None without espeak-ng."""
-    espeak = _espeak()
-    return None if espeak is None else digest_of(_code(), espeak, lang.encode(), graph_digest.encode())
+    """The key of the phone graph of a word graph in `lang`; None when nothing can be kept."""
+    espeak, code = _espeak(lang), _code()
+    return None if espeak is None or code is None else digest_of(code, espeak, lang.encode(), graph_digest.encode())
 
 
 def _path(key: bytes) -> Path:
@@ -76,11 +92,16 @@ def read(key: bytes) -> tuple[PhoneGraph, dict[str, tuple[str, ...]]] | None:
     if payload is None:
         return None
     try:
+        with zipfile.ZipFile(io.BytesIO(payload)) as packed:
+            members = packed.infolist()
+            if {m.filename for m in members} != _MEMBERS or len(members) != len(_MEMBERS) or \
+                    sum(m.file_size for m in members) > MOST_BYTES:
+                return None
         with np.load(io.BytesIO(payload), allow_pickle=False) as stored:
             arrays = {name: stored[name] for name in _ARRAYS}
             header = json.loads(bytes(stored["header"]).decode("utf-8"))
         found = _checked(header, arrays)
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, UnicodeDecodeError):
+    except Exception:  # noqa: BLE001 - whatever a file altered to match its digest raises, it is refused
         return None
     if found is None:
         return None
@@ -98,15 +119,15 @@ def _checked(header: Any, arrays: dict[str, np.ndarray]) -> tuple[list[str], int
         return None
     symbols, size, start = header.get("symbols"), header.get("size"), header.get("start")
     words, phones = header.get("words"), header.get("phones")
-    if not (isinstance(symbols, list) and all(isinstance(s, str) for s in symbols) and isinstance(size, int)
-            and isinstance(start, int) and 0 <= start < size and isinstance(words, list)
-            and all(isinstance(w, str) for w in words) and isinstance(phones, dict)
-            and all(isinstance(w, str) and isinstance(p, list) and all(isinstance(x, str) for x in p)
-                    for w, p in phones.items())):
-        return None
     if any(a.ndim != 1 or a.dtype.kind not in "iu" for a in arrays.values()):
         return None
     arcs = len(arrays["sources"])
+    if not (isinstance(symbols, list) and all(isinstance(s, str) for s in symbols) and isinstance(size, int)
+            and isinstance(start, int) and 0 <= start < size <= arcs + 1 and isinstance(words, list)
+            and all(isinstance(w, str) for w in words) and isinstance(phones, dict)
+            and all(isinstance(w, str) and isinstance(p, list) and p and all(isinstance(x, str) for x in p)
+                    for w, p in phones.items())):
+        return None
     if not (len(arrays["targets"]) == len(arrays["labels"]) == arcs and len(arrays["word_arcs"]) == len(words)):
         return None
     bounds = (("accepting", size), ("sources", size), ("targets", size), ("labels", len(symbols)),
@@ -117,8 +138,8 @@ def _checked(header: Any, arrays: dict[str, np.ndarray]) -> tuple[list[str], int
 
 
 def keep(key: bytes, graph: PhoneGraph, phones: dict[str, tuple[str, ...]]) -> None:
-    """Keep `graph` (and the phones of its words) under `key`, then drop the least recently used beyond KEPT.
-    A cache folder that cannot be written keeps nothing."""
+    """Keep `graph` (and the phones of its words) under `key`, then drop the least recently used beyond
+    MOST_FILES. A cache folder that cannot be written keeps nothing."""
     word_arcs = sorted(graph.word_at)
     header = {"symbols": graph.symbols, "size": graph.size, "start": graph.start,
               "words": [graph.word_at[arc] for arc in word_arcs], "phones": {w: list(p) for w, p in phones.items()}}
@@ -128,14 +149,5 @@ def keep(key: bytes, graph: PhoneGraph, phones: dict[str, tuple[str, ...]]) -> N
     arrays["header"] = np.frombuffer(json.dumps(header, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
     np.savez_compressed(out, **arrays)
     path = _path(key)
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
     if keep_checked(path, lambda data: digest_of(key, data), out.getvalue()):
-        _drop_oldest(path.parent)
-
-
-def _drop_oldest(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        kept = sorted(folder.glob("*.npz"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in kept[KEPT:]:
-            old.unlink(missing_ok=True)
+        forget_oldest(path.parent, "*.npz", MOST_FILES)

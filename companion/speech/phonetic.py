@@ -220,11 +220,15 @@ def phones_of(words: list[str] | tuple[str, ...], lang: str) -> dict[str, tuple[
         guessed = guess_pronunciations(list(dict.fromkeys(said.values())), ESPEAK_VOICES[lang])
         if not guessed:  # espeak-ng is missing or failed: nothing is kept, it is asked again next time
             return {word: _PHONES[lang, word] for word in words if _PHONES.get((lang, word))}
-        if len(_PHONES) + len(missing) > _PHONES_KEPT:
-            _PHONES.clear()
-        _PHONES.update(((lang, word), _elided(word, tuple(guessed.get(said[word], "").split()), lang))
-                       for word in missing)
+        _remember(lang, {word: _elided(word, tuple(guessed.get(said[word], "").split()), lang) for word in missing})
     return {word: phones for word in words for phones in [_PHONES[lang, word]] if phones}
+
+
+def _remember(lang: str, phones: dict[str, tuple[str, ...]]) -> None:
+    """Keep each word's phones in `lang` (none: espeak-ng cannot say it), within _PHONES_KEPT words."""
+    if len(_PHONES) + len(phones) > _PHONES_KEPT:
+        _PHONES.clear()
+    _PHONES.update(((lang, word), sounds) for word, sounds in phones.items())
 
 
 def _is_elided(word: str, lang: str) -> bool:
@@ -254,13 +258,13 @@ def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] 
     found = kept_phones.read(key) if key is not None else None
     if found is not None:
         built, phones = found
-        _PHONES.update(((lang, word), sounds) for word, sounds in phones.items())
+        _remember(lang, phones)
         return built
     automaton = minimal(graph)
     words = tuple(sorted({w for _, _, w in automaton.arcs}))
     phones = _grammar_phones(lang, words)
     built = PhoneGraph(automaton, phones)
-    if key is not None and all((lang, word) in _PHONES for word in words):  # espeak-ng answered for every word
+    if key is not None and len(phones) == len(words):  # every word said (a word espeak-ng failed on is built again)
         kept_phones.keep(key, built, phones)
     return built
 

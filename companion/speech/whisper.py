@@ -68,7 +68,8 @@ SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took m
 # two cores: decode p50 / p95 356 / 712 against 453 / 946 ms on `bench listen --lang fr --engine whisper --quick`),
 # held the weights twice. 24 French utterances (mbrola fr1 and fr4, each encoded, transcribed and 13 sentences
 # scored) in a process of their own, 5 pairs with `farm-bench`, this layout against that one: peak 407 against
-# 550 MiB, wall time 0.97 times, processor time 1.08 times, the same transcripts and scores (docs/BENCHMARKS.md).
+# 550 MiB, wall time 0.97 times, processor time 1.08 times, the same transcripts and scores; beside a busy process
+# (not paired) a little slower, p50 733 and 820 ms against 666 and 814, taken for the memory (docs/BENCHMARKS.md).
 DECODERS = 2
 # When Whisper's second opinion is asked: "needed" (as the game asks it: when the sound match is unsure, see
 # second_opinion.verdict), "always" (to replay every setting of it, `bench listen --tradeoff`) or "never".
