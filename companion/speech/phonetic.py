@@ -198,14 +198,6 @@ def _topological(automaton: WordAutomaton) -> list[int]:
     return order
 
 
-def word_automaton(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> WordAutomaton:
-    """The minimal word automaton of what recognisers may say in `state` (free-text templates left out), with
-    a filler phrase allowed before and after ("alors, annule, s'il te plaît": recognition_grammar.fillers): the
-    one pocketsphinx searches, from the same word graph. (A builder of its own made the same automata for the
-    93 states of the three games in three languages, in 4 times the processor time: 79 s against 20 s.)"""
-    return minimal(word_graph(game, lang, state, player_names))
-
-
 # (language, word) -> its phones (none: espeak-ng could not say it)
 _PHONES: dict[tuple[str, str], tuple[str, ...]] = {}
 _PHONES_KEPT = 20_000  # words kept; the whole list is dropped beyond
@@ -250,7 +242,11 @@ def _elided(word: str, phones: tuple[str, ...], lang: str) -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> PhoneGraph:
     """The phone graph of a state: read from the cache folder when it was built before from the same word graph
-    with the same espeak-ng, else built (its words said by espeak-ng) and kept there."""
+    with the same espeak-ng, else built (its words said by espeak-ng) and kept there. It spells out the minimal
+    word automaton of what recognisers may say in `state` (free-text templates left out, a filler phrase allowed
+    before and after: recognition_grammar.fillers), the one pocketsphinx searches, from the same word graph. (A
+    builder of its own made the same automata for the 93 states of the three games in three languages, in 4 times
+    the processor time: 79 s against 20 s.)"""
     from companion.speech import kept_phones
 
     graph = word_graph(game, lang, state, player_names)
