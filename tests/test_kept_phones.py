@@ -152,12 +152,12 @@ def test_a_graph_read_back_gives_the_phones_of_its_words_without_espeak_ng(cache
 
 
 def test_a_graph_with_a_word_espeak_ng_failed_to_say_is_not_kept(cache, monkeypatch):
-    said = phonetic._grammar_phones
+    said = phonetic.phones_of
 
-    def one_lost(lang, words):
-        return {word: phones for word, phones in said(lang, words).items() if word != "oui"}
+    def one_lost(words, lang):
+        return {word: phones for word, phones in said(words, lang).items() if word != "oui"}
 
-    monkeypatch.setattr(phonetic, "_grammar_phones", one_lost)
+    monkeypatch.setattr(phonetic, "phones_of", one_lost)
     graph("fr", "confirm")
     assert not cache.exists() or not list(cache.iterdir())
 

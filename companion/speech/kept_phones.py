@@ -18,7 +18,6 @@ import json
 import os
 import re
 import subprocess
-import zipfile
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -92,12 +91,11 @@ def read(key: bytes) -> tuple[PhoneGraph, dict[str, tuple[str, ...]]] | None:
     if payload is None:
         return None
     try:
-        with zipfile.ZipFile(io.BytesIO(payload)) as packed:
-            members = packed.infolist()
+        with np.load(io.BytesIO(payload), allow_pickle=False) as stored:  # nothing unpacked before it is asked for
+            members = stored.zip.infolist()
             if {m.filename for m in members} != _MEMBERS or len(members) != len(_MEMBERS) or \
                     sum(m.file_size for m in members) > MOST_BYTES:
                 return None
-        with np.load(io.BytesIO(payload), allow_pickle=False) as stored:
             arrays = {name: stored[name] for name in _ARRAYS}
             header = json.loads(bytes(stored["header"]).decode("utf-8"))
         found = _checked(header, arrays)

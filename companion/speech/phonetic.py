@@ -258,16 +258,12 @@ def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] 
         return built
     automaton = minimal(graph)
     words = tuple(sorted({w for _, _, w in automaton.arcs}))
-    phones = _grammar_phones(lang, words)
+    phones = phones_of(words, lang)
     built = PhoneGraph(automaton, phones)
     if key is not None and len(phones) == len(words):  # every word said (a word espeak-ng failed on is built again)
         kept_phones.keep(key, built, phones)
     return built
 
-
-@lru_cache(maxsize=64)
-def _grammar_phones(lang: str, words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    return phones_of(words, lang)
 
 
 def closest_sentence(text: str, game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> Closest:
