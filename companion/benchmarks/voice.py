@@ -3,7 +3,8 @@
 A private PulseAudio server (companion.speech.soundserver) stands in for the sound card; the program runs as a
 player starts it, and the speaker's monitor is recorded:
 - heard: a short scripted game, typed on standard input; the seconds of speech recorded against the seconds
-  of speech of every printed line rendered alone by the same voice at the same speed;
+  of speech of every printed line rendered alone by the same voice at the same speed; then the same game with
+  the program's speech process stopped now and then, as a busy processor does (STALL);
 - order: each printed line is found in the recording (its loudness contour, matched against its sentences
   rendered alone by the same voice), each just after the one before it; English ones are then recognised by
   PocketSphinx among all the lines printed: a line lost, cut or out of order is counted;
@@ -20,12 +21,14 @@ player starts it, and the speaker's monitor is recorded:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -77,6 +80,9 @@ LATE_S = 20.0
 # A line not found whole is looked for in pieces of at least this long (see `locate`): a sentence of half a second
 # ("Yes.", "No.", "Done.") matched 9 to 11 of 11 other sentences at FOUND_SCORE, so alone it proves nothing.
 UNIT_S = 1.0
+# A processor taken by other work, as the game's speech process lives it: stopped this long, this often (SIGSTOP,
+# then SIGCONT). What the sound server holds (companion.speech.playback.LATENCY) must carry the voice through.
+STALL = (0.3, 2.0)
 
 
 # ------------------------------------------------------------------------------------------- the game
@@ -89,6 +95,56 @@ class GameRun:
     recording: Recording
     returncode: int
     seconds: float
+    stalls: int = 0  # times the speech process was stopped (see Stalls)
+
+
+class Stalls:
+    """While in use, stops the speech process of the program `parent` for `stopped_s` every `every_s`, as a
+    processor busy with other work does to it (Linux: its children are read in /proc)."""
+
+    def __init__(self, parent: int, stopped_s: float, every_s: float):
+        self.parent, self.stopped_s, self.every_s = parent, stopped_s, every_s
+        self.count = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Stalls:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _speech_processes(self) -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                command = (entry / "cmdline").read_bytes()
+            except (OSError, IndexError, ValueError):
+                continue  # gone meanwhile
+            if parent == self.parent and b"companion.speech.tts_worker" in command:
+                found.append(int(entry.name))
+        return found
+
+    def _signal(self, pids: list[int], signal_number: int) -> int:
+        sent = 0
+        for pid in pids:
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                os.kill(pid, signal_number)
+                sent += 1
+        return sent
+
+    def _run(self) -> None:
+        while not self._done.wait(self.every_s - self.stopped_s):
+            pids = self._speech_processes()
+            if self._signal(pids, signal.SIGSTOP):
+                self.count += 1
+            time.sleep(self.stopped_s)
+            self._signal(pids, signal.SIGCONT)
 
 
 def game_command(lang: str, save: Path, *extra: str) -> list[str]:
@@ -106,9 +162,11 @@ def home_env(folder: Path, rate: float | None = None) -> dict[str, str]:
 
 
 def play_scripted(server: PrivateSoundServer, lang: str, folder: Path, lines: Sequence[str] | None = None,
-                  rate: float | None = None, timeout: float = 300) -> GameRun:
+                  rate: float | None = None, timeout: float = 300,
+                  stall: tuple[float, float] | None = None) -> GameRun:
     """A game typed on standard input (every line at once, as a script), the program speaking with its own
-    voice; the speaker's monitor is recorded from before it starts to after it ends."""
+    voice; the speaker's monitor is recorded from before it starts to after it ends. `stall`: (seconds stopped,
+    every so many seconds) for the program's speech process (see Stalls)."""
     lines = SCRIPTS[lang] if lines is None else lines
     env = {**os.environ, **server.environment(), **home_env(folder, rate)}
     recorder = server.record()
@@ -116,13 +174,20 @@ def play_scripted(server: PrivateSoundServer, lang: str, folder: Path, lines: Se
         recorder.stop()
         raise RuntimeError("the speaker was not quiet before the game")
     started = time.monotonic()
-    done = subprocess.run(game_command(lang, folder / "game.json", "--engine", "text", "--voice", "tts",
-                                       "--no-earcons"),
-                          input="\n".join(lines) + "\n", capture_output=True, text=True, encoding="utf-8", env=env,
-                          timeout=timeout, check=False)
+    game = subprocess.Popen(game_command(lang, folder / "game.json", "--engine", "text", "--voice", "tts",
+                                         "--no-earcons"),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            encoding="utf-8", env=env)
+    stalls = Stalls(game.pid, *stall) if stall is not None else None
+    with stalls if stalls is not None else contextlib.nullcontext():
+        try:
+            printed, _ = game.communicate("\n".join(lines) + "\n", timeout=timeout)
+        except subprocess.TimeoutExpired:
+            game.kill()
+            printed, _ = game.communicate()
     ended = time.monotonic()
-    return GameRun([line for line in done.stdout.splitlines() if line.strip()], recorder.stop(until=ended + 0.3),
-                   done.returncode, ended - started)
+    return GameRun([line for line in printed.splitlines() if line.strip()], recorder.stop(until=ended + 0.3),
+                   game.returncode, ended - started, stalls.count if stalls is not None else 0)
 
 
 # ------------------------------------------------------------------------------------------- measuring
@@ -349,6 +414,7 @@ class Heard:
     lost: list[str] = field(default_factory=list)  # lines not found whole, in their place
     scores: list[float] = field(default_factory=list)  # how well each line matched where it was looked for
     misrecognised: list[str] = field(default_factory=list)  # found, but recognised as another line
+    stalls: int = 0  # times the speech process was stopped meanwhile
 
     @property
     def ratio(self) -> float:
@@ -356,9 +422,10 @@ class Heard:
 
 
 def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: float | None = None,
-                  recognise: bool | None = None) -> Heard:
-    """Play the language's script and measure it (recognition: English only, by default)."""
-    run = play_scripted(server, lang, folder, rate=rate)
+                  recognise: bool | None = None, stall: tuple[float, float] | None = None) -> Heard:
+    """Play the language's script and measure it (recognition: English only, by default; `stall`: see
+    play_scripted)."""
+    run = play_scripted(server, lang, folder, rate=rate, stall=stall)
     if run.returncode != 0:
         raise RuntimeError(f"the game ended with code {run.returncode}: {run.printed[-3:]}")
     audio = run.recording.audio()
@@ -367,7 +434,7 @@ def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: flo
     alone = iter(rendered([part for parts in sentences for part in parts], lang, rate, folder))
     pieces = [[next(alone) for _ in parts] for parts in sentences]  # each line's sentences, rendered one by one
     said = [np.concatenate(line) for line in pieces]  # each line as it is played
-    result = Heard(lang, sum(speech_seconds(a) for a in said), speech_seconds(audio), len(lines))
+    result = Heard(lang, sum(speech_seconds(a) for a in said), speech_seconds(audio), len(lines), stalls=run.stalls)
     found = spans(audio, said, pieces)
     places = [(start, score) for start, score, _ in found]
     result.lost = [line for line, (start, _) in zip(lines, places, strict=True) if start is None]
@@ -807,6 +874,7 @@ def _measure(server: PrivateSoundServer, folder: Path, langs: list[str], trials:
     cuts: list[float] = []
     for lang in langs:
         heard = [measure_heard(server, lang, folder / f"{lang}-heard-{run}") for run in range(runs)]
+        stalled = measure_heard(server, lang, folder / f"{lang}-stalled", recognise=False, stall=STALL)
         timings = measure_terminal(server, lang, folder / f"{lang}-terminal", trials)
         first += timings.first_audio_ms
         cuts += timings.barge_in_ms
@@ -815,6 +883,7 @@ def _measure(server: PrivateSoundServer, folder: Path, langs: list[str], trials:
             "lines": [h.lines for h in heard], "lost": sum(len(h.lost) for h in heard),
             "lost_lines": [line for h in heard for line in h.lost],
             "misrecognised": sum(len(h.misrecognised) for h in heard),
+            "stalled": {"heard": round(stalled.ratio, 3), "lost": len(stalled.lost), "stalls": stalled.stalls},
             "first_audio_ms": _summary(timings.first_audio_ms), "barge_in_ms": _summary(timings.barge_in_ms),
             "cuts_missed": timings.missed}
     spoken = measure_spoken_cuts(server, folder / "spoken-cuts", trials)
@@ -848,6 +917,9 @@ def _print(report: dict[str, Any]) -> None:
               f"lines {item['lines']}, lost or out of order {item['lost']}, misrecognised "
               f"{item['misrecognised']}; first audio {_said(item['first_audio_ms'])}; barge-in "
               f"{_said(item['barge_in_ms'])}, cuts missed {item['cuts_missed']}")
+        stalled = item["stalled"]
+        print(f"{lang}, its speech process stopped {STALL[0]} s every {STALL[1]:.0f} s ({stalled['stalls']} times): "
+              f"heard {100 * stalled['heard']:.1f}%, lines lost or out of order {stalled['lost']}")
     print(f"all: first audio {_said(report['first_audio_ms'])} (target p95 <= {targets['first_audio_p95_ms']:.0f} ms); "
           f"barge-in silence {_said(report['barge_in_ms'])} (target p95 <= {targets['barge_in_p95_ms']:.0f} ms)")
     spoken = report["spoken_cuts"]

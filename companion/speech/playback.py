@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import sys
 import threading
 import time
@@ -27,13 +28,19 @@ from companion.speech.audio import Resampler, open_output
 from companion.speech.base import Unavailable
 
 OUTPUT_RATE = 22050  # espeak-ng's rate: speech, the bulk of what is played, is never resampled
-# How far ahead of the ear sound is handed to the device. The callback runs in Python: on a busy machine (load 8.7
-# on 2 cores, eight 4-second sentences through PulseAudio's ALSA plugin) PortAudio's "high" latency (35 ms) ran
-# dry 1,789 times and skipped a third of the speech; 0.1 s once, 0.2 s never. It costs no delay: a cut aborts
-# the stream, which drops what the device holds, and a response starts on a fresh stream (IDLE_CLOSE_S) primed
-# with its first samples rather than with silence.
-LATENCY = 0.2
+# How far ahead of the ear sound is handed to the device: what the sound server holds when this process is held up.
+# The callback runs in Python: on a busy machine (load 8.7 on 2 cores, eight 4-second sentences through
+# PulseAudio's ALSA plugin) PortAudio's "high" latency (35 ms) ran dry 1,789 times and skipped a third of the
+# speech; 0.1 s once, 0.2 s never. A full run of the tests beside a busy process still lost 7 of a French game's 17
+# lines at 0.2 s; with this process stopped 0.3 s (or 0.5 s) every 2 s, as a starved processor does, 14 (17) of
+# them were not heard whole at 0.2 s, none at 0.6 s or 1 s. It costs no delay: a cut aborts the stream, which
+# drops what the device holds; a sound that comes when the device holds only silence is played on a fresh stream
+# primed with its first samples (`play`), not behind that silence.
+LATENCY = 0.6
 IDLE_CLOSE_S = 0.5
+# A fresh stream for a sound that would wait behind silence starts once the sound before it is out of the device,
+# and a little after, so that no end of a word is clipped (`_heard_until` is the callback's estimate).
+RESTART_MARGIN_S = 0.02
 # How far ahead of the ear rendering may go: a long rules text is not held in memory whole.
 AHEAD_S = 20.0
 
@@ -51,15 +58,51 @@ class AudioOutput:
         self._heard_until = 0.0  # monotonic time at which the last sample handed to the device is heard
         self._idle_since = time.monotonic()
         self._closing = False
+        self._silence_ahead = False  # the device was handed silence after the last queued sample
+        self._waiting: Any = None  # the stream whose silence a queued sound waits to skip (see `play`)
+        self._opened = 0  # streams opened so far: a stream's callback serves the queue only while it is the last
+        self._lost: Unavailable | None = None  # what was queued could not be played (a fresh stream would not open)
         self.underflows = 0  # times the device ran out of sound while playing (a click or a gap was heard)
 
     def play(self, samples: np.ndarray) -> None:
-        """Queue `samples` after what is already queued; opens the device if needed (Unavailable if none)."""
+        """Queue `samples` after what is already queued; opens the device if needed (Unavailable if none).
+
+        When everything queued before has gone to the device, which then holds that sound's end and silence (up
+        to LATENCY of it), the new sound does not go behind that silence: it waits in the queue until the end is
+        heard, then starts a fresh stream. Sounds queued while others still are follow them with no gap."""
         if not len(samples):
             return
         with self._lock:
+            if self._lost is not None:
+                problem, self._lost = self._lost, None
+                raise problem
             self._blocks.append(np.asarray(samples, dtype=np.float32))
+            if (len(self._blocks) == 1 and self._silence_ahead and self._stream is not None and not self._closing
+                    and self._waiting is None):
+                self._waiting = self._stream
+                delay = max(0.0, self._heard_until - time.monotonic()) + RESTART_MARGIN_S
+                timer = threading.Timer(delay, self._restart, args=(self._stream,))
+                timer.daemon = True
+                timer.start()
+                return
             self._ensure_stream()
+
+    def _restart(self, stream: Any) -> None:
+        """A fresh stream for what is queued, once the device `stream` has played all but silence."""
+        with self._lock:
+            if self._stream is not stream or self._waiting is not stream:
+                return  # cut, or closed and opened again, meanwhile
+            self._waiting = None
+            self._stream = None
+            try:
+                self._ensure_stream()
+            except Unavailable as problem:  # no device any more: what waited cannot be heard; said at the next sound
+                self._blocks.clear()
+                self._position = 0
+                self._lost = problem
+        with contextlib.suppress(Exception):  # silence, dropped
+            stream.abort()
+            stream.close()
 
     def queued_seconds(self) -> float:
         with self._lock:
@@ -76,6 +119,7 @@ class AudioOutput:
             self._blocks.clear()
             self._position = 0
             self._heard_until = 0.0
+            self._waiting = None
             stream, self._stream = self._stream, None
         if stream is not None:
             with contextlib.suppress(Exception):  # a stream that fails to stop is silent all the same
@@ -93,25 +137,32 @@ class AudioOutput:
             threading.Thread(target=old.close, daemon=True).start()  # it stopped itself; close it off the lock
         sounddevice = open_output()
         quiet_alsa()
+        self._opened += 1
+        self._silence_ahead = False
         try:
             stream = sounddevice.OutputStream(samplerate=self.rate, channels=1, dtype="float32", latency=LATENCY,
                                               prime_output_buffers_using_stream_callback=True,
-                                              device=self.device, callback=self._fill)
+                                              device=self.device, callback=functools.partial(self._fill, self._opened))
             stream.start()
         except Exception as error:  # PortAudioError and friends
             raise Unavailable("no_output_device", str(error)) from error
         self._stream = stream
         self._idle_since = time.monotonic()
 
-    def _fill(self, out: np.ndarray, frames: int, timing: Any, status: Any) -> None:
-        """The stream's callback: the next `frames` samples of the queue, silence after it."""
+    def _fill(self, opened: int, out: np.ndarray, frames: int, timing: Any, status: Any) -> None:
+        """The callback of the `opened`-th stream: the next `frames` samples of the queue, silence after it (only
+        silence once a later stream has taken over, in the moment before this one is aborted)."""
         import sounddevice
 
         written = 0
         with self._lock:
+            if opened != self._opened:
+                out.fill(0.0)
+                return
             if status.output_underflow and time.monotonic() < self._heard_until:
                 self.underflows += 1
-            while written < frames and self._blocks:
+            waiting = self._waiting is not None  # what is queued starts on a fresh stream
+            while written < frames and self._blocks and not waiting:
                 block = self._blocks[0]
                 take = min(frames - written, len(block) - self._position)
                 out[written:written + take, 0] = block[self._position:self._position + take]
@@ -121,12 +172,14 @@ class AudioOutput:
                     self._blocks.popleft()
                     self._position = 0
             out[written:, 0] = 0.0
+            if written < frames:
+                self._silence_ahead = True
             now = time.monotonic()
             if written:
                 delay = max(0.0, float(timing.outputBufferDacTime - timing.currentTime))
                 self._heard_until = now + delay + written / self.rate
                 self._idle_since = now
-            elif now - self._idle_since > IDLE_CLOSE_S and now > self._heard_until:
+            elif now - self._idle_since > IDLE_CLOSE_S and now > self._heard_until and not waiting:
                 self._closing = True
                 raise sounddevice.CallbackStop
 
