@@ -141,10 +141,12 @@ class Stalls:
     def _run(self) -> None:
         while not self._done.wait(self.every_s - self.stopped_s):
             pids = self._speech_processes()
-            if self._signal(pids, signal.SIGSTOP):
-                self.count += 1
-            time.sleep(self.stopped_s)
-            self._signal(pids, signal.SIGCONT)
+            try:
+                if self._signal(pids, signal.SIGSTOP):
+                    self.count += 1
+                time.sleep(self.stopped_s)
+            finally:  # never left stopped (it runs in a session of its own: nothing else would wake it)
+                self._signal(pids, signal.SIGCONT)
 
 
 def game_command(lang: str, save: Path, *extra: str) -> list[str]:
@@ -184,7 +186,10 @@ def play_scripted(server: PrivateSoundServer, lang: str, folder: Path, lines: Se
             printed, _ = game.communicate("\n".join(lines) + "\n", timeout=timeout)
         except subprocess.TimeoutExpired:
             game.kill()
-            printed, _ = game.communicate()
+            recorder.stop()
+            with contextlib.suppress(subprocess.TimeoutExpired):  # its speech process may hold the pipes open
+                game.communicate(timeout=5)
+            raise
     ended = time.monotonic()
     return GameRun([line for line in printed.splitlines() if line.strip()], recorder.stop(until=ended + 0.3),
                    game.returncode, ended - started, stalls.count if stalls is not None else 0)

@@ -33,13 +33,14 @@ OUTPUT_RATE = 22050  # espeak-ng's rate: speech, the bulk of what is played, is 
 # PulseAudio's ALSA plugin) PortAudio's "high" latency (35 ms) ran dry 1,789 times and skipped a third of the
 # speech; 0.1 s once, 0.2 s never. A full run of the tests beside a busy process still lost 7 of a French game's 17
 # lines at 0.2 s; with this process stopped 0.3 s (or 0.5 s) every 2 s, as a starved processor does, 14 (17) of
-# them were not heard whole at 0.2 s, none at 0.6 s or 1 s. It costs no delay: a cut aborts the stream, which
-# drops what the device holds; a sound that comes when the device holds only silence is played on a fresh stream
-# primed with its first samples (`play`), not behind that silence.
+# them were not heard whole at 0.2 s, none at 0.6 s or 1 s. Through PulseAudio it costs no delay (first sound of
+# an answer 20 ms after it was printed, at 0.2 s as at 0.6 s): a stream starts primed with its first samples, a cut
+# aborts it, which drops what the device holds, and a sound that would wait behind the silence the device holds
+# starts a fresh stream (`play`). On a bare ALSA device PortAudio may prime with silence instead: not measured.
 LATENCY = 0.6
 IDLE_CLOSE_S = 0.5
-# A fresh stream for a sound that would wait behind silence starts once the sound before it is out of the device,
-# and a little after, so that no end of a word is clipped (`_heard_until` is the callback's estimate).
+# A sound that would wait behind silence starts a fresh stream once the sound before it is out of the device, and
+# a little after, so that no end of a word is clipped (`_heard_until` is the callback's estimate).
 RESTART_MARGIN_S = 0.02
 # How far ahead of the ear rendering may go: a long rules text is not held in memory whole.
 AHEAD_S = 20.0
@@ -51,7 +52,9 @@ class AudioOutput:
     def __init__(self, rate: int = OUTPUT_RATE, device: int | str | None = None):
         self.rate = rate
         self.device = device
-        self._lock = threading.Lock()
+        # Reentrant: some PortAudio back-ends (Windows' MME) prime a stream by calling its callback from
+        # `start`, in the thread that opens it under this lock.
+        self._lock = threading.RLock()
         self._blocks: deque[np.ndarray] = deque()
         self._position = 0  # in the first block
         self._stream: Any = None
@@ -59,50 +62,40 @@ class AudioOutput:
         self._idle_since = time.monotonic()
         self._closing = False
         self._silence_ahead = False  # the device was handed silence after the last queued sample
-        self._waiting: Any = None  # the stream whose silence a queued sound waits to skip (see `play`)
         self._opened = 0  # streams opened so far: a stream's callback serves the queue only while it is the last
-        self._lost: Unavailable | None = None  # what was queued could not be played (a fresh stream would not open)
         self.underflows = 0  # times the device ran out of sound while playing (a click or a gap was heard)
 
     def play(self, samples: np.ndarray) -> None:
-        """Queue `samples` after what is already queued; opens the device if needed (Unavailable if none).
+        """Queue `samples` after what is already queued; opens the device if needed (Unavailable if none, and
+        nothing is queued).
 
-        When everything queued before has gone to the device, which then holds that sound's end and silence (up
-        to LATENCY of it), the new sound does not go behind that silence: it waits in the queue until the end is
-        heard, then starts a fresh stream. Sounds queued while others still are follow them with no gap."""
+        A sound given once everything before it has been heard, while the device still holds the silence that
+        followed it (up to LATENCY of it), is not played behind that silence but on a fresh stream; `wait_s`
+        says how long to wait for that. Sounds given while others are still queued follow them with no gap."""
         if not len(samples):
             return
+        old = None
         with self._lock:
-            if self._lost is not None:
-                problem, self._lost = self._lost, None
-                raise problem
             self._blocks.append(np.asarray(samples, dtype=np.float32))
             if (len(self._blocks) == 1 and self._silence_ahead and self._stream is not None and not self._closing
-                    and self._waiting is None):
-                self._waiting = self._stream
-                delay = max(0.0, self._heard_until - time.monotonic()) + RESTART_MARGIN_S
-                timer = threading.Timer(delay, self._restart, args=(self._stream,))
-                timer.daemon = True
-                timer.start()
-                return
-            self._ensure_stream()
-
-    def _restart(self, stream: Any) -> None:
-        """A fresh stream for what is queued, once the device `stream` has played all but silence."""
-        with self._lock:
-            if self._stream is not stream or self._waiting is not stream:
-                return  # cut, or closed and opened again, meanwhile
-            self._waiting = None
-            self._stream = None
+                    and time.monotonic() >= self._heard_until):
+                old, self._stream = self._stream, None  # it holds only silence
             try:
                 self._ensure_stream()
-            except Unavailable as problem:  # no device any more: what waited cannot be heard; said at the next sound
-                self._blocks.clear()
-                self._position = 0
-                self._lost = problem
-        with contextlib.suppress(Exception):  # silence, dropped
-            stream.abort()
-            stream.close()
+            except Unavailable:
+                self._blocks.pop()
+                raise
+            finally:
+                if old is not None:  # off the lock: aborting waits for its callback, which takes the lock
+                    threading.Thread(target=_drop, args=(old,), daemon=True).start()
+
+    def wait_s(self) -> float:
+        """How long before a sound given to `play` would start at once rather than behind silence: the time left
+        of the sound now playing, when all of it is in the device with silence after it (else 0)."""
+        with self._lock:
+            if self._blocks or not self._silence_ahead or self._stream is None or self._closing:
+                return 0.0
+            return max(0.0, self._heard_until + RESTART_MARGIN_S - time.monotonic())
 
     def queued_seconds(self) -> float:
         with self._lock:
@@ -119,7 +112,6 @@ class AudioOutput:
             self._blocks.clear()
             self._position = 0
             self._heard_until = 0.0
-            self._waiting = None
             stream, self._stream = self._stream, None
         if stream is not None:
             with contextlib.suppress(Exception):  # a stream that fails to stop is silent all the same
@@ -139,12 +131,16 @@ class AudioOutput:
         quiet_alsa()
         self._opened += 1
         self._silence_ahead = False
+        stream = None
         try:
             stream = sounddevice.OutputStream(samplerate=self.rate, channels=1, dtype="float32", latency=LATENCY,
                                               prime_output_buffers_using_stream_callback=True,
                                               device=self.device, callback=functools.partial(self._fill, self._opened))
             stream.start()
         except Exception as error:  # PortAudioError and friends
+            if stream is not None:
+                with contextlib.suppress(Exception):
+                    stream.close()
             raise Unavailable("no_output_device", str(error)) from error
         self._stream = stream
         self._idle_since = time.monotonic()
@@ -161,8 +157,7 @@ class AudioOutput:
                 return
             if status.output_underflow and time.monotonic() < self._heard_until:
                 self.underflows += 1
-            waiting = self._waiting is not None  # what is queued starts on a fresh stream
-            while written < frames and self._blocks and not waiting:
+            while written < frames and self._blocks:
                 block = self._blocks[0]
                 take = min(frames - written, len(block) - self._position)
                 out[written:written + take, 0] = block[self._position:self._position + take]
@@ -179,9 +174,15 @@ class AudioOutput:
                 delay = max(0.0, float(timing.outputBufferDacTime - timing.currentTime))
                 self._heard_until = now + delay + written / self.rate
                 self._idle_since = now
-            elif now - self._idle_since > IDLE_CLOSE_S and now > self._heard_until and not waiting:
+            elif now - self._idle_since > IDLE_CLOSE_S and now > self._heard_until:
                 self._closing = True
                 raise sounddevice.CallbackStop
+
+
+def _drop(stream: Any) -> None:
+    with contextlib.suppress(Exception):  # silence, dropped
+        stream.abort()
+        stream.close()
 
 
 _alsa_handler: Any = None
@@ -304,6 +305,8 @@ class SoundQueue:
             samples, rate = self._samples(item)
             while self.output.queued_seconds() > AHEAD_S and self._current(generation):
                 time.sleep(0.05)
+            while (wait_s := self.output.wait_s()) > 0 and self._current(generation):  # not behind silence
+                time.sleep(min(wait_s, 0.02))
             problem = self._hand_over(generation, samples, rate)
             if problem is not None and self.on_failure is not None:
                 self.on_failure(item.line, problem)

@@ -25,7 +25,7 @@ def test_every_line_a_scripted_game_prints_is_heard_whole_and_in_order(lang, sou
     heard = measure_heard(sound_server, lang, short_path, rate=RATES[lang], stall=STALLED.get(lang))
     assert heard.lines >= 12
     if lang in STALLED:  # the speech process was stopped all through the game
-        assert heard.stalls >= 10, heard.stalls
+        assert heard.stalls >= 5, heard.stalls
     assert heard.ratio >= TARGETS["heard"], (heard.heard_s, heard.printed_s)
     assert heard.lost == [], heard.scores  # every line found whole, just after the one before it
     if lang == "en":  # and understood by a recogniser, among all the lines printed
