@@ -76,10 +76,9 @@ class AudioOutput:
             return
         old = None
         with self._lock:
-            self._blocks.append(np.asarray(samples, dtype=np.float32))
-            if (len(self._blocks) == 1 and self._silence_ahead and self._stream is not None and not self._closing
-                    and time.monotonic() >= self._heard_until):
+            if self._holds_silence() and time.monotonic() >= self._heard_until:
                 old, self._stream = self._stream, None  # it holds only silence
+            self._blocks.append(np.asarray(samples, dtype=np.float32))
             try:
                 self._ensure_stream()
             except Unavailable:
@@ -93,9 +92,13 @@ class AudioOutput:
         """How long before a sound given to `play` would start at once rather than behind silence: the time left
         of the sound now playing, when all of it is in the device with silence after it (else 0)."""
         with self._lock:
-            if self._blocks or not self._silence_ahead or self._stream is None or self._closing:
+            if not self._holds_silence():
                 return 0.0
             return max(0.0, self._heard_until + RESTART_MARGIN_S - time.monotonic())
+
+    def _holds_silence(self) -> bool:
+        """Whether the open stream has played or holds every queued sample, and silence after them."""
+        return not self._blocks and self._silence_ahead and self._stream is not None and not self._closing
 
     def queued_seconds(self) -> float:
         with self._lock:
@@ -114,9 +117,7 @@ class AudioOutput:
             self._heard_until = 0.0
             stream, self._stream = self._stream, None
         if stream is not None:
-            with contextlib.suppress(Exception):  # a stream that fails to stop is silent all the same
-                stream.abort()
-                stream.close()
+            _drop(stream)
 
     def close(self) -> None:
         self.cut()
@@ -180,7 +181,8 @@ class AudioOutput:
 
 
 def _drop(stream: Any) -> None:
-    with contextlib.suppress(Exception):  # silence, dropped
+    """Stop a stream now, dropping what it holds, and close it."""
+    with contextlib.suppress(Exception):  # a stream that fails to stop is silent all the same
         stream.abort()
         stream.close()
 
