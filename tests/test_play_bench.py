@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
+import wave
+from collections.abc import Iterator
 
 import pytest
 
-from companion.benchmarks.play import compare_actions
+from companion.benchmarks.play import PLAYERS, SPEEDS, _commands, _Player, compare_actions
+from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
+from companion.dialogue.session import EndOfInput, Session
+from companion.games.draftosaurus.engine import Game, Place, Roll
+from companion.games.draftosaurus.simulate import play_random_game
+from companion.speech.audio import WavFileSource
+from companion.speech.base import Heard, TextSpeaker
 from tests.conftest import run_companion
 
 
@@ -16,14 +26,16 @@ def test_the_play_benchmark_answers_a_whole_spoken_game_and_times_it(grammar_cac
     result = run_companion("bench", "play", "--engine", "sphinx", "--startups", "1",
                            env={"XDG_CACHE_HOME": str(grammar_cache)})
     assert result.returncode == 0, result.stderr
-    counts = re.search(r"commands (\d+), answered (\d+), actions applied (\d+), read back for confirmation (\d+)",
-                       result.stdout)
+    counts = re.search(r"commands (\d+), said (\d+) \((\d+) said again, not taken\), answered (\d+), actions applied "
+                       r"(\d+), read back for confirmation (\d+)", result.stdout)
     assert counts, result.stdout
-    commands, answered, applied, read_back = map(int, counts.groups())
-    assert commands == answered == 36 and applied >= 36 and read_back <= commands
-    share, wrong, lost = re.search(r"for confirmation \d+ \((\d+)%, target <= 15%\), rolls and moves applied "
-                                   r"otherwise than said (\d+), said and not applied (\d+)", result.stdout).groups()
-    assert int(share) == round(100 * read_back / commands) and 0 <= int(wrong) <= commands and int(lost) >= 0
+    commands, said, again, answered, applied, read_back = map(int, counts.groups())
+    assert commands == 36 and said == answered == commands + again and applied >= 36 and read_back <= said
+    share, refused, wrong, lost = re.search(
+        r"for confirmation \d+ \((\d+)%, target <= 15%; answered no (\d+), the meaning read back not the one said\), "
+        r"rolls and moves applied otherwise than said (\d+), said and not applied (\d+)", result.stdout).groups()
+    assert int(share) == round(100 * read_back / commands) and 0 <= int(refused) <= read_back
+    assert 0 <= int(wrong) <= commands and int(lost) >= 0
     p50, p95 = map(int, re.search(r"answer: p50 (\d+) ms, p95 (\d+) ms", result.stdout).groups())
     assert 0 <= p50 <= p95
     for engine in ("text", "sphinx"):
@@ -40,3 +52,65 @@ def test_a_command_lost_is_not_counted_as_every_later_one_misheard():
     assert compare_actions(said, ["roll forest", "move 9", *said[2:]]) == (1, 0)  # one misheard, in its place
     assert compare_actions(said, [*said, "move 5"]) == (1, 0)
     assert compare_actions(said, said) == (0, 0)
+
+
+class _Scripted:
+    """Stands for the game's listener: each time the player says a line (a WAV file per line and speed, named by
+    both numbers) it is heard as the next of that line's scripted hearings."""
+
+    name = "whisper"
+
+    def __init__(self, hearings: dict[int, list[Heard]]):
+        self.hearings = {line: list(heard) for line, heard in hearings.items()}
+        self.sources: Iterator[WavFileSource] = iter(())
+        self.current: WavFileSource | None = None
+        self.last_final_ms = 0.0
+        self.lines_heard: list[tuple[int, int]] = []  # (line, speed) of each utterance
+
+    def expect_speaker(self, name: str | None) -> None:
+        pass
+
+    def listen(self, state: str | None = None) -> Heard | None:
+        self.current = next(self.sources)
+        line, speed = map(int, self.current.path.stem.split("-"))
+        self.lines_heard.append((line, speed))
+        return self.hearings[line].pop(0)
+
+    def set_player_names(self, names) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_players_answer_each_read_back_by_what_they_said_and_repeat_a_command_not_taken(tmp_path):
+    """A die face misheard and read back is refused (no), then said again more slowly and taken; a move read back
+    as said is accepted (yes); a command taken for a question is said again. Nothing is applied otherwise than
+    said."""
+    lines = _commands(play_random_game(list(PLAYERS), 7), "en")[:3]
+    (roll, _), (first_move, _), (second_move, _) = lines
+    assert roll.startswith("the die says ")
+    face = roll.removeprefix("the die says ")
+    other_face = next(name for name in ("forest", "river", "toilets", "cafeteria", "grassland", "empty pen")
+                      if name != face)
+    wavs = [[tmp_path / f"{line}-{speed}.wav" for speed in range(len(SPEEDS))] for line in range(len(lines))]
+    for path in (path for said in wavs for path in said):
+        with wave.open(str(path), "wb") as out:
+            out.setnchannels(1), out.setsampwidth(2), out.setframerate(16000)
+            out.writeframes(b"\0\0" * 1600)
+    inner = _Scripted({0: [Heard(f"the die says {other_face}", 0.5, "whisper"), Heard(roll, 0.99, "whisper")],
+                       1: [Heard(first_move, 0.5, "whisper")],
+                       2: [Heard("scores", 0.99, "whisper"), Heard(second_move, 0.99, "whisper")]})
+    tables: list[DraftosaurusTable] = []
+    player = _Player(inner, "en", lines, wavs, lambda: sum(isinstance(a, (Roll, Place))
+                                                           for a in tables[0].game.actions))
+    session = Session(game="draftosaurus", lang="en", speaker=TextSpeaker(io.StringIO()), listener=player,
+                      verbosity="short")
+    tables.append(DraftosaurusTable(session, Game.new(list(PLAYERS), seed=7), None, TableSettings()))
+    tables[0].save = lambda: None  # type: ignore[method-assign]
+    with contextlib.suppress(EndOfInput):
+        tables[0].run()
+    assert inner.lines_heard == [(0, 0), (0, 1), (1, 0), (2, 0), (2, 1)]
+    assert (player.confirmations, player.refused, player.repeated) == (2, 1, 2)
+    said = [a for a in play_random_game(list(PLAYERS), 7).actions if isinstance(a, (Roll, Place))][:3]
+    assert [a for a in tables[0].game.actions if isinstance(a, (Roll, Place))] == said

@@ -3,8 +3,9 @@
 Response time: from the end of a spoken command (once the endpointer has found it; the silence it waits
 for is not counted) to the start of the answer. The commands of a whole game are synthesised (English by
 flite's voices, French and Spanish by the mbrola voices, where installed; heard by Whisper unless --engine says)
-and heard through the game's own listener, as from a microphone; the time is the recogniser's work after the
-end of speech plus the dialogue's work until its first sentence. Decoding during speech is not counted, as a
+and heard through the game's own listener, as from a microphone, the players answering its read-backs and saying
+again what it did not take (see _Player); the time is the recogniser's work after the end of speech plus the
+dialogue's work until its first sentence. Decoding during speech is not counted, as a
 microphone feeds it while the player talks; the real-time factor shows it keeps up.
 
 Start-up: from launching `companion play draftosaurus` to its first question, with the text engine and the
@@ -22,22 +23,29 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from companion.benchmarks import peak_memory_mb, percentile
 from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
-from companion.dialogue.session import EndOfInput, Session
+from companion.dialogue.session import EndOfInput, Session, understand
 from companion.games.draftosaurus.engine import Game, Place, Roll
 from companion.games.draftosaurus.simulate import play_random_game
+from companion.language.grammar import ANY_STATE, parse
 from companion.language.messages import catalog
+from companion.speech.audio import AudioSource, WavFileSource
 from companion.speech.base import Heard, Listener, Speaker
 
 PLAYERS = ("Alice", "Bruno")
 STARTUP_TARGET_S = 2.0
 RESPONSE_TARGET_MS = 300.0
 READ_BACK_TARGET = 0.15  # spoken commands read back for a yes
+# How fast a command is said (words a minute): the first time, then each time it is said again because it was not
+# taken, as a player repeats a command more slowly, then faster. Each utterance is heard the same way every time it
+# is played (the recognisers are deterministic), so saying the same recording again would prove nothing.
+SPEEDS = (160, 135, 185)
+GAME = "draftosaurus"
 
 
 # What a player says for a roll and a placement, per language (with the spoken names of voices/<lang>/names/).
@@ -69,29 +77,71 @@ class _TimedSpeaker(Speaker):
         self.started.append(time.perf_counter())
 
 
-class _TimedListener(Listener):
-    """Wraps the real listener and keeps, per utterance, when it was handed over and how long the
+class _Player(Listener):
+    """The players at the table: each says the game's commands in turn (from their WAV files), through the real
+    listener, and answers as a player would. A read-back is answered yes when it means what was said, else no;
+    a command not taken (not understood, refused at its read-back, taken for a question) is said again at the
+    next speed of SPEEDS, while there is one. Keeps, per utterance, when it was handed over and how long the
     recogniser worked after the end of speech."""
 
-    def __init__(self, inner: Any, lang: str = "en"):
+    def __init__(self, inner: Any, lang: str, lines: Sequence[tuple[str, int]], wavs: Sequence[Sequence[Path]],
+                 applied: Callable[[], int]):
         self.inner = inner
-        self.yes = catalog(lang).say("words.yes")  # the players' yes to every read-back
+        self.lang, self.lines, self.wavs, self.applied = lang, lines, wavs, applied
+        words = catalog(lang)
+        self.yes, self.no = words.say("words.yes"), words.say("words.no")
         self.name = inner.name
         self.handed: list[tuple[float, float, float, float]] = []  # (when, final ms, decode ms, audio s)
-        self.confirmations = 0
+        self.confirmations = self.refused = self.repeated = 0
+        self.line, self.times_said, self.applied_before = -1, 0, 0
+        self.heard: tuple[Heard, str] | None = None  # the last utterance and the state it was heard in
+        inner.sources = self._sources()
+
+    def _sources(self) -> Iterator[AudioSource]:
+        while True:  # the line being said, as it is said this time
+            yield WavFileSource(self.wavs[self.line][self.times_said - 1])
 
     def expect_speaker(self, name: str | None) -> None:
         self.inner.expect_speaker(name)
 
     def listen(self, state: str | None = None) -> Heard | None:
-        if state is not None and state.startswith("confirm"):  # yes to a read-back at once; not timed
+        if state is not None and state.startswith("confirm"):  # answered at once; not timed
             self.confirmations += 1
-            return Heard(self.yes, None, "text")
+            if self._means_what_was_said():
+                return Heard(self.yes, None, "text")
+            self.refused += 1
+            return Heard(self.no, None, "text")
+        if self.line >= 0 and self.applied() == self.applied_before and self.times_said < len(self.wavs[self.line]):
+            self.repeated += 1  # not taken: said again
+        else:
+            self.line, self.times_said = self.line + 1, 0
+            if self.line >= len(self.wavs):
+                return None
+        self.times_said += 1
+        self.applied_before = self.applied()
         heard = self.inner.listen(state)
         if heard is not None:
+            self.heard = (heard, state or ANY_STATE)
             audio_s = getattr(self.inner.current, "seconds", float("nan"))
             self.handed.append((time.perf_counter(), self.inner.last_final_ms, heard.decode_ms or 0.0, audio_s))
         return heard
+
+    def _means_what_was_said(self) -> bool:
+        """Whether what is read back (the last utterance's meaning, or the sentence offered for it) is the line
+        being said: the same intent and slots, the player's name compared only when it was heard."""
+        if self.heard is None or self.line < 0:
+            return False
+        heard, state = self.heard
+        result = understand(heard, game=GAME, lang=self.lang, state=state, player_names=PLAYERS)
+        if result.intent is None and result.suggestion:
+            result = parse(result.suggestion, game=GAME, lang=self.lang, state=state, player_names=PLAYERS)
+        said = parse(self.lines[self.line][0], game=GAME, lang=self.lang, state=state, player_names=PLAYERS)
+        if result.intent is None or result.intent != said.intent:
+            return False
+        meant, expected = dict(result.slots), dict(said.slots)
+        if "player" not in meant:  # a move without a name is the asked player's
+            expected.pop("player", None)
+        return meant == expected
 
     def set_player_names(self, names) -> None:
         self.inner.set_player_names(names)
@@ -136,14 +186,15 @@ def _value(item: Any) -> str:
     return getattr(item, "value", item)
 
 
-def _synthesise(lines: list[tuple[str, int]], folder: Path, lang: str = "en") -> list[Path]:
+def _synthesise(lines: list[tuple[str, int]], folder: Path, lang: str = "en", speed: int = SPEEDS[0]) -> list[Path]:
     """Each line said in its player's own voice, the most natural ones installed: flite's in English, the mbrola
     voices in French and Spanish (the tuned one and the held-out one), else espeak-ng's. (espeak-ng's English
     "the die says circle" was written "the knife and dirt all" by Whisper, flite's "the dye says circle".)"""
     from companion.benchmarks.synthetic import ESPEAK_VOICES, SyntheticVoice, speak_to_wav, synthetic_voices
 
     voices: tuple[str | SyntheticVoice, ...] = synthetic_voices(lang, (NATURAL[lang],)) or ESPEAK_VOICES[lang]
-    return [speak_to_wav(line, folder / f"{index:03}.wav", voice=voices[player % 2], speed=160)
+    folder.mkdir(parents=True, exist_ok=True)
+    return [speak_to_wav(line, folder / f"{index:03}.wav", voice=voices[player % 2], speed=speed)
             for index, (line, player) in enumerate(lines)]
 
 
@@ -157,12 +208,14 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
             played = play_random_game(PLAYERS, seed + number)
             lines += _commands(played, lang)
             said += [a for a in played.actions if isinstance(a, (Roll, Place))]
-        wavs = _synthesise(lines, Path(folder), lang)
+        said_at = [_synthesise(lines, Path(folder) / str(speed), lang, speed) for speed in SPEEDS]
+        wavs = list(zip(*said_at, strict=True))  # each line at each speed
         speaker = _TimedSpeaker()
-        inner = open_listener(engine, lang, "draftosaurus", audio_files=wavs, say=lambda text: None)
-        listener = _TimedListener(inner, lang)
-        session = Session(game="draftosaurus", lang=lang, speaker=speaker, listener=listener, verbosity="short")
+        inner = open_listener(engine, lang, GAME, audio_files=said_at[0], say=lambda text: None)
         game = Game.new(list(PLAYERS), seed=seed)
+        listener = _Player(inner, lang, lines, wavs,  # the rolls and moves applied so far, once the table is set
+                           lambda: sum(isinstance(a, (Roll, Place)) for a in table.game.actions))
+        session = Session(game=GAME, lang=lang, speaker=speaker, listener=listener, verbosity="short")
         table = DraftosaurusTable(session, game, Path(folder) / "save.json", TableSettings())
         with contextlib.suppress(EndOfInput):
             table.run()
@@ -176,8 +229,10 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
         audio_s.append(seconds)
     applied = [a for a in table.game.actions if isinstance(a, (Roll, Place))]
     otherwise, lost = compare_actions(said, applied)
-    return {"commands": len(lines), "answered": len(responses), "actions_applied": len(table.game.actions),
-            "confirmations": listener.confirmations, "misheard_applied": otherwise, "not_applied": lost,
+    return {"commands": len(lines), "said": len(listener.handed), "said_again": listener.repeated,
+            "answered": len(responses), "actions_applied": len(table.game.actions),
+            "confirmations": listener.confirmations, "refused": listener.refused,
+            "misheard_applied": otherwise, "not_applied": lost,
             "response_p50_ms": percentile(responses, 0.5), "response_p95_ms": percentile(responses, 0.95),
             "real_time_factor": sum(decode_ms) / 1000 / max(sum(a for a in audio_s if not math.isnan(a)), 1e-9)}
 
@@ -211,9 +266,11 @@ def run(args: argparse.Namespace) -> int:
     language = catalog("en").say(f"speech.languages.{args.lang}")
     print(f"response: {args.games} whole 2-player game(s) said in {language}, heard by {engine}")
     result = measure_responses(args.games, args.seed, args.lang, engine)
-    print(f"  commands {result['commands']}, answered {result['answered']}, actions applied "
+    print(f"  commands {result['commands']}, said {result['said']} ({result['said_again']} said again, not taken), "
+          f"answered {result['answered']}, actions applied "
           f"{result['actions_applied']}, read back for confirmation {result['confirmations']} "
-          f"({result['confirmations'] / max(1, result['commands']):.0%}, target <= {READ_BACK_TARGET:.0%}), "
+          f"({result['confirmations'] / max(1, result['commands']):.0%}, target <= {READ_BACK_TARGET:.0%}; "
+          f"answered no {result['refused']}, the meaning read back not the one said), "
           f"rolls and moves applied otherwise than said {result['misheard_applied']}, "
           f"said and not applied {result['not_applied']}")
     print(f"  end of command -> start of answer: p50 {result['response_p50_ms']:.0f} ms, "
