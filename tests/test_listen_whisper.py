@@ -41,6 +41,7 @@ from companion.speech.recogniser import Recognition
 from companion.speech.second_opinion import (
     ASK_TO_ACT,
     CLOSE,
+    SOUND_CLOSE,
     SURE,
     UNSURE,
     Opinion,
@@ -261,6 +262,23 @@ def test_a_sure_sound_match_is_read_back_when_whisper_s_decoder_prefers_another_
     assert verdict(sound, agreed, spino, checked) == sound
     unsure = Recognition("spinosaure au point de vu", 0.5)  # an unsure match: the second opinion's best
     assert verdict(unsure, agreed, spino, checked) == Recognition("spinosaure au point de vue", SURE)
+
+
+def test_whisper_s_own_spelling_of_a_sentence_it_sounds_like_does_not_send_it_back():
+    # "le dé dit croix" said by mbrola fr1 in a game, written "le dédicroire": the sentence sounds like Whisper's
+    # words (0.895) and beats every other meaning by 25 nats, but lies 10 nats below Whisper's own spelling
+    croix, plaine = ("die", (("face", "forest"),)), ("die", (("face", "grassland"),))
+    sound = Recognition("le dé dit croix", 0.895)
+    spelled = Opinion("fr", [("le dé dit croix", -14.64, croix), ("le dé dit plaine", -40.13, plaine)], -4.47)
+    assert verdict(sound, spelled, croix, Settings()) == Recognition(sound.text, UNSURE)  # read back before
+    close = Settings(sound_close=0.6)
+    assert verdict(sound, spelled, croix, close) == Recognition(sound.text, SURE)
+    assert verdict(Recognition(sound.text, 0.55), spelled, croix, close).confidence == UNSURE  # sounds unlike
+    assert verdict(sound, spelled, plaine, close).confidence == UNSURE  # the best is not the sound match's meaning
+    narrow = Opinion("fr", [("le dé dit croix", -14.64, croix), ("le dé dit plaine", -20.0, plaine)], -4.47)
+    assert verdict(sound, narrow, croix, close).confidence < SURE  # the margin is still asked for
+    for lang in ("fr", "es", "en"):
+        assert settings(lang).sound_close == SOUND_CLOSE
 
 
 def test_when_no_sentence_fits_the_audio_the_one_read_back_is_the_closest_to_whisper_s_words():

@@ -387,6 +387,7 @@ WHISPER_GAPS = (4.0, 6.0, 8.0, 10.0, float("inf"))
 ALONE_GAPS = (float("inf"), 8.0, 6.0, 4.0, 3.0, 2.0, 1.0)
 SURE_MARGINS: tuple[float | None, ...] = (None, 0.0, 2.0, 4.0, 6.0, 8.0)
 SURE_GAPS = (4.0, 6.0, 8.0, 10.0, float("inf"))
+SOUND_CLOSE: tuple[float | None, ...] = (None, 0.5, 0.6, 0.7, 0.8, 0.85)
 
 
 def whisper_settings(lang: str) -> list[Settings]:
@@ -397,6 +398,7 @@ def whisper_settings(lang: str) -> list[Settings]:
     grids += [replace(used, alone_gap=a) for a in ALONE_GAPS]
     grids += [replace(used, sure_margin=m, sure_gap=g) for m in SURE_MARGINS for g in SURE_GAPS
               if m is not None or g == SURE_GAPS[-1]]
+    grids += [replace(used, sound_close=c, margin=m) for c in SOUND_CLOSE for m in WHISPER_MARGINS]
     return list(dict.fromkeys([used, *grids]))
 
 
@@ -438,6 +440,7 @@ def whisper_tradeoff(rows: list[dict], lang: str, bots: frozenset[str], players:
             acts = [r for r in judged if r["understood"] and changes_the_game(r)]
             found.append({"sound_floor": given.sound_sure, "margin": given.margin, "gap": given.gap,
                           "alone_gap": given.alone_gap, "sure_margin": given.sure_margin, "sure_gap": given.sure_gap,
+                          "sound_close": given.sound_close,
                           "held_out": held, "acts_heard_right": len(acts),
                           "acts_read_back": sum(r["outcome"] == "read back" for r in acts) / max(1, len(acts)),
                           **shares(judged)})
@@ -500,12 +503,12 @@ def _print(report: dict, verbose: bool, tradeoff: bool = False) -> None:
         used = settings(report["lang"])
         print(f"  Whisper's second opinion (in use, first: sound floor {used.sound_sure:g}, margin {used.margin:g}, "
               f"gap {used.gap:g}, alone {used.alone_gap:g}, sure check {_setting(used.sure_margin)} / "
-              f"{used.sure_gap:g}):")
-        print("  sound floor  margin   gap  alone  sure check  voices     right moves read back  understood  "
+              f"{used.sure_gap:g}, no gap from a sound match of {_setting(used.sound_close)}):")
+        print("  sound floor  margin   gap  alone  sure check  no gap  voices     right moves read back  understood  "
               "asked again  answered wrongly  misheard-and-applied")
         for t in report["whisper_tradeoff"]:
             print(f"  {t['sound_floor']:>11g}  {t['margin']:>6g}  {t['gap']:>4g}  {t['alone_gap']:>5g}  "
-                  f"{_setting(t['sure_margin']):>4} / {t['sure_gap']:<4g} "
+                  f"{_setting(t['sure_margin']):>4} / {t['sure_gap']:<4g} {_setting(t['sound_close']):>6}  "
                   f"{'held out' if t['held_out'] else 'tuned':<9}  "
                   f"{t['acts_read_back']:>10.1%} of {t['acts_heard_right']:<4}      {t['understood']:6.1%}      "
                   f"{t['asked_again']:6.1%}       {_cell(t['answered_wrongly'])}            "
