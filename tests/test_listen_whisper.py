@@ -277,6 +277,9 @@ def test_whisper_s_own_spelling_of_a_sentence_it_sounds_like_does_not_send_it_ba
     assert verdict(sound, spelled, plaine, close).confidence == UNSURE  # the best is not the sound match's meaning
     narrow = Opinion("fr", [("le dé dit croix", -14.64, croix), ("le dé dit plaine", -20.0, plaine)], -4.47)
     assert verdict(sound, narrow, croix, close).confidence < SURE  # the margin is still asked for
+    yes = ("yes", ())  # nothing of another meaning to beat: the gap is all that tells it from other words
+    alone = Opinion("fr", [("oui", -40.0, yes), ("oui oui", -45.0, yes)], -3.0)
+    assert verdict(Recognition("oui", 0.6), alone, yes, close) == Recognition("oui", UNSURE)
     for lang in ("fr", "es", "en"):
         assert settings(lang).sound_close == SOUND_CLOSE
 

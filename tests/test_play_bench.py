@@ -114,3 +114,18 @@ def test_the_players_answer_each_read_back_by_what_they_said_and_repeat_a_comman
     assert (player.confirmations, player.refused, player.repeated) == (2, 1, 2)
     said = [a for a in play_random_game(list(PLAYERS), 7).actions if isinstance(a, (Roll, Place))][:3]
     assert [a for a in tables[0].game.actions if isinstance(a, (Roll, Place))] == said
+
+
+def test_a_move_heard_without_a_name_is_the_asked_player_s_and_is_refused_when_another_said_it(tmp_path):
+    """The table gives a move said without a name to the player it asked: Alice answers no to her own move read
+    back as Bruno's."""
+    inner = _Scripted({})
+    lines = [("Alice triceratops in the river", 0)]
+    player = _Player(inner, "en", lines, [[tmp_path / "0-0.wav"]], lambda: 0)
+    player.line, player.heard = 0, (Heard("triceratops in the river", 0.5, "whisper"), "turn")
+    player.expect_speaker("Bruno")
+    assert not player._means_what_was_said()
+    player.expect_speaker("Alice")
+    assert player._means_what_was_said()
+    player.heard = (Heard("triceratops in the forest", 0.5, "whisper"), "turn")
+    assert not player._means_what_was_said()

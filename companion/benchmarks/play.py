@@ -95,6 +95,7 @@ class _Player(Listener):
         self.confirmations = self.refused = self.repeated = 0
         self.line, self.times_said, self.applied_before = -1, 0, 0
         self.heard: tuple[Heard, str] | None = None  # the last utterance and the state it was heard in
+        self.asked: str | None = None  # the player the table asked last, whose move a nameless one is
         inner.sources = self._sources()
 
     def _sources(self) -> Iterator[AudioSource]:
@@ -102,6 +103,7 @@ class _Player(Listener):
             yield WavFileSource(self.wavs[self.line][self.times_said - 1])
 
     def expect_speaker(self, name: str | None) -> None:
+        self.asked = name
         self.inner.expect_speaker(name)
 
     def listen(self, state: str | None = None) -> Heard | None:
@@ -111,7 +113,7 @@ class _Player(Listener):
                 return Heard(self.yes, None, "text")
             self.refused += 1
             return Heard(self.no, None, "text")
-        if self.line >= 0 and self.applied() == self.applied_before and self.times_said < len(self.wavs[self.line]):
+        if self.line >= 0 and self.applied() <= self.applied_before and self.times_said < len(self.wavs[self.line]):
             self.repeated += 1  # not taken: said again
         else:
             self.line, self.times_said = self.line + 1, 0
@@ -128,7 +130,7 @@ class _Player(Listener):
 
     def _means_what_was_said(self) -> bool:
         """Whether what is read back (the last utterance's meaning, or the sentence offered for it) is the line
-        being said: the same intent and slots, the player's name compared only when it was heard."""
+        being said: the same intent and slots, a move heard without a name taken as the asked player's."""
         if self.heard is None or self.line < 0:
             return False
         heard, state = self.heard
@@ -139,8 +141,8 @@ class _Player(Listener):
         if result.intent is None or result.intent != said.intent:
             return False
         meant, expected = dict(result.slots), dict(said.slots)
-        if "player" not in meant:  # a move without a name is the asked player's
-            expected.pop("player", None)
+        if "player" in expected and "player" not in meant and self.asked is not None:
+            meant["player"] = self.asked  # a move without a name is the asked player's, who may not be its own
         return meant == expected
 
     def set_player_names(self, names) -> None:

@@ -59,7 +59,8 @@ class Settings:
     lies within `sure_gap` of Whisper's own transcript; answer_margin: a best sentence that beats another meaning
     by less is read back even when it is a question; sound_close (None: never): an unsure sound match at least
     this sure whose meaning is the best sentence's needs no gap (Whisper's words sound like that sentence, spelled
-    otherwise: "le dédicroire" for "le dé dit croix"), only the margin."""
+    otherwise: "le dédicroire" for "le dé dit croix"), only the margin over a sentence of another meaning (none
+    found: the gap is asked)."""
 
     sound_sure: float = 0.9
     margin: float = 8.0
@@ -78,17 +79,18 @@ class Settings:
 # 0 to 8 tried: 0 still applied 1.3% and 0.7%; 4 read back as many or more, 6 and 8 more still).
 SURE_MARGIN = {"en": 2.0}
 # The gap is not asked of a best sentence that has the sound match's meaning when that match is at least this sure
-# (Settings.sound_close): Whisper wrote what sounds like the sentence, spelled its own way ("le dédicroire" for "le
-# dé dit croix", 10 nats above it in Whisper's decoder), so the distance to its spelling is no evidence against
-# the sentence. Chosen on the tuned voices (`bench listen --engine whisper --tradeoff --count 20`, the margins in
-# use; French seeds 3 and 4, Spanish 4 and 5, English seeds 3 and 4 with `--voices all`), the held-out ones looked
-# at after. Moves heard right read back, then asked again, with 0.6 instead of no such rule: French 17.9% and 17.5%
-# instead of 17.9% and 20.0%, 28% and 28% instead of 29% and 30%; Spanish 7.9% and 5.1% instead of 13.2% and
-# 15.4%, 7% and 5% instead of 12% and 12%; English 7.5% and 7.5% instead of 27.5% and 22.5%, 26% and 28% instead of
-# 37% and 37%. None misheard and applied, and the same questions answered wrongly (0.5 answered one more French and
-# one more English question wrongly). Held out, read back: French 19.4% and 11.8% instead of 25.0% and 14.7%,
-# Spanish 13.2% and 10.8% instead of 23.7% and 21.6%, English 31.0% and 26.2% instead of 33.3% and 35.7%; the same
-# misheard and applied (one utterance of 100 in a Spanish run and in both English ones, either way).
+# (Settings.sound_close): Whisper wrote what sounds like the sentence, spelled its own way ("le dédicroire" for "le dé
+# dit croix", 10 nats above it in Whisper's decoder), so the distance to its spelling is no evidence against the
+# sentence. When no sentence of another meaning was found, the gap is asked all the same: it is then all that tells the
+# sentence from words the grammar does not hold ("yes" for a noise). Chosen on the tuned voices (`bench listen --engine
+# whisper --tradeoff --count 20`, the margins in use; French seeds 3 and 4, Spanish 4 and 5, English seeds 3 and 4 with
+# `--voices all`), the held-out ones looked at after. Moves heard right read back, then asked again, with 0.6 instead of
+# no such rule: French 17.9% and 17.5% instead of 17.9% and 20.0%, 28% and 28% instead of 29% and 30%; Spanish 7.9% and
+# 5.1% instead of 13.2% and 15.4%, 7% and 5% instead of 12% and 12%; English 7.5% and 7.5% instead of 27.5% and 22.5%,
+# 26% and 28% instead of 37% and 37%. None misheard and applied, and the same questions answered wrongly (0.5 answered
+# one more French and one more English question wrongly). Held out, read back: French 19.4% and 11.8% instead of 25.0%
+# and 14.7%, Spanish 13.2% and 10.8% instead of 23.7% and 21.6%, English 31.0% and 28.6% instead of 33.3% and 35.7%; the
+# same misheard and applied (one utterance of 100 in a Spanish run and in both English ones, either way).
 SOUND_CLOSE = 0.6
 SETTINGS = {lang: Settings(margin=MARGIN[lang], gap=GAP[lang], sure_margin=SURE_MARGIN.get(lang),
                            sound_close=SOUND_CLOSE) for lang in ("fr", "es", "en")}
@@ -211,8 +213,7 @@ def verdict(sound: Recognition, opinion: Opinion | None, meaning: Meaning | None
             return sound
         return Recognition(sound.text, min(sound.confidence, ASK_TO_ACT))
     gap = given.gap
-    if (given.sound_close is not None and sound.confidence >= given.sound_close and opinion.candidates
-            and max(opinion.candidates, key=lambda c: c[1])[2] == meaning):
+    if given.sound_close is not None and sound.confidence >= given.sound_close and _beats_another(opinion, meaning):
         gap = float("inf")  # Whisper's words sound like the best sentence: its own spelling is no evidence
     heard = opinion.recognition(given.margin, gap, given.alone_gap, given.answer_margin)
     if heard.confidence <= UNSURE:
@@ -221,6 +222,15 @@ def verdict(sound: Recognition, opinion: Opinion | None, meaning: Meaning | None
         # back is the one closest to what Whisper wrote.
         return Recognition(sound.text, UNSURE)
     return heard
+
+
+def _beats_another(opinion: Opinion, meaning: Meaning | None) -> bool:
+    """Whether the best candidate has `meaning` and a candidate of another meaning was scored: without one, the
+    gap below Whisper's own transcript is all that tells a sentence from words the grammar does not hold."""
+    if not opinion.candidates:
+        return False
+    best = max(opinion.candidates, key=lambda c: c[1])[2]
+    return best == meaning and any(m != meaning for _, _, m in opinion.candidates)
 
 
 def styled(words: str, like: str) -> str:
