@@ -7,6 +7,7 @@ import io
 import re
 import wave
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -93,8 +94,10 @@ def test_the_players_answer_each_read_back_by_what_they_said_and_repeat_a_comman
     face = roll.removeprefix("the die says ")
     other_face = next(name for name in ("forest", "river", "toilets", "cafeteria", "grassland", "empty pen")
                       if name != face)
-    wavs = [[tmp_path / f"{line}-{speed}.wav" for speed in range(len(SPEEDS))] for line in range(len(lines))]
-    for path in (path for said in wavs for path in said):
+    def recording(line: int, time: int) -> Path:
+        return tmp_path / f"{line}-{time}.wav"
+
+    for path in (recording(line, time) for line in range(len(lines)) for time in range(len(SPEEDS))):
         with wave.open(str(path), "wb") as out:
             out.setnchannels(1), out.setsampwidth(2), out.setframerate(16000)
             out.writeframes(b"\0\0" * 1600)
@@ -102,7 +105,7 @@ def test_the_players_answer_each_read_back_by_what_they_said_and_repeat_a_comman
                        1: [Heard(first_move, 0.5, "whisper")],
                        2: [Heard("scores", 0.99, "whisper"), Heard(second_move, 0.99, "whisper")]})
     tables: list[DraftosaurusTable] = []
-    player = _Player(inner, "en", lines, wavs, lambda: sum(isinstance(a, (Roll, Place))
+    player = _Player(inner, "en", lines, recording, lambda: sum(isinstance(a, (Roll, Place))
                                                            for a in tables[0].game.actions))
     session = Session(game="draftosaurus", lang="en", speaker=TextSpeaker(io.StringIO()), listener=player,
                       verbosity="short")
@@ -121,7 +124,7 @@ def test_a_move_heard_without_a_name_is_the_asked_player_s_and_is_refused_when_a
     back as Bruno's."""
     inner = _Scripted({})
     lines = [("Alice triceratops in the river", 0)]
-    player = _Player(inner, "en", lines, [[tmp_path / "0-0.wav"]], lambda: 0)
+    player = _Player(inner, "en", lines, lambda line, time: tmp_path / "0-0.wav", lambda: 0)
     player.line, player.heard = 0, (Heard("triceratops in the river", 0.5, "whisper"), "turn")
     player.expect_speaker("Bruno")
     assert not player._means_what_was_said()

@@ -84,10 +84,10 @@ class _Player(Listener):
     next speed of SPEEDS, while there is one. Keeps, per utterance, when it was handed over and how long the
     recogniser worked after the end of speech."""
 
-    def __init__(self, inner: Any, lang: str, lines: Sequence[tuple[str, int]], wavs: Sequence[Sequence[Path]],
+    def __init__(self, inner: Any, lang: str, lines: Sequence[tuple[str, int]], recording: Callable[[int, int], Path],
                  applied: Callable[[], int]):
         self.inner = inner
-        self.lang, self.lines, self.wavs, self.applied = lang, lines, wavs, applied
+        self.lang, self.lines, self.recording, self.applied = lang, lines, recording, applied  # recording(line, time)
         words = catalog(lang)
         self.yes, self.no = words.say("words.yes"), words.say("words.no")
         self.name = inner.name
@@ -100,7 +100,7 @@ class _Player(Listener):
 
     def _sources(self) -> Iterator[AudioSource]:
         while True:  # the line being said, as it is said this time
-            yield WavFileSource(self.wavs[self.line][self.times_said - 1])
+            yield WavFileSource(self.recording(self.line, self.times_said - 1))
 
     def expect_speaker(self, name: str | None) -> None:
         self.asked = name
@@ -113,11 +113,11 @@ class _Player(Listener):
                 return Heard(self.yes, None, "text")
             self.refused += 1
             return Heard(self.no, None, "text")
-        if self.line >= 0 and self.applied() <= self.applied_before and self.times_said < len(self.wavs[self.line]):
+        if self.line >= 0 and self.applied() <= self.applied_before and self.times_said < len(SPEEDS):
             self.repeated += 1  # not taken: said again
         else:
             self.line, self.times_said = self.line + 1, 0
-            if self.line >= len(self.wavs):
+            if self.line >= len(self.lines):
                 return None
         self.times_said += 1
         self.applied_before = self.applied()
@@ -210,12 +210,16 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
             played = play_random_game(PLAYERS, seed + number)
             lines += _commands(played, lang)
             said += [a for a in played.actions if isinstance(a, (Roll, Place))]
-        said_at = [_synthesise(lines, Path(folder) / str(speed), lang, speed) for speed in SPEEDS]
-        wavs = list(zip(*said_at, strict=True))  # each line at each speed
+        first = _synthesise(lines, Path(folder) / "said", lang)
+
+        def recording(line: int, time: int) -> Path:  # a line said again is rendered when it is
+            if time == 0:
+                return first[line]
+            return _synthesise([lines[line]], Path(folder) / f"{line}-{time}", lang, SPEEDS[time])[0]
         speaker = _TimedSpeaker()
-        inner = open_listener(engine, lang, GAME, audio_files=said_at[0], say=lambda text: None)
+        inner = open_listener(engine, lang, GAME, audio_files=first, say=lambda text: None)
         game = Game.new(list(PLAYERS), seed=seed)
-        listener = _Player(inner, lang, lines, wavs,  # the rolls and moves applied so far, once the table is set
+        listener = _Player(inner, lang, lines, recording,  # the rolls and moves applied so far, once the table is set
                            lambda: sum(isinstance(a, (Roll, Place)) for a in table.game.actions))
         session = Session(game=GAME, lang=lang, speaker=speaker, listener=listener, verbosity="short")
         table = DraftosaurusTable(session, game, Path(folder) / "save.json", TableSettings())
