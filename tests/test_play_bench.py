@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.benchmarks.play import PLAYERS, SPEEDS, _commands, _Player, compare_actions
+from companion.benchmarks.play import PLAYERS, SPEEDS, _commands, _Player, compare_actions, rolls_and_moves
 from companion.dialogue.draftosaurus import DraftosaurusTable, TableSettings
 from companion.dialogue.session import EndOfInput, Session
-from companion.games.draftosaurus.engine import Game, Place, Roll
+from companion.games.draftosaurus.engine import Game
 from companion.games.draftosaurus.simulate import play_random_game
 from companion.speech.audio import WavFileSource
 from companion.speech.base import Heard, TextSpeaker
@@ -88,7 +88,8 @@ def test_the_players_answer_each_read_back_by_what_they_said_and_repeat_a_comman
     """A die face misheard and read back is refused (no), then said again more slowly and taken; a move read back
     as said is accepted (yes); a command taken for a question is said again. Nothing is applied otherwise than
     said."""
-    lines = _commands(play_random_game(list(PLAYERS), 7), "en")[:3]
+    played = play_random_game(list(PLAYERS), 7)
+    lines = _commands(played, "en")[:3]
     (roll, _), (first_move, _), (second_move, _) = lines
     assert roll.startswith("the die says ")
     face = roll.removeprefix("the die says ")
@@ -105,8 +106,7 @@ def test_the_players_answer_each_read_back_by_what_they_said_and_repeat_a_comman
                        1: [Heard(first_move, 0.5, "whisper")],
                        2: [Heard("scores", 0.99, "whisper"), Heard(second_move, 0.99, "whisper")]})
     tables: list[DraftosaurusTable] = []
-    player = _Player(inner, "en", lines, recording, lambda: sum(isinstance(a, (Roll, Place))
-                                                           for a in tables[0].game.actions))
+    player = _Player(inner, "en", lines, recording, lambda: len(rolls_and_moves(tables[0].game.actions)))
     session = Session(game="draftosaurus", lang="en", speaker=TextSpeaker(io.StringIO()), listener=player,
                       verbosity="short")
     tables.append(DraftosaurusTable(session, Game.new(list(PLAYERS), seed=7), None, TableSettings()))
@@ -115,8 +115,7 @@ def test_the_players_answer_each_read_back_by_what_they_said_and_repeat_a_comman
         tables[0].run()
     assert inner.lines_heard == [(0, 0), (0, 1), (1, 0), (2, 0), (2, 1)]
     assert (player.confirmations, player.refused, player.repeated) == (2, 1, 2)
-    said = [a for a in play_random_game(list(PLAYERS), 7).actions if isinstance(a, (Roll, Place))][:3]
-    assert [a for a in tables[0].game.actions if isinstance(a, (Roll, Place))] == said
+    assert rolls_and_moves(tables[0].game.actions) == rolls_and_moves(played.actions)[:3]
 
 
 def test_a_move_heard_without_a_name_is_the_asked_player_s_and_is_refused_when_another_said_it(tmp_path):

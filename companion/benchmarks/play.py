@@ -184,6 +184,11 @@ def compare_actions(said: Sequence[Any], applied: Sequence[Any]) -> tuple[int, i
     return otherwise, lost
 
 
+def rolls_and_moves(actions: Sequence[Any]) -> list[Any]:
+    """The actions a player says (die rolls and placements), in order."""
+    return [a for a in actions if isinstance(a, (Roll, Place))]
+
+
 def _value(item: Any) -> str:
     return getattr(item, "value", item)
 
@@ -209,7 +214,7 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
         for number in range(games):
             played = play_random_game(PLAYERS, seed + number)
             lines += _commands(played, lang)
-            said += [a for a in played.actions if isinstance(a, (Roll, Place))]
+            said += rolls_and_moves(played.actions)
         first = _synthesise(lines, Path(folder) / "said", lang)
 
         def recording(line: int, time: int) -> Path:  # a line said again is rendered when it is
@@ -220,7 +225,7 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
         inner = open_listener(engine, lang, GAME, audio_files=first, say=lambda text: None)
         game = Game.new(list(PLAYERS), seed=seed)
         listener = _Player(inner, lang, lines, recording,  # the rolls and moves applied so far, once the table is set
-                           lambda: sum(isinstance(a, (Roll, Place)) for a in table.game.actions))
+                           lambda: len(rolls_and_moves(table.game.actions)))
         session = Session(game=GAME, lang=lang, speaker=speaker, listener=listener, verbosity="short")
         table = DraftosaurusTable(session, game, Path(folder) / "save.json", TableSettings())
         with contextlib.suppress(EndOfInput):
@@ -233,7 +238,7 @@ def measure_responses(games: int, seed: int, lang: str = "en", engine: str = "sp
             responses.append(final_ms + (answer - when) * 1000)
         decode_ms.append(decoded_ms)
         audio_s.append(seconds)
-    applied = [a for a in table.game.actions if isinstance(a, (Roll, Place))]
+    applied = rolls_and_moves(table.game.actions)
     otherwise, lost = compare_actions(said, applied)
     return {"commands": len(lines), "said": len(listener.handed), "said_again": listener.repeated,
             "answered": len(responses), "actions_applied": len(table.game.actions),
