@@ -37,6 +37,7 @@ from companion.games.draftosaurus.simulate import play_random_game as random_gam
 from companion.games.jurassic_snack.actions import Erupt, Fly, Hatch, Look, Move, Pass, Reveal, Scout
 from companion.language.messages import catalog
 from companion.speech.recogniser import Recogniser, Recognition
+from tests.rewrite_once import rewrite_once
 from tests.run_order import AloudBesideComputing, DurationsRecorder, is_aloud
 
 
@@ -399,6 +400,25 @@ def pytest_runtest_setup(item):
             os.nice(change)
     except PermissionError:
         pass
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Before pytest-xdist starts its workers (its own hook runs last), the test files are rewritten once for
+    all of them (tests/rewrite_once.py)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER") and session.config.pluginmanager.has_plugin("dsession"):
+        rewrite_once(session.config, Path(__file__).parent)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """After the last test of a file (its module's fixtures torn down), the garbage is collected and what is
+    left frozen out of the collector: the collections after it go through the objects made since, not again
+    through the grammars every file before kept compiled."""
+    yield
+    if nextitem is None or nextitem.path != item.path:
+        gc.collect()
+        gc.freeze()
 
 
 @pytest.hookimpl(trylast=True)

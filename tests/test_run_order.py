@@ -87,3 +87,32 @@ def test_a_file_that_plays_aloud_elsewhere_stops_the_run(pytester):
     result = pytester.runpytest("-p", "no:xdist")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*move them to tests/aloud/*test_misplaced.py*"])
+
+
+def test_the_test_files_are_rewritten_once_as_a_worker_would_read_them(pytester, monkeypatch):
+    """rewrite_once leaves beside each test file and conftest what pytest's own import reads back instead of
+    rewriting it (an `assert` rewritten: its operands named), and does not write over a kept form that is up to
+    date."""
+    from _pytest.assertion import rewrite
+
+    from tests.rewrite_once import rewrite_once
+
+    pytester.makepyfile(test_sum="def test_sum():\n    assert 1 + 1 == 3\n")
+    pytester.makeconftest("")
+    (pytester.path / "deeper").mkdir()
+    (pytester.path / "deeper" / "test_more.py").write_text("def test_more():\n    assert 2 == 2\n", encoding="utf-8")
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    config = pytester.parseconfigure()
+    sources = [pytester.path / "test_sum.py", pytester.path / "conftest.py", pytester.path / "deeper" / "test_more.py"]
+    rewrite_once(config, pytester.path)
+    kept = [rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL) for path in sources]
+    codes = [rewrite._read_pyc(path, pyc) for path, pyc in zip(sources, kept, strict=True)]
+    assert all(code is not None for code in codes), kept
+    test_sum = next(const for const in codes[0].co_consts if hasattr(const, "co_name"))  # type: ignore[union-attr]
+    assert any(name.startswith("@py_assert") for name in test_sum.co_varnames), test_sum.co_varnames
+    written = [pyc.stat().st_mtime_ns for pyc in kept]
+    rewrite_once(config, pytester.path)
+    assert [pyc.stat().st_mtime_ns for pyc in kept] == written
+    result = pytester.runpytest("-p", "no:cacheprovider", "test_sum.py")
+    result.stdout.fnmatch_lines(["*assert (1 + 1) == 3*"])  # rewritten: the failure is explained
+    assert [pyc.stat().st_mtime_ns for pyc in kept] == written  # read as kept, not written again
