@@ -30,10 +30,14 @@ def _rewrite(files: list[Path], config: pytest.Config) -> None:
 
 def rewrite_once(config: pytest.Config, folder: Path) -> None:
     """Write the rewritten form of every test file and conftest under `folder`, split among the processors (one
-    forked process each); nothing when Python may not write bytecode or assertions are not rewritten."""
+    forked process each, where processes fork); nothing when Python may not write bytecode or assertions are not
+    rewritten."""
     if sys.dont_write_bytecode or config.getoption("assertmode") != "rewrite":
         return
     files = sorted({*folder.rglob("test_*.py"), *folder.rglob("conftest.py")})
+    if not hasattr(os, "fork"):  # Windows: one process
+        _rewrite(files, config)
+        return
     shares = max(1, min(os.cpu_count() or 1, len(files)))
     children = []
     for share in range(shares):
