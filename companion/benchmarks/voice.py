@@ -418,6 +418,8 @@ class Heard:
     lines: int
     lost: list[str] = field(default_factory=list)  # lines not found whole, in their place
     scores: list[float] = field(default_factory=list)  # how well each line matched where it was looked for
+    # each line lost: its number, its best score, and from where it was looked for (seconds into the recording)
+    lost_at: list[tuple[int, float, float]] = field(default_factory=list)
     misrecognised: list[str] = field(default_factory=list)  # found, but recognised as another line
     stalls: int = 0  # times the speech process was stopped meanwhile
 
@@ -444,6 +446,7 @@ def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: flo
     places = [(start, score) for start, score, _ in found]
     result.lost = [line for line, (start, _) in zip(lines, places, strict=True) if start is None]
     result.scores = [score for _, score in places]
+    result.lost_at = [(number, round(score, 3), at) for number, (start, score, at) in enumerate(found) if start is None]
     if recognise if recognise is not None else lang == "en":  # each line's stretch as found (with its pauses)
         lengths = [len(line) / SAMPLE_RATE if start is None else max(len(line) / SAMPLE_RATE, end - start)
                    for line, (start, _, end) in zip(said, found, strict=True)]

@@ -27,6 +27,7 @@ def test_every_line_a_scripted_game_prints_is_heard_whole_and_in_order(lang, sou
     if lang in STALLED:  # the speech process was stopped all through the game
         assert heard.stalls >= 5, heard.stalls
     assert heard.ratio >= TARGETS["heard"], (heard.heard_s, heard.printed_s)
-    assert heard.lost == [], heard.scores  # every line found whole, just after the one before it
+    # every line found whole, just after the one before it
+    assert heard.lost == [], (heard.lost_at, heard.lines, min(heard.scores))
     if lang == "en":  # and understood by a recogniser, among all the lines printed
         assert len(heard.misrecognised) <= heard.lines // 10, heard.misrecognised
