@@ -47,6 +47,7 @@ from companion.speech.second_opinion import (
     Opinion,
     SecondOpinion,
     Settings,
+    calibrated,
     settings,
     verdict,
 )
@@ -236,6 +237,41 @@ def test_a_question_that_barely_beats_another_meaning_is_read_back_not_answered(
     assert Heard(heard.text, heard.confidence, "whisper").needs_confirmation
     answered = verdict(sound, barely, ("repeat", ()), Settings(answer_margin=0.0))
     assert answered.confidence == ASK_TO_ACT  # as it was
+
+
+def test_french_sentences_are_weighed_less_what_the_words_cost_without_the_audio():
+    # "comment on gagne ?" said in table babble (mbrola fr1, seed 4), written "de moïn,", matched to "ma main": scored
+    # alone, "ma main" (what is in my hand?) beat the other meaning by 18.9 nats, 3.9 below Whisper's words, and was
+    # answered at once. Less half of each text's score after silence, it lies 9.6 below Whisper's own (unlikely)
+    # words: read back
+    said = {"Ma main,": -12.05, "Dis-moi pont,": -30.9, "de moïn,": -8.2}
+    alone = {"Ma main,": -14.3, "Dis-moi pont,": -28.02, "de moïn,": -25.76}
+    sound, meaning = Recognition("ma main", 0.017), ("hand", ())
+
+    def weighed(weight: float) -> Opinion:
+        score = calibrated(lambda texts: [said[t] for t in texts], lambda texts: [alone[t] for t in texts], weight)
+        scores = score(["Ma main,", "Dis-moi pont,", "de moïn,"])
+        return Opinion("fr", [("ma main", scores[0], meaning), ("dis-moi pont", scores[1], ("rules", ()))], scores[2])
+
+    assert settings("fr").prior_weight == 0.5 and settings("es").prior_weight == settings("en").prior_weight == 0
+    assert verdict(sound, weighed(0.0), meaning, settings("fr")) == Recognition("ma main", SURE)
+    assert verdict(sound, weighed(0.5), meaning, settings("fr")) == Recognition("ma main", UNSURE)
+    unasked = calibrated(lambda texts: [said[t] for t in texts], lambda texts: pytest.fail("prior asked"), 0.0)
+    assert unasked(["de moïn,"]) == [-8.2]
+
+
+@needs_whisper
+def test_what_the_words_cost_without_the_audio_is_scored_once_per_text():
+    from companion.speech.whisper import WhisperModel
+
+    model = WhisperModel(find_whisper_model())
+    calls: list[list[str]] = []
+    scored = model.log_probs
+    model.log_probs = lambda encoded, start, texts: calls.append(list(texts)) or scored(encoded, start, texts)
+    first = model.priors("fr", ["Le tricératops.", "Passe.", "Le tricératops."])
+    assert calls == [["Le tricératops.", "Passe."]] and first[0] == first[2] and all(p < 0 for p in first)
+    assert model.priors("fr", ["Passe.", "Le tricératops."]) == [first[1], first[0]] and len(calls) == 1
+    assert model.priors("es", ["Passe."]) != [first[1]]  # after the Spanish start, not the French one
 
 
 def test_a_best_sentence_with_no_rival_of_another_meaning_is_taken_at_once_only_close_to_whisper_s_words():

