@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,12 +220,15 @@ class SecondOpinion:
 
 
 def calibrated(score: Scorer, prior: Scorer, weight: float) -> Scorer:
-    """`score` less `weight` times `prior`, text by text (`prior` is not asked when `weight` is 0)."""
+    """`score` less `weight` times `prior`, text by text, the two asked side by side (`prior` is not asked when
+    `weight` is 0)."""
     if not weight:
         return score
 
     def scored(texts: Sequence[str]) -> list[float]:
-        return [s - weight * p for s, p in zip(score(texts), prior(texts), strict=True)]
+        with ThreadPoolExecutor(1, thread_name_prefix="whisper-prior") as side:
+            costs = side.submit(prior, texts)
+            return [s - weight * p for s, p in zip(score(texts), costs.result(), strict=True)]
 
     return scored
 
