@@ -13,6 +13,7 @@ import io
 import json
 import shutil
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -258,6 +259,20 @@ def test_french_sentences_are_weighed_less_what_the_words_cost_without_the_audio
     assert verdict(sound, weighed(0.5), meaning, settings("fr")) == Recognition("ma main", UNSURE)
     unasked = calibrated(lambda texts: [said[t] for t in texts], lambda texts: pytest.fail("prior asked"), 0.0)
     assert unasked(["de moïn,"]) == [-8.2]
+
+
+def test_what_the_words_cost_is_scored_beside_the_scores_given_the_audio():
+    started = threading.Event()
+
+    def prior(texts: list[str]) -> list[float]:
+        started.set()
+        return [-4.0 for _ in texts]
+
+    def score(texts: list[str]) -> list[float]:
+        assert started.wait(10), "the prior was not asked until the audio's scores were done"
+        return [-1.0 for _ in texts]
+
+    assert calibrated(score, prior, 0.5)(["Passe."]) == [1.0]
 
 
 @needs_whisper
