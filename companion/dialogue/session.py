@@ -16,7 +16,7 @@ from typing import Any
 
 from companion import registry
 from companion.dialogue.history import MessageHistory
-from companion.language.grammar import CONFIRM_STATE, MAX_LINE, ParseResult, confirming, parse
+from companion.language.grammar import ANY_STATE, CONFIRM_STATE, MAX_LINE, ParseResult, confirming, parse
 from companion.language.messages import Catalog, catalog
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listener, Speaker
 from companion.terminal_text import sentences
@@ -269,6 +269,10 @@ class Session:
         if result.stranger and self.player_names:  # a name that is nobody's: the player hears who plays
             self.say_text(bot_seat_words(self.catalog, result.stranger, self.player_names) or self.text(
                 "session.unknown_name", name=result.stranger, players=self.player_names))
+            return None
+        if state != ANY_STATE and parse(heard.text, game=self.game, lang=self.lang, state=ANY_STATE,
+                                        player_names=self.player_names).intent is not None:
+            self.say("session.not_now", heard=result.text)  # a command of the game, not of this question
             return None
         if not result.suggestion:
             self.say("session.not_understood", heard=result.text)
