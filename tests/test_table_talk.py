@@ -806,25 +806,26 @@ def test_a_line_not_expected_after_the_end_says_what_may_be_said_without_the_end
 
 # ---------------------------------------------------------------- a command of the game said at another moment
 
-@pytest.mark.parametrize("lang, lines, not_now, unheard", [
-    ("fr", ["2", "Alice", "Bruno", "oui", "Alice", "le dé dit croix", "zut flûte", "oui", "oui", "oui",
-            "Alice met le tricératops dans la rivière", "le dé dit croix", "Alice met le tricératops dans la rivière"],
+@pytest.mark.parametrize("lang, yes, die, move, nonsense, not_now, unheard", [
+    ("fr", "oui", "le dé dit croix", "Alice met le tricératops dans la rivière", "zut flûte",
      "J'ai compris « {} », mais ce n'est pas le moment.", "Je n'ai pas compris « zut flûte »."),
-    ("en", ["2", "Alice", "Bruno", "yes", "Alice", "the die says forest", "blah blah", "yes", "yes", "yes",
-            "Alice puts the triceratops in the river", "the die says forest",
-            "Alice puts the triceratops in the river"],
+    ("en", "yes", "the die says forest", "Alice puts the triceratops in the river", "blah blah",
      'I understood "{}", but this is not the moment for it.', 'I did not understand "blah blah".'),
-    ("es", ["2", "Alice", "Bruno", "sí", "Alice", "el dado dice bosque", "bla bla", "sí", "sí", "sí",
-            "Alice pone el triceratops en el río", "el dado dice bosque", "Alice pone el triceratops en el río"],
+    ("es", "sí", "el dado dice bosque", "Alice pone el triceratops en el río", "bla bla",
      "He entendido «{}», pero no es el momento.", "No he entendido «bla bla»."),
 ])
 def test_a_command_of_the_game_said_when_another_question_is_open_is_said_to_be_understood_not_now(
-        tmp_path, lang, lines, not_now, unheard):
+        tmp_path, lang, yes, die, move, nonsense, not_now, unheard):
+    # the die when who starts is asked (and "Rex", a name as much as a species), then at a yes-or-no set-up
+    # question; a move before the die is rolled
+    lines = ["2", "Alice", "Bruno", yes, "Rex", die, "Alice", die, nonsense, yes, yes, yes, move, die, move]
     result = play(tmp_path, "draftosaurus", lines, lang=lang)
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
-    for command in (lines[5], lines[10]):  # the die at a set-up question, a move before the die is rolled
-        at = out.index(not_now.format(command))
+    said = [at for at, line in enumerate(out) if line in (not_now.format(die), not_now.format(move))]
+    assert not_now.format("Rex") not in out and "Bruno" in out[out.index(not_now.format(die)) - 2], out
+    assert [out[at] for at in said] == [not_now.format(die), not_now.format(die), not_now.format(move)], out
+    for at in said:
         assert out[at - 1] == out[at + 1] and "?" in out[at + 1], out  # the open question, asked again
     assert unheard in result.stdout  # what no state of the game understands is still not understood
     assert zoos(tmp_path)[0]["river"] == ["triceratops"]  # said again once the die was rolled: played

@@ -253,6 +253,10 @@ def ask_player(session: Session, players: Sequence[str], key: str, *, again_key:
         found = player_by_name(players, value) if isinstance(value, str) else None
         if found is not None:
             return found
+        if isinstance(value, str) and len(value.split()) > 1 and parse(
+                value, game=session.game, lang=session.lang).intent not in NAME_INTENTS:
+            session.say("session.not_now", heard=value)  # a command of the game; one word may be a name ("Rex")
+            continue
         session.say("setup.unknown_player", name=value, players=list(players))
 
 
