@@ -254,7 +254,7 @@ def test_french_sentences_are_weighed_less_what_the_words_cost_without_the_audio
         scores = score(["Ma main,", "Dis-moi pont,", "de moïn,"])
         return Opinion("fr", [("ma main", scores[0], meaning), ("dis-moi pont", scores[1], ("rules", ()))], scores[2])
 
-    assert settings("fr").prior_weight == 0.5 and settings("es").prior_weight == settings("en").prior_weight == 0
+    assert (settings("fr").prior_weight, settings("en").prior_weight, settings("es").prior_weight) == (0.5, 0.25, 0)
     assert verdict(sound, weighed(0.0), meaning, settings("fr")) == Recognition("ma main", SURE)
     assert verdict(sound, weighed(0.5), meaning, settings("fr")) == Recognition("ma main", UNSURE)
     unasked = calibrated(lambda texts: [said[t] for t in texts], lambda texts: pytest.fail("prior asked"), 0.0)
