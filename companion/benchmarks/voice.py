@@ -444,9 +444,9 @@ def measure_heard(server: PrivateSoundServer, lang: str, folder: Path, rate: flo
     result = Heard(lang, sum(speech_seconds(a) for a in said), speech_seconds(audio), len(lines), stalls=run.stalls)
     found = spans(audio, said, pieces)
     places = [(start, score) for start, score, _ in found]
-    result.lost = [line for line, (start, _) in zip(lines, places, strict=True) if start is None]
-    result.scores = [score for _, score in places]
     result.lost_at = [(number, round(score, 3), at) for number, (start, score, at) in enumerate(found) if start is None]
+    result.lost = [lines[number] for number, _, _ in result.lost_at]
+    result.scores = [score for _, score in places]
     if recognise if recognise is not None else lang == "en":  # each line's stretch as found (with its pauses)
         lengths = [len(line) / SAMPLE_RATE if start is None else max(len(line) / SAMPLE_RATE, end - start)
                    for line, (start, _, end) in zip(said, found, strict=True)]
