@@ -1,14 +1,15 @@
 """Compiling hassil templates, parsed by hassil, into the word-matching nodes of companion.language.matcher.
 
-The one walk of hassil's parsed templates: the typed-text matcher uses the nodes, and the recognisers' grammars
-(companion.language.recognition_grammar) are read from the nodes of the same templates spelled as recognisers
-spell them. So that they can write a rule or a list once and refer to it by name, the compiler keeps the name of
-each rule and list it compiled (`name_of`).
+The one walk of hassil's parsed templates, and the one compilation of a game's templates: they are compiled as
+written (companion.language.grammar.written_templates), and each reader takes the nodes in its own spelling
+(`Respelled`): the typed-text matcher folded, the recognisers' grammars (companion.language.recognition_grammar)
+spelled as recognisers spell words, companion.language.saying as written. So that they can write a rule or a list
+once and refer to it by name, the compiler keeps the name of each rule and list it compiled (`name_of`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise, permutations
 from typing import cast
@@ -48,9 +49,6 @@ class Compiler:
     slot_lists: Mapping[str, SlotList]
     rules: Mapping[str, Sentence]
     dynamic_lists: frozenset[str] = frozenset()
-    # Whether pieces must join at word boundaries: templates as written ("{player}'s") join a list to a word,
-    # which the folded and the recognisers' spellings split; read for what they say, not matched, they may.
-    whole_words: bool = True
     _rule_nodes: dict[str, Node] = field(default_factory=dict)
     _list_nodes: dict[str, SlotValues] = field(default_factory=dict)
     # The name of each rule's and slot list's node (a list's renamed copy too), by the node's id, with the node kept
@@ -84,8 +82,7 @@ class Compiler:
                      if not (isinstance(e, TextChunk) and e.text == "")]
             return Alt(items, optional=expression.is_optional)
         if isinstance(expression, Sequence):
-            if self.whole_words:
-                _check_whole_words(expression)
+            _check_whole_words(expression)
             items = [self.node(e) for e in expression.items]
             items = [i for i in items if not (isinstance(i, Words) and not i.words)]
             return items[0] if len(items) == 1 else Seq(items)
@@ -134,10 +131,69 @@ class Compiler:
 
 
 def _check_whole_words(sequence: Sequence) -> None:
-    """Templates must join pieces at word boundaries ("(suivant|suivante)", not "suivant[e]")."""
+    """Templates must join pieces between words ("(suivant|suivante)", not "suivant[e]"): at a space, or at a mark
+    that ends a word ("l'{species}", "{player}'s"), never between two letters."""
     items = [i for i in sequence.items if not (isinstance(i, TextChunk) and i.text == "")]
     for left, right in pairwise(items):
-        left_open = not isinstance(left, TextChunk) or not left.text.endswith(" ")
-        right_open = not isinstance(right, TextChunk) or not right.text.startswith(" ")
+        left_open = not isinstance(left, TextChunk) or left.text[-1:].isalnum()
+        right_open = not isinstance(right, TextChunk) or right.text[:1].isalnum()
         if left_open and right_open:
             raise GrammarError("a group, list or rule is glued to a word: write whole words")
+
+
+class Respelled:
+    """The nodes of a compiler with each word respelled by `words`: one word written in a template may become none
+    ("?"), one, or several ("t-rex" → "t rex"). Templates are compiled once, as written; the typed-text matcher reads
+    them folded (companion.language.folding) and the recognisers spelled as they spell words. Rules and lists stay
+    shared, and keep their names (`name_of`)."""
+
+    def __init__(self, compiler: Compiler, words: Callable[[str], Iterable[str]]):
+        self.compiler, self.words = compiler, words
+        # Each named node of the compiler (a rule, a list) respelled once, by the id of the node it was made from,
+        # that node kept so that the id is never given to another one.
+        self._named: dict[int, tuple[Node, Node]] = {}
+        self._names: dict[int, tuple[Node, str]] = {}
+
+    def name_of(self, node: Node) -> str | None:
+        """The rule or slot list that `node` was respelled from ("rule_NAME", "list_NAME"), or None."""
+        found = self._names.get(id(node))
+        return None if found is None else found[1]
+
+    def list_node(self, name: str) -> Node:
+        return self.node(self.compiler.list_node(name))
+
+    def sentence(self, sentence: Sentence) -> Node:
+        return self.node(self.compiler.sentence(sentence))
+
+    def node(self, node: Node) -> Node:
+        name = self.compiler.name_of(node)
+        if name is None:
+            return self._respelled(node)
+        if id(node) not in self._named:
+            made = self._respelled(node)
+            if id(made) in self._names:  # respelled to another named node alone ("{species} ?"): named apart
+                made = Seq([made])
+            self._named[id(node)] = node, made
+            self._names[id(made)] = made, name
+        return self._named[id(node)][1]
+
+    def _said(self, words: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(said for word in words for said in self.words(word))
+
+    def _respelled(self, node: Node) -> Node:
+        if isinstance(node, Words):
+            return Words(self._said(node.words))
+        if isinstance(node, Seq):
+            items = [self.node(item) for item in node.items]
+            kept = [i for i in items if not (isinstance(i, Words) and not i.words)]
+            # A sequence of one part is the compiler's own (a rule that is another rule or a list, named apart).
+            return kept[0] if len(kept) == 1 and len(node.items) > 1 else Seq(kept)
+        if isinstance(node, Alt):
+            return Alt([self.node(item) for item in node.items], node.optional)
+        if isinstance(node, Trie):
+            return Trie(node.slot, [(self._said(words), value) for words, value in node.entries])
+        if isinstance(node, TemplateValues):
+            return TemplateValues(node.slot, [(self.node(item), value) for item, value in node.values])
+        if isinstance(node, (Wildcard, DynamicList)):
+            return node
+        raise GrammarError(f"no respelling of {type(node).__name__}")

@@ -25,7 +25,7 @@ from companion.paths import grammars_dir, read_data
 if TYPE_CHECKING:
     from hassil import Intents
 
-    from companion.language.compiler import Compiler
+    from companion.language.compiler import Compiler, Respelled
     from companion.language.matcher import Node, Trie, Vocabulary
 
 # hassil (and the compiler of its templates) are imported where a grammar is compiled, not with this module:
@@ -281,15 +281,25 @@ class Template:
 
 
 @cache
-def _compiler(game: str, lang: str) -> Compiler:
-    return compiler_of(load_grammar(game, lang).intents)
+def written_templates(game: str, lang: str) -> tuple[Intents, Compiler]:
+    """A game's templates in a language as written, read by hassil, and their compiler (the players' names a list
+    filled at run time): the one compilation of the templates. The typed-text matcher reads its nodes folded
+    (`folded_templates`), the recognisers spelled as they hear words (companion.language.recognition_grammar), and
+    companion.language.saying as written."""
+    from hassil import Intents  # hassil's classes: only where templates are compiled
+
+    from companion.language.compiler import Compiler
+
+    intents = Intents.from_dict(grammar_source(check_game(game), lang))
+    return intents, Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}))
 
 
-def compiler_of(intents: Intents, whole_words: bool = True) -> Compiler:
-    """A compiler of a game's templates (in any spelling), the players' names a list filled at run time."""
-    from companion.language.compiler import Compiler  # hassil's classes: only where templates are compiled
+@cache
+def folded_templates(game: str, lang: str) -> Respelled:
+    """The compiled templates with their words folded, as typed text is (companion.language.folding)."""
+    from companion.language.compiler import Respelled
 
-    return Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}), whole_words=whole_words)
+    return Respelled(written_templates(game, lang)[1], lambda word: fold(word).words)
 
 
 @dataclass(frozen=True)
@@ -321,8 +331,9 @@ def state_templates(game: str, lang: str, state: str) -> StateTemplates:
 def _compiled_state(game: str, lang: str, state: str) -> StateTemplates:
     from companion.language.matcher import GrammarError, vocabulary
 
-    intents = load_grammar(game, lang).intents
-    compiler = _compiler(game, lang)
+    load_grammar(game, lang)  # its check: every intent of the game's states has sentences
+    intents = written_templates(game, lang)[0]
+    compiler = folded_templates(game, lang)
     templates = []
     # Each template's vocabulary is found as it is compiled, and kept with it. Found lazily, at the first sentence
     # parsed in each state, a state's first sentence read from kept templates took up to 0.4 to 0.8 s instead of

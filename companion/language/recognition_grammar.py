@@ -24,9 +24,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from hassil import Intents, TextSlotList
+from hassil import TextSlotList
 
-from companion.language.compiler import Compiler
+from companion.language.compiler import Respelled
 from companion.language.grammar import (
     ANY_STATE,
     COMMON_FILE,
@@ -35,14 +35,11 @@ from companion.language.grammar import (
     ParseResult,
     check_game,
     check_state,
-    compiler_of,
-    grammar_source,
     load_grammar,
-    map_template_words,
     parse,
     read_grammar_file,
-    rewrite_templates,
     state_intents,
+    written_templates,
 )
 from companion.language.matcher import (
     Alt,
@@ -143,14 +140,6 @@ def _filler_cuts(words: tuple[str, ...], lang: str) -> list[tuple[int, int]]:
         if len(words) - start > len(f) and words[-len(f):] == f]
 
 
-@cache
-def spoken_intents(game: str, lang: str) -> Intents:
-    """The grammar of a game with words spelled for recognisers (not folded)."""
-    words = spelling(lang).words
-    return Intents.from_dict(rewrite_templates(grammar_source(check_game(game), lang),
-                                               lambda template: map_template_words(template, words)))
-
-
 # ---------------------------------------------------------------- a small tree of words
 
 @dataclass(frozen=True)
@@ -182,7 +171,7 @@ class _Builder:
     walk of hassil's templates) as Choice trees, collecting the named sub-grammars they use; players' names fill
     their list, and options written with digits or kept from recognisers are left out."""
 
-    def __init__(self, compiler: Compiler, players: Sequence[str], lang: str):
+    def __init__(self, compiler: Respelled, players: Sequence[str], lang: str):
         self.compiler, self.players, self.lang = compiler, players, lang
         self.named: dict[str, Choice] = {}
 
@@ -227,11 +216,9 @@ class _Builder:
 
 
 @cache
-def _spoken_compiler(game: str, lang: str) -> Compiler:
-    intents = spoken_intents(game, lang)
-    # Joins at word boundaries are the parser's check (grammar.state_templates compiles the same templates folded,
-    # and the tests compile every state's): not repeated here.
-    return compiler_of(intents, whole_words=False)
+def _spoken_compiler(game: str, lang: str) -> Respelled:
+    """The compiled templates (grammar.written_templates) with their words spelled as recognisers spell them."""
+    return Respelled(written_templates(game, lang)[1], spelling(lang).words)
 
 
 # Kept for the process: French Draftosaurus's compiled templates hold 2.5 MB more than the word trees alone (8.1
@@ -242,7 +229,7 @@ def _spoken_templates(game: str, lang: str, intent: str) -> tuple[tuple[Node, Sl
     the slots its block fixes."""
     compiler = _spoken_compiler(game, lang)
     return tuple((compiler.sentence(sentence), tuple(block.slots.items()))
-                 for block in spoken_intents(game, lang).intents[intent].data for sentence in block.sentences)
+                 for block in written_templates(game, lang)[0].intents[intent].data for sentence in block.sentences)
 
 
 def _has_digits(option: tuple[object, ...]) -> bool:
@@ -333,7 +320,7 @@ class SpokenValues:
 @cache
 def spoken_values(game: str, lang: str) -> SpokenValues:
     """Every value of every text list of a game (players' names aside), spelled for recognisers."""
-    intents = spoken_intents(check_game(game), lang)
+    intents = written_templates(check_game(game), lang)[0]
     compiler = _spoken_compiler(game, lang)
     builder = _Builder(compiler, (), lang)
     values = {name: builder.values(node) for name, slot_list in intents.slot_lists.items()

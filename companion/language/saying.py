@@ -16,23 +16,13 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from hassil import Intents
-
-from companion.language.compiler import Compiler
 from companion.language.folding import fold
-from companion.language.grammar import _match, check_state, compiler_of, grammar_source, load_grammar, state_intents
+from companion.language.grammar import _match, check_state, load_grammar, state_intents, written_templates
 from companion.language.matcher import Alt, DynamicList, Node, Seq, TemplateValues, Trie, Wildcard, Words
 
 Said = frozenset[tuple[str, Any]]  # the slots a piece of template fills, with their values
 Ways = dict[Said, tuple[tuple[str, ...], ...]]  # for each set of slots filled, words that fill them
 WAYS_KEPT = 8
-
-
-@cache
-def _compiled(game: str, lang: str) -> tuple[Intents, Compiler]:
-    """The templates as written, and their compiler."""
-    intents = Intents.from_dict(grammar_source(game, lang))
-    return intents, compiler_of(intents, whole_words=False)
 
 
 def saying(game: str, lang: str, state: str, intent: str, slots: Mapping[str, Any],
@@ -43,7 +33,7 @@ def saying(game: str, lang: str, state: str, intent: str, slots: Mapping[str, An
     if intent not in state_intents(game, state):
         return None
     target = frozenset(slots.items())
-    intents, compiler = _compiled(game, lang)
+    intents, compiler = written_templates(game, lang)
     builder = _Builder(target)
     meant = intent, dict(slots)
     grammar = load_grammar(game, lang)
