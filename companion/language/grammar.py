@@ -201,7 +201,8 @@ class GameGrammar:
 
     @cached_property
     def intents(self) -> Intents:
-        """Every intent, its templates parsed by hassil."""
+        """Every intent, its folded templates read by hassil: hassil's own matching, which the tests compare the
+        matcher with (the program compiles `written_templates`)."""
         from hassil import Intents
 
         return Intents.from_dict(self.folded)
