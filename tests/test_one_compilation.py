@@ -142,6 +142,7 @@ intents:
           - "{player}'s {dino}"
           - "l'{dino} ?"
           - "<next>"
+          - "{dino:second} et {dino}"
 lists:
   dino:
     values:
@@ -159,7 +160,7 @@ def compile_sentences(text: str) -> list[Node]:
 
 
 def test_pieces_join_at_a_space_or_a_mark_that_ends_a_word_never_between_two_letters():
-    assert len(compile_sentences(TEMPLATES)) == 3
+    assert len(compile_sentences(TEMPLATES)) == 4
     with pytest.raises(GrammarError, match="glued"):
         compile_sentences(TEMPLATES.replace("(suivant|suivante)", "suivant[e]"))
     with pytest.raises(GrammarError, match="glued"):
@@ -176,3 +177,18 @@ def test_a_respelled_word_may_become_several_words_or_none():
     trie = node.items[1]  # "?" said by no word: gone
     assert len(node.items) == 2 and isinstance(trie, Trie) and trie.entries == ((("t", "rex"), "trex"),)
     assert folded.name_of(trie) == "list_dino" and folded.list_node("dino") is trie
+
+
+def test_a_list_filling_another_slot_shares_the_respelled_words_of_the_list():
+    """As the compiler shares a list's words with its copies for other slots ("{dino:second}"), so do its readings:
+    each reading holds the words of a list once."""
+    intents = Intents.from_dict(yaml.safe_load(TEMPLATES))
+    compiler = Compiler(intents.slot_lists, intents.expansion_rules, frozenset({PLAYER_LIST}))
+    folded = Respelled(compiler, lambda word: fold(word).words)
+    sentence = next(s for b in intents.intents["Place"].data for s in b.sentences if s.text.startswith("{dino:"))
+    node = folded.sentence(sentence)
+    assert isinstance(node, Seq)
+    second, first = node.items[0], node.items[-1]
+    assert isinstance(second, Trie) and isinstance(first, Trie)
+    assert (second.slot, first.slot) == ("second", "dino") and second.root is first.root
+    assert first is folded.list_node("dino") and folded.name_of(second) == folded.name_of(first) == "list_dino"

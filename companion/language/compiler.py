@@ -1,14 +1,16 @@
 """Compiling hassil templates, parsed by hassil, into the word-matching nodes of companion.language.matcher.
 
-The one walk of hassil's parsed templates, and the one compilation of a game's templates: they are compiled as
-written (companion.language.grammar.written_templates), and each reader takes the nodes in its own spelling
-(`Respelled`): the typed-text matcher folded, the recognisers' grammars (companion.language.recognition_grammar)
-spelled as recognisers spell words, companion.language.saying as written. So that they can write a rule or a list
+The one walk of hassil's parsed templates. A game's templates are read by hassil once, as written
+(companion.language.grammar.written_templates), and compiled by one compiler, whose rules and lists are compiled
+once; each reader takes the nodes in its own spelling (`Respelled`): the typed-text matcher folded, the recognisers'
+grammars (companion.language.recognition_grammar) spelled as recognisers spell words, companion.language.saying as
+written. So that they can write a rule or a list
 once and refer to it by name, the compiler keeps the name of each rule and list it compiled (`name_of`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise, permutations
@@ -44,7 +46,9 @@ from companion.language.matcher import (
 
 @dataclass
 class Compiler:
-    """Turns parsed hassil templates into nodes; rules and lists are compiled once and shared."""
+    """Turns parsed hassil templates into nodes; rules and lists are compiled once and shared. One thread at a
+    time (`lock`): the typed-text parser and a recogniser's thread may read the same compiler, and a rule being
+    compiled stands in for itself meanwhile."""
 
     slot_lists: Mapping[str, SlotList]
     rules: Mapping[str, Sentence]
@@ -55,6 +59,7 @@ class Compiler:
     # so that the id is never given to another one: "rule_NAME", "list_NAME".
     _names: dict[int, tuple[Node, str]] = field(default_factory=dict)
     _slot_nodes: dict[tuple[str, str], Node] = field(default_factory=dict)  # by list and slot name
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     def name_of(self, node: Node) -> str | None:
         """The rule or slot list that `node` was compiled for ("rule_NAME", "list_NAME"), or None."""
@@ -63,13 +68,15 @@ class Compiler:
 
     def list_node(self, name: str) -> Node:
         """The compiled slot list `name` (a dynamic one as a DynamicList)."""
-        return self._list(name, name)
+        with self.lock:
+            return self._list(name, name)
 
     def sentence(self, sentence: Sentence) -> Node:
-        try:
-            return self.node(sentence.expression)
-        except GrammarError as error:
-            raise GrammarError(f"{error} in template '{sentence.text}'") from None
+        with self.lock:
+            try:
+                return self.node(sentence.expression)
+            except GrammarError as error:
+                raise GrammarError(f"{error} in template '{sentence.text}'") from None
 
     def node(self, expression: Expression) -> Node:
         if isinstance(expression, TextChunk):
@@ -132,7 +139,7 @@ class Compiler:
 
 def _check_whole_words(sequence: Sequence) -> None:
     """Templates must join pieces between words ("(suivant|suivante)", not "suivant[e]"): at a space, or at a mark
-    that ends a word ("l'{species}", "{player}'s"), never between two letters."""
+    that ends a word ("l'{species}", "{player}'s"), never between two letters or digits."""
     items = [i for i in sequence.items if not (isinstance(i, TextChunk) and i.text == "")]
     for left, right in pairwise(items):
         left_open = not isinstance(left, TextChunk) or left.text[-1:].isalnum()
@@ -160,17 +167,26 @@ class Respelled:
         return None if found is None else found[1]
 
     def list_node(self, name: str) -> Node:
-        return self.node(self.compiler.list_node(name))
+        with self.compiler.lock:
+            return self.node(self.compiler.list_node(name))
 
     def sentence(self, sentence: Sentence) -> Node:
-        return self.node(self.compiler.sentence(sentence))
+        with self.compiler.lock:
+            return self.node(self.compiler.sentence(sentence))
 
     def node(self, node: Node) -> Node:
         name = self.compiler.name_of(node)
         if name is None:
             return self._respelled(node)
         if id(node) not in self._named:
-            made = self._respelled(node)
+            listed = name.removeprefix("list_")
+            made: Node
+            if isinstance(node, (Trie, TemplateValues, Wildcard)) and name.startswith("list_") and node.slot != listed:
+                # A list filling another slot ("{square:from_square}"): the list respelled once, then renamed, so
+                # that its words stay shared as the compiler shares them.
+                made = cast(SlotValues, self.node(self.compiler.list_node(listed))).renamed(node.slot)
+            else:
+                made = self._respelled(node)
             if id(made) in self._names:  # respelled to another named node alone ("{species} ?"): named apart
                 made = Seq([made])
             self._named[id(node)] = node, made

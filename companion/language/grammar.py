@@ -187,7 +187,7 @@ def _rewrite_list(body: dict[str, Any], template: Callable[[str], str]) -> dict[
 
 class GameGrammar:
     """One game in one language: its fillers at once, the rest when first asked for (a state whose templates are
-    kept compiled is parsed without hassil's reading of the templates, `intents`)."""
+    kept compiled is parsed without hassil's reading of the templates, `written_templates`)."""
 
     def __init__(self, game: str, lang: str, source: dict[str, Any]):
         self.game, self.lang, self.source = game, lang, source
