@@ -74,6 +74,22 @@ def test_too_many_names_at_once_are_said_again(tmp_path):
     assert "Je note 2 noms : Ana et Bruno. C'est bien ça ?" in out
 
 
+@pytest.mark.parametrize("lang, lines, confirmed, too_many", [
+    ("fr", ["deux", "Alice met le tricératops dans la rivière", "Alice et Bruno", "oui", "Bruno", "oui", "oui", "non"],
+     "Je note 2 noms : Alice et Bruno. C'est bien ça ?", "c'est trop pour"),
+    ("en", ["two", "Ann puts the triceratops in the river", "Ann and Ben", "yes", "Ben", "yes", "yes", "no"],
+     "I have 2 names: Ann and Ben. Is that right?", "too many for"),
+    ("es", ["dos", "Ana pone el tricerátops en el río", "Ana y Beto", "sí", "Beto", "sí", "sí", "no"],
+     "Apunto 2 nombres: Ana y Beto. ¿Es correcto?", "son demasiados"),
+])
+def test_every_name_said_at_once_replaces_the_names_said_before(tmp_path, lang, lines, confirmed, too_many):
+    """A first line taken for a name (a move said too early) is mended by saying every name at once, as the
+    question invites, not refused as too many names."""
+    out = play(tmp_path, "draftosaurus", lines, lang=lang).stdout
+    assert confirmed in out and too_many not in out
+    assert saved_state(tmp_path / "g.json")["state"]["setup"]["players"] == lines[2].split()[::2]
+
+
 # ---------------------------------------------------------------- 2. a guess offered back
 
 @pytest.mark.parametrize("lang, wrong, guess, yes, pen", [

@@ -131,11 +131,14 @@ def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -
 
 def _add_names(session: Session, names: list[str], said: str, count: int) -> None:
     """The names of the line `said` join `names`, or what keeps them out is said (too many, a separator in a
-    name, a name taken)."""
+    name, a name taken). Every name of the table said at once, as each question invites, replaces the names said
+    before: they are said again ("Alice et Bruno" after a first name misheard)."""
     found = split_names(said, session.lang)
     if len(names) + len(found) > count:
-        session.say("setup.too_many_names", count=count, names=found)
-        return
+        if len(found) != count:
+            session.say("setup.too_many_names", count=count, names=found)
+            return
+        names.clear()
     problem = next((p for p in (name_problem(n, [*names, *found[:i]], session.lang, count)
                                 for i, n in enumerate(found)) if p), None)
     if problem is not None or not found:
