@@ -194,3 +194,66 @@ def test_reading_leaves_the_garbage_collector_as_it_found_it(monkeypatch, tmp_pa
         assert not gc.isenabled()  # paused by the caller: left paused
     finally:
         gc.enable()
+
+
+HEAR = """
+import json, sys
+from companion.language.grammar import examples
+from companion.language.recognition_grammar import parse_heard, spelling
+heard = []
+for game, lang in (("draftosaurus", "fr"), ("dino", "es"), ("jurassic-snack", "en")):
+    corpus = examples(game, lang)
+    for example in corpus.understood[:40]:
+        words = " ".join(spelling(lang).words(example.text))
+        result = parse_heard(words, game=game, lang=lang, state=example.state, player_names=corpus.players)
+        heard.append([words, result.intent, result.slots])
+print(json.dumps(heard))
+print("hassil" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_a_new_process_hears_with_the_kept_recognisers_view_without_hassil_and_means_the_same(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first = run_python(HEAR, env=env)
+    again = run_python(HEAR, env=env)
+    assert first.returncode == again.returncode == 0, (first.stderr, again.stderr)
+    assert first.stderr.split()[-1] == "True" and again.stderr.split()[-1] == "False", (first.stderr, again.stderr)
+    heard = json.loads(again.stdout)
+    assert json.loads(first.stdout) == heard and len(heard) >= 100
+    assert sum(intent is not None for _, intent, _ in heard) >= 0.9 * len(heard)
+
+
+def test_the_recognisers_view_is_kept_per_set_of_players_and_read_back_equal(monkeypatch, tmp_path):
+    from companion.language import recognition_grammar
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    players = ("Ann", "Ben")
+    key = kept_templates.key("draftosaurus", "en", "turn", players)
+    assert len({key, kept_templates.key("draftosaurus", "en", "turn", ("Ann", "Cid")),
+                kept_templates.key("draftosaurus", "en", "turn")}) == 3
+    built = recognition_grammar._built_state_grammar("draftosaurus", "en", "turn", players)
+    kept_templates.keep(key, built)
+    found = kept_templates.read_as(key, recognition_grammar._is_state_grammar)
+    assert found == built and found is not built
+    assert kept_templates.read(key) is None  # not the typed-text matcher's shape
+
+
+def test_a_recognisers_view_altered_in_its_file_is_refused(monkeypatch, tmp_path):
+    from dataclasses import replace
+
+    from companion.language import recognition_grammar
+    from companion.language.recognition_grammar import Choice, Ref
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    key = kept_templates.key("draftosaurus", "en", "die", ())
+    built = recognition_grammar._built_state_grammar("draftosaurus", "en", "die", ())
+    name, templates = built.intents[0]
+    unknown_part = replace(built, intents=((name, ((*templates[0], Ref("list_nowhere")), *templates[1:])),
+                                           *built.intents[1:]))
+    not_words = replace(built, named={**built.named, "list_odd": Choice(((3.5,),))})
+    fewer_slots = replace(built, fixed=built.fixed[1:])
+    for altered in (unknown_part, not_words, fewer_slots, grammar.state_templates("draftosaurus", "en", "die")):
+        packed = zlib.compress(pickle.dumps(altered))
+        kept_templates.path(key).parent.mkdir(parents=True, exist_ok=True)
+        kept_templates.path(key).write_bytes(digest_of(key, packed) + packed)  # a digest made to match
+        assert kept_templates.read_as(key, recognition_grammar._is_state_grammar) is None, altered

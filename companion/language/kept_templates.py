@@ -1,12 +1,14 @@
-"""A dialogue state's compiled templates, kept in the cache folder (grammar/) between runs.
+"""A dialogue state's compiled templates, kept in the cache folder (grammar/) between runs: the typed-text
+matcher's (companion.language.grammar.StateTemplates) and the recognisers' (recognition_grammar.StateGrammar,
+for one set of players' names).
 
-Every process that parses a sentence would otherwise import hassil, have it read the templates of the game and
-compile those of the state. A kept file is found by a key made of everything the compiled templates depend on:
-the grammar as written, the state's intents, and the code that folds, reads and compiles templates (ours and
-hassil's, and the program's version). It begins with a digest of the key and its contents, checked before it is
-unpacked, and it is read by an unpickler that makes nothing but the matcher's nodes, then checked for the shape of
-compiled templates (a file altered to hold anything else is refused); a file refused, or none, means the state is
-compiled again and kept anew.
+Every process that parses a sentence, or hears one, would otherwise import hassil, have it read the templates of
+the game and compile those of the state. A kept file is found by a key made of everything the compiled templates
+depend on: the grammar as written, the state's intents (and the players' names, for the recognisers), and the code
+that folds, spells, reads and compiles templates (ours and hassil's, and the program's version). It begins with a
+digest of the key and its contents, checked before it is unpacked, and it is read by an unpickler that makes
+nothing but the nodes of compiled templates, then checked for the shape of what was kept (a file altered to hold
+anything else is refused); a file refused, or none, means the state is compiled again and kept anew.
 """
 
 from __future__ import annotations
@@ -19,23 +21,28 @@ import sys
 import zlib
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 from companion import __version__
 from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, read_checked
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from companion.language.grammar import StateTemplates
 
+Kept = TypeVar("Kept")
+
 FOLDER = "grammar"
-FORMAT = (f"companion-templates 2, zlib, pickle {pickle.HIGHEST_PROTOCOL}, Python {sys.version_info[:2]}, "
+FORMAT = (f"companion-templates 3, zlib, pickle {pickle.HIGHEST_PROTOCOL}, Python {sys.version_info[:2]}, "
           f"companion {__version__}").encode()
 _HERE = Path(__file__).parent
-_OUR_CODE = ("grammar.py", "matcher.py", "compiler.py", "folding.py", "kept_templates.py")
+_OUR_CODE = ("grammar.py", "matcher.py", "compiler.py", "folding.py", "recognition_grammar.py", "kept_templates.py")
 # The only things a kept file may make.
 _MADE = {("companion.language.matcher", name) for name in
          ("Words", "Seq", "Alt", "Trie", "TemplateValues", "Wildcard", "DynamicList", "Vocabulary")} | {
-    ("companion.language.grammar", "Template"), ("companion.language.grammar", "StateTemplates")}
+    ("companion.language.grammar", "Template"), ("companion.language.grammar", "StateTemplates")} | {
+    ("companion.language.recognition_grammar", name) for name in ("Choice", "Ref", "StateGrammar")}
 
 
 @cache
@@ -56,11 +63,13 @@ def _grammar(game: str, lang: str) -> bytes:
     return digest_of(json.dumps(grammar_source(game, lang), sort_keys=True, ensure_ascii=False, default=repr).encode())
 
 
-def key(game: str, lang: str, state: str) -> bytes:
-    """What a state's compiled templates depend on, as a digest."""
+def key(game: str, lang: str, state: str, players: Sequence[str] | None = None) -> bytes:
+    """What a state's compiled templates depend on, as a digest: the typed-text matcher's, or with `players` the
+    recognisers' for those names."""
     from companion.language.grammar import PLAYER_LIST, state_intents
 
-    intents = json.dumps([state, PLAYER_LIST, *state_intents(game, state)]).encode()
+    heard = [] if players is None else ["recognisers", *players]
+    intents = json.dumps([state, PLAYER_LIST, *state_intents(game, state), *heard]).encode()
     return digest_of(_code(), _grammar(game, lang), intents)
 
 
@@ -92,7 +101,14 @@ def _unpickled(payload: bytes) -> object:
 
 
 def read(found_by: bytes) -> StateTemplates | None:
-    """The templates kept under this key, or None (none kept, or a file damaged or altered)."""
+    """The typed-text matcher's templates kept under this key, or None (none kept, or a file damaged or
+    altered)."""
+    return read_as(found_by, _shaped)
+
+
+def read_as(found_by: bytes, shaped: Callable[[object], TypeGuard[Kept]]) -> Kept | None:
+    """What is kept under this key if `shaped` finds it of its shape, else None (none kept, or a file damaged or
+    altered)."""
     packed = read_checked(path(found_by), lambda kept: digest_of(found_by, kept))
     if packed is None:
         return None
@@ -105,7 +121,7 @@ def read(found_by: bytes) -> StateTemplates | None:
     except (zlib.error, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError, IndexError,
             KeyError, RecursionError):
         return None
-    return found if _shaped(found) else None
+    return found if shaped(found) else None
 
 
 def _shaped(found: object) -> TypeGuard[StateTemplates]:
@@ -122,7 +138,7 @@ def _shaped(found: object) -> TypeGuard[StateTemplates]:
         isinstance(ts, tuple) for ts in found.by_first_word.values())
 
 
-def keep(found_by: bytes, templates: StateTemplates) -> None:
+def keep(found_by: bytes, templates: Any) -> None:
     """Keep the templates for the next start, swapped in whole; nothing is kept where the cache folder cannot be
     written (a file cut short by a power cut fails its digest and is compiled again)."""
     try:
@@ -134,10 +150,11 @@ def keep(found_by: bytes, templates: StateTemplates) -> None:
         forget_oldest(kept.parent, "*.bin", MOST_FILES)
 
 
-# Every state of the three games in three languages (their yes/no questions included) makes 177 files; a new
-# version of the program or of its grammars makes new ones. The oldest beyond this many are removed. Compressed
-# (zlib, level 6), the largest, French Draftosaurus's `any`, takes 71 KB instead of 433 KB: about 13 ms more to keep
-# it once, 2 ms more to read it back.
+# Every state of the three games in three languages (their yes/no questions included) makes 177 files for typed
+# text, and the recognisers' views as many again for each set of players' names heard (88 per set, 12 KB at most);
+# a new version of the program or of its grammars makes new ones. The oldest beyond this many are removed.
+# Compressed (zlib, level 6), the largest, French Draftosaurus's `any`, takes 71 KB instead of 433 KB: about 13 ms
+# more to keep it once, 2 ms more to read it back.
 MOST_FILES = 400
 MOST_BYTES = 16 << 20  # unpacked, far above the largest (0.4 MB)
 

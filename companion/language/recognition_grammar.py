@@ -22,11 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
-from hassil import TextSlotList
-
-from companion.language.compiler import Respelled
 from companion.language.grammar import (
     ANY_STATE,
     COMMON_FILE,
@@ -53,6 +50,12 @@ from companion.language.matcher import (
     Words,
 )
 from companion.paths import grammars_dir
+
+if TYPE_CHECKING:
+    from companion.language.compiler import Respelled
+
+# hassil, and the compiler of its templates, are imported where templates are compiled: a state whose recognisers'
+# view is kept (state_grammar) is heard without them.
 
 UNKNOWN_WORD = "[unk]"
 PRONUNCIATIONS_FILE = "pronunciations.dict"
@@ -218,6 +221,8 @@ class _Builder:
 @cache
 def _spoken_compiler(game: str, lang: str) -> Respelled:
     """The compiled templates (grammar.written_templates) with their words spelled as recognisers spell them."""
+    from companion.language.compiler import Respelled
+
     return Respelled(written_templates(game, lang)[1], spelling(lang).words)
 
 
@@ -248,8 +253,21 @@ class StateGrammar:
 
 @lru_cache(maxsize=256)
 def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> StateGrammar:
+    """The recognisers' view of a state for these players' names: built once, then read back from the cache folder
+    (companion.language.kept_templates), without hassil."""
+    from companion.language import kept_templates
+
     load_grammar(check_game(game), lang)  # the parser's check (every intent of a state has sentences) applies too
     check_state(game, state)
+    key = kept_templates.key(game, lang, state, player_names)
+    found = kept_templates.read_as(key, _is_state_grammar)
+    if found is None:
+        found = _built_state_grammar(game, lang, state, player_names)
+        kept_templates.keep(key, found)
+    return found
+
+
+def _built_state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...]) -> StateGrammar:
     builder = _Builder(_spoken_compiler(game, lang), player_names, lang)
     built = [(name, [(builder.build(node), fixed) for node, fixed in _spoken_templates(game, lang, name)])
              for name in state_intents(game, state)]
@@ -258,6 +276,37 @@ def state_grammar(game: str, lang: str, state: str, player_names: tuple[str, ...
             for name, templates in built]
     return StateGrammar(tuple((name, tuple(t for t, _ in templates)) for name, templates in kept), pruner.kept(),
                         tuple(tuple(fixed for _, fixed in templates) for _, templates in kept))
+
+
+def _is_state_grammar(found: object) -> TypeGuard[StateGrammar]:
+    """Whether `found` is a recognisers' view of a state: word trees of words, named parts and choices only, each
+    named part there, and the slots of each template."""
+    if not (isinstance(found, StateGrammar) and isinstance(found.intents, tuple) and isinstance(found.named, dict)
+            and isinstance(found.fixed, tuple) and len(found.fixed) == len(found.intents)):
+        return False
+    seen: set[int] = set()
+
+    def sequence(parts: object) -> bool:
+        return isinstance(parts, tuple) and all(part(p) for p in parts)
+
+    def part(item: object) -> bool:
+        if isinstance(item, str):
+            return True
+        if isinstance(item, Ref):
+            return isinstance(item.name, str) and (item == WILDCARD or item.name in found.named)
+        if not isinstance(item, Choice) or not isinstance(item.options, tuple):
+            return False
+        if id(item) in seen:
+            return True
+        seen.add(id(item))
+        return (item.values is None or (isinstance(item.values, tuple) and len(item.values) == len(item.options))) \
+            and all(sequence(option) for option in item.options)
+
+    return all(isinstance(name, str) and part(choice) for name, choice in found.named.items()) and all(
+        isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str) and isinstance(entry[1], tuple)
+        and all(sequence(template) for template in entry[1])
+        and isinstance(fixed, tuple) and len(fixed) == len(entry[1]) and all(isinstance(f, tuple) for f in fixed)
+        for entry, fixed in zip(found.intents, found.fixed, strict=True))
 
 
 @lru_cache(maxsize=256)
@@ -320,6 +369,8 @@ class SpokenValues:
 @cache
 def spoken_values(game: str, lang: str) -> SpokenValues:
     """Every value of every text list of a game (players' names aside), spelled for recognisers."""
+    from hassil import TextSlotList
+
     intents = written_templates(check_game(game), lang)[0]
     compiler = _spoken_compiler(game, lang)
     builder = _Builder(compiler, (), lang)
