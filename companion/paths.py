@@ -17,6 +17,7 @@ import io
 import marshal
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -132,13 +133,28 @@ def forget_oldest(folder: Path, pattern: str, most: int) -> None:
             old.unlink(missing_ok=True)
 
 
+# No file this program keeps in its cache folder is this large (the largest, a phone graph, is below 1 MB).
+MOST_CACHE_FILE_BYTES = 256 << 20
+
+
 def read_checked(kept: Path, check: Callable[[bytes], bytes]) -> bytes | None:
     """What a cache file written by `keep_checked` holds, or None when there is none or its first 32 bytes are not
-    `check` of the rest (a damaged file, or one kept for other sources): checked before anything reads it."""
+    `check` of the rest (a damaged file, or one kept for other sources): checked before anything reads it. Only a
+    plain file of at most MOST_CACHE_FILE_BYTES is read (a pipe or a device put there would never end)."""
     try:
-        whole = kept.read_bytes()
+        handle = os.open(kept, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
+    try:
+        found = os.fstat(handle)
+        if not stat.S_ISREG(found.st_mode) or found.st_size > MOST_CACHE_FILE_BYTES:
+            return None
+        with os.fdopen(os.dup(handle), "rb") as file:
+            whole = file.read(MOST_CACHE_FILE_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
     payload = whole[32:]
     return payload if whole[:32] == check(payload) else None
 

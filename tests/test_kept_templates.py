@@ -250,12 +250,33 @@ def test_a_recognisers_view_altered_in_its_file_is_refused(monkeypatch, tmp_path
     key = kept_templates.key("draftosaurus", "en", "die", ())
     built = recognition_grammar._built_state_grammar("draftosaurus", "en", "die", ())
     name, templates = built.intents[0]
-    unknown_part = replace(built, intents=((name, ((*templates[0], Ref("list_nowhere")), *templates[1:])),
-                                           *built.intents[1:]))
-    not_words = replace(built, named={**built.named, "list_odd": Choice(((3.5,),))})
-    fewer_slots = replace(built, fixed=built.fixed[1:])
-    for altered in (unknown_part, not_words, fewer_slots, grammar.state_templates("draftosaurus", "en", "die")):
+    def with_template(*parts):
+        return replace(built, intents=((name, ((*templates[0], *parts), *templates[1:])), *built.intents[1:]))
+
+    itself = Choice(((),))
+    object.__setattr__(itself, "options", ((itself,),))  # a choice put inside itself
+    a_list = next(part for part in built.named if part.startswith("list_"))
+    doubling = {f"rule_{k}": Choice(((Ref(f"rule_{k + 1}"), Ref(f"rule_{k + 1}")),)) for k in range(30)}
+    doubling["rule_30"] = Choice((("word",),))
+    altered_views = [
+        with_template(Ref("list_nowhere")),  # a part named nowhere
+        replace(built, named={**built.named, "list_odd": Choice(((3.5,),))}),  # a number for a word
+        replace(built, fixed=built.fixed[1:]),  # slots missing
+        replace(built, named={**built.named, "rule_loop": Choice(((Ref("rule_loop"),),))}),  # a part within itself
+        replace(built, named={**built.named, "rule_self": itself}),  # a choice within itself
+        with_template(Ref("__wildcard__")),  # free text filling no slot
+        with_template(Ref(a_list, slot=["a"])),  # a slot that is no name
+        replace(built, fixed=(((("a", 1, 2),),) * len(built.fixed[0]), *built.fixed[1:])),  # slots not in pairs
+        replace(built, named={**built.named, "list_odd": Choice((("x",),), values=({"not": "plain"},))}),
+        replace(built, named={**built.named, **doubling}),  # a few lines that spell out a billion words
+        object.__new__(type(built)),  # nothing in it
+        grammar.state_templates("draftosaurus", "en", "die"),  # the typed matcher's
+    ]
+    for altered in altered_views:
         packed = zlib.compress(pickle.dumps(altered))
         kept_templates.path(key).parent.mkdir(parents=True, exist_ok=True)
         kept_templates.path(key).write_bytes(digest_of(key, packed) + packed)  # a digest made to match
         assert kept_templates.read_as(key, recognition_grammar._is_state_grammar) is None, altered
+    packed = zlib.compress(pickle.dumps(built))
+    kept_templates.path(key).write_bytes(digest_of(key, packed) + packed)
+    assert kept_templates.read_as(key, recognition_grammar._is_state_grammar) == built  # the same file, whole

@@ -138,3 +138,23 @@ def test_every_data_file_reads_back_as_parsed(cache):
         assert paths.read_data(path) == parsed, path  # parsed and kept
         assert paths.read_data(path) == parsed, path  # read back
     assert len(_kept(cache)) == len(files)
+
+
+def test_a_cache_file_that_is_a_pipe_or_too_large_is_not_read(tmp_path, monkeypatch):
+    """A pipe put where a kept file belongs would block a reader for ever, a huge file would fill the memory: both
+    are refused at once, as a damaged file is; a kept file is read."""
+    import os
+    import threading
+
+    check = paths.digest_of
+    kept = tmp_path / "kept.bin"
+    assert paths.keep_checked(kept, check, b"payload") and paths.read_checked(kept, check) == b"payload"
+    monkeypatch.setattr(paths, "MOST_CACHE_FILE_BYTES", 20)
+    assert paths.read_checked(kept, check) is None  # 32 + 7 bytes: above the bound
+    pipe = tmp_path / "pipe.bin"
+    os.mkfifo(pipe)
+    found: list[object] = []
+    reader = threading.Thread(target=lambda: found.append(paths.read_checked(pipe, check)), daemon=True)
+    reader.start()
+    reader.join(10)
+    assert found == [None]

@@ -90,6 +90,16 @@ def test_every_name_said_at_once_replaces_the_names_said_before(tmp_path, lang, 
     assert saved_state(tmp_path / "g.json")["state"]["setup"]["players"] == lines[2].split()[::2]
 
 
+def test_names_said_at_once_that_cannot_be_taken_leave_the_names_said_before(tmp_path):
+    """A whole table said at once with a name twice is refused, and the names said before stay; where each
+    question asks for one player (Jurassic Snack's colours), names said at once are too many, not a new table."""
+    lines = ["deux", "Alice", "Bruno et bruno", "Bruno", "oui", "Alice", "oui", "oui", "non"]
+    out = play(tmp_path, "draftosaurus", lines).stdout
+    assert "Le nom bruno est déjà pris." in out and "Je note 2 noms : Alice et Bruno. C'est bien ça ?" in out
+    out = play(tmp_path / "snack", "jurassic-snack", ["Ann", "Ben and Cid", "Ben"], lang="en").stdout
+    assert "I hear Ben and Cid: that is too many for 2 players." in out and "I have 2 names: Ann and Ben." in out
+
+
 # ---------------------------------------------------------------- 2. a guess offered back
 
 @pytest.mark.parametrize("lang, wrong, guess, yes, pen", [

@@ -120,7 +120,7 @@ def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -
                 else:
                     session.say("setup.no_name_to_drop")
                 continue
-            _add_names(session, names, said, count)
+            _add_names(session, names, said, count, whole_table=keys is None)
         verdict = _names_confirmed(session, names)
         if verdict is True:
             return names
@@ -129,23 +129,24 @@ def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -
             correction = verdict
 
 
-def _add_names(session: Session, names: list[str], said: str, count: int) -> None:
+def _add_names(session: Session, names: list[str], said: str, count: int, whole_table: bool) -> None:
     """The names of the line `said` join `names`, or what keeps them out is said (too many, a separator in a
-    name, a name taken). Every name of the table said at once, as each question invites, replaces the names said
-    before: they are said again ("Alice et Bruno" after a first name misheard)."""
+    name, a name taken). With `whole_table` (the questions and their help invite every name at once), every name
+    of the table said at once replaces the names said before: they are said again ("Alice et Bruno" after a first
+    line misheard for a name)."""
     found = split_names(said, session.lang)
-    if len(names) + len(found) > count:
-        if len(found) != count:
-            session.say("setup.too_many_names", count=count, names=found)
-            return
-        names.clear()
-    problem = next((p for p in (name_problem(n, [*names, *found[:i]], session.lang, count)
+    replacing = whole_table and len(names) + len(found) > count == len(found)
+    if len(names) + len(found) > count and not replacing:
+        session.say("setup.too_many_names", count=count, names=found)
+        return
+    kept = [] if replacing else names
+    problem = next((p for p in (name_problem(n, [*kept, *found[:i]], session.lang, count)
                                 for i, n in enumerate(found)) if p), None)
     if problem is not None or not found:
         key, params = problem or ("name_empty", {})
         session.say(f"setup.{key}", **params)
         return
-    names.extend(found)
+    names[:] = [*kept, *found]
 
 
 def _names_confirmed(session: Session, names: list[str]) -> bool | str:

@@ -13,9 +13,11 @@ anything else is refused); a file refused, or none, means the state is compiled 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import json
+import os
 import pickle
 import sys
 import zlib
@@ -68,8 +70,8 @@ def key(game: str, lang: str, state: str, players: Sequence[str] | None = None) 
     recognisers' for those names."""
     from companion.language.grammar import PLAYER_LIST, state_intents
 
-    heard = [] if players is None else ["recognisers", *players]
-    intents = json.dumps([state, PLAYER_LIST, *state_intents(game, state), *heard]).encode()
+    heard = None if players is None else list(players)
+    intents = json.dumps([state, PLAYER_LIST, list(state_intents(game, state)), heard]).encode()
     return digest_of(_code(), _grammar(game, lang), intents)
 
 
@@ -118,10 +120,13 @@ def read_as(found_by: bytes, shaped: Callable[[object], TypeGuard[Kept]]) -> Kep
         if unpacking.unconsumed_tail or not unpacking.eof:
             return None
         found = _unpickled(payload)
-    except (zlib.error, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError, IndexError,
-            KeyError, RecursionError):
+        if not shaped(found):
+            return None
+    except Exception:  # noqa: BLE001 - a file of ours made to hold anything: whatever it raises, it is refused
         return None
-    return found if shaped(found) else None
+    with contextlib.suppress(OSError):
+        os.utime(path(found_by))  # used: among the newest again
+    return found
 
 
 def _shaped(found: object) -> TypeGuard[StateTemplates]:
@@ -152,7 +157,8 @@ def keep(found_by: bytes, templates: Any) -> None:
 
 # Every state of the three games in three languages (their yes/no questions included) makes 177 files for typed
 # text, and the recognisers' views as many again for each set of players' names heard (88 per set, 12 KB at most);
-# a new version of the program or of its grammars makes new ones. The oldest beyond this many are removed.
+# a new version of the program or of its grammars makes new ones. Beyond this many, those used longest ago (read or
+# kept) are removed.
 # Compressed (zlib, level 6), the largest, French Draftosaurus's `any`, takes 71 KB instead of 433 KB: about 13 ms
 # more to keep it once, 2 ms more to read it back.
 MOST_FILES = 400

@@ -278,64 +278,102 @@ def _built_state_grammar(game: str, lang: str, state: str, player_names: tuple[s
                         tuple(tuple(fixed for _, fixed in templates) for _, templates in kept))
 
 
+# A kept view is refused when its word trees would spell out more words than this (the largest, French
+# Draftosaurus's `any`, spells 16,239) or nest deeper (11 at most): a file made so would fill the memory of the
+# word graph built from it.
+MOST_WORDS = 200_000
+MOST_DEPTH = 100
+_VALUES = (str, int, float, bool, type(None))
+
+
 def _is_state_grammar(found: object) -> TypeGuard[StateGrammar]:
     """Whether `found` is a recognisers' view of a state: word trees of words, named parts and choices only, each
-    named part there, and the slots of each template."""
+    named part there and none within itself, spelling out at most MOST_WORDS words, each value a plain one, and
+    the slots of each template."""
     if not (isinstance(found, StateGrammar) and isinstance(found.intents, tuple) and isinstance(found.named, dict)
-            and isinstance(found.fixed, tuple) and len(found.fixed) == len(found.intents)):
+            and isinstance(found.fixed, tuple) and len(found.fixed) == len(found.intents)
+            and all(isinstance(name, str) and isinstance(choice, Choice) for name, choice in found.named.items())):
         return False
-    seen: set[int] = set()
+    named = found.named
+    words: dict[int, int] = {}  # the words each choice spells out, once known
+    inside: set[int] = set()  # the choices being read
 
-    def sequence(parts: object) -> bool:
-        return isinstance(parts, tuple) and all(part(p) for p in parts)
-
-    def part(item: object) -> bool:
+    def size(item: object, depth: int) -> int | None:
+        if depth > MOST_DEPTH:
+            return None
         if isinstance(item, str):
-            return True
+            return 1
         if isinstance(item, Ref):
-            return isinstance(item.name, str) and (item == WILDCARD or item.name in found.named)
-        if not isinstance(item, Choice) or not isinstance(item.options, tuple):
-            return False
-        if id(item) in seen:
-            return True
-        seen.add(id(item))
-        return (item.values is None or (isinstance(item.values, tuple) and len(item.values) == len(item.options))) \
-            and all(sequence(option) for option in item.options)
+            if not isinstance(item.name, str) or not isinstance(item.slot, str | None):
+                return None
+            if item == WILDCARD:
+                return 1 if isinstance(item.slot, str) else None
+            target = named.get(item.name)
+            return None if target is None else size(target, depth + 1)
+        if not isinstance(item, Choice) or not isinstance(item.options, tuple) or id(item) in inside:
+            return None
+        if id(item) not in words:
+            values = item.values
+            if values is not None and not (isinstance(values, tuple) and len(values) == len(item.options)
+                                           and all(isinstance(v, _VALUES) for v in values)):
+                return None
+            inside.add(id(item))
+            total = sequences(item.options, depth + 1)
+            inside.discard(id(item))
+            if total is None:
+                return None
+            words[id(item)] = total
+        return words[id(item)]
 
-    return all(isinstance(name, str) and part(choice) for name, choice in found.named.items()) and all(
-        isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str) and isinstance(entry[1], tuple)
-        and all(sequence(template) for template in entry[1])
-        and isinstance(fixed, tuple) and len(fixed) == len(entry[1]) and all(isinstance(f, tuple) for f in fixed)
-        for entry, fixed in zip(found.intents, found.fixed, strict=True))
+    def sequences(options: object, depth: int) -> int | None:
+        if not isinstance(options, tuple):
+            return None
+        total = 0
+        for option in options:
+            if not isinstance(option, tuple):
+                return None
+            for part in option:
+                counted = size(part, depth)
+                if counted is None or total + counted > MOST_WORDS:
+                    return None
+                total += counted
+        return total
+
+    def slots(fixed: object) -> bool:
+        return isinstance(fixed, tuple) and all(
+            isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) and isinstance(pair[1], _VALUES)
+            for pair in fixed)
+
+    total = 0
+    for entry, fixed in zip(found.intents, found.fixed, strict=True):
+        if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str)
+                and isinstance(entry[1], tuple) and isinstance(fixed, tuple) and len(fixed) == len(entry[1])
+                and all(slots(f) for f in fixed)):
+            return False
+        counted = sequences(entry[1], 0)
+        if counted is None or total + counted > MOST_WORDS:
+            return False
+        total += counted
+    return all(size(choice, 0) is not None for choice in named.values())
 
 
 @lru_cache(maxsize=256)
 def slot_meanings(game: str, lang: str, state: str,
                   player_names: tuple[str, ...] = ()) -> tuple[tuple[tuple[tuple[str, ...], ...], ...], ...]:
     """The slot lists a state's recogniser grammar uses (species, pens, faces, players...): for each list, its
-    meanings, each as every word sequence a recogniser may hear for it ("t rex", "tyrannosaurus"...)."""
+    meanings, each as every word sequence a recogniser may hear for it ("t rex", "tyrannosaurus"...). Read from the
+    state's view (`state_grammar`), whose list choices hold each value's words."""
     grammar = state_grammar(game, lang, state, player_names)
-    compiler = _spoken_compiler(game, lang)
-    builder = _Builder(compiler, player_names, lang)
     lists: list[tuple[tuple[tuple[str, ...], ...], ...]] = []
-    for key in grammar.named:
-        name = key.removeprefix("list_")
-        if not key.startswith("list_"):
+    for key, choice in grammar.named.items():
+        if not key.startswith("list_") or choice.values is None:
             continue
-        meanings: list[list[tuple[str, ...]]]
-        if name == PLAYER_LIST:
-            meanings = [[tuple(spelling(lang).words(p))] for p in player_names]
-        else:
-            node = compiler.list_node(name)
-            if not isinstance(node, (Trie, TemplateValues)):
-                continue
-            by_value: dict[str, list[tuple[str, ...]]] = {}
-            for value, words in builder.values(node):
-                forms = by_value.setdefault(repr(value), [])
-                forms += [f for f in dict.fromkeys(_expand(words, builder.named)) if f not in forms]
-            meanings = list(by_value.values())
+        by_value: dict[str, list[tuple[str, ...]]] = {}
+        for option, value in zip(choice.options, choice.values, strict=True):
+            forms = by_value.setdefault(repr(value), [])
+            forms += [f for f in dict.fromkeys(_expand(option, grammar.named)) if f not in forms]
         kept = tuple(tuple(f for f in forms if f and not _has_digits(f) and f not in unheard(lang))
-                     for forms in meanings)
+                     for forms in by_value.values())
         if sum(1 for forms in kept if forms) > 1:
             lists.append(tuple(forms for forms in kept if forms))
     return tuple(lists)
