@@ -135,7 +135,7 @@ def _add_names(session: Session, names: list[str], said: str, count: int, whole_
     of the table said at once replaces the names said before: they are said again ("Alice et Bruno" after a first
     line misheard for a name)."""
     found = split_names(said, session.lang)
-    replacing = whole_table and len(names) + len(found) > count == len(found)
+    replacing = whole_table and bool(names) and len(found) == count
     if len(names) + len(found) > count and not replacing:
         session.say("setup.too_many_names", count=count, names=found)
         return

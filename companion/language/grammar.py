@@ -283,8 +283,8 @@ class Template:
 
 @cache
 def written_templates(game: str, lang: str) -> tuple[Intents, Compiler]:
-    """A game's templates in a language as written, read by hassil, and their compiler (the players' names a list
-    filled at run time): the one compilation of the templates. The typed-text matcher reads its nodes folded
+    """A game's templates in a language as written, read by hassil once, and their one compiler (its rules and lists
+    compiled once; the players' names a list filled at run time). The typed-text matcher reads its nodes folded
     (`folded_templates`), the recognisers spelled as they hear words (companion.language.recognition_grammar), and
     companion.language.saying as written."""
     from hassil import Intents  # hassil's classes: only where templates are compiled
