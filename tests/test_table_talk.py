@@ -68,6 +68,11 @@ def test_a_name_holding_a_separator_is_refused_with_the_reason(tmp_path):
     assert refused.returncode == 2 and "A name cannot hold \";\"" in refused.stderr
 
 
+def test_a_name_of_marks_only_is_no_name(tmp_path):
+    out = play(tmp_path, "jurassic-snack", ["Alice", "?", "Bruno", "oui"]).stdout
+    assert "Je n'ai pas entendu de nom. Quel nom ?" in out and "Je note 2 noms : Alice et Bruno." in out
+
+
 def test_too_many_names_at_once_are_said_again(tmp_path):
     out = play(tmp_path, "dino", ["deux", "Ana, Bruno et Chloé", "Ana et Bruno", "oui", "Bruno"]).stdout
     assert "J'entends Ana, Bruno et Chloé : c'est trop pour 2 joueurs. Redis les noms." in out
@@ -98,6 +103,22 @@ def test_names_said_at_once_that_cannot_be_taken_leave_the_names_said_before(tmp
     assert "Le nom bruno est déjà pris." in out and "Je note 2 noms : Alice et Bruno. C'est bien ça ?" in out
     out = play(tmp_path / "snack", "jurassic-snack", ["Ann", "Ben and Cid", "Ben"], lang="en").stdout
     assert "I hear Ben and Cid: that is too many for 2 players." in out and "I have 2 names: Ann and Ben." in out
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("es", ["2", "Ana y Beto", "sí", "Ana", "sí", "no", "B5", "E1", "B3", "C3", "B4", "D4", "entre D4 y D5",
+            "entre D5 y D6", "entre D2 y D3", "sí", "ya está", "sí"]),
+    ("fr", ["2", "Ana et Beto", "oui", "Ana", "oui", "non", "B5", "E1", "B3", "C3", "B4", "D4", "entre D4 et D5",
+            "entre D5 et D6", "entre D2 et D3", "oui", "annule", "oui"]),
+    ("en", ["2", "Ana and Ben", "yes", "Ana", "yes", "no", "B5", "E1", "B3", "C3", "B4", "D4", "between D4 and D5",
+            "between D5 and D6", "between D2 and D3", "yes", "no", "yes"]),
+])
+def test_a_yes_to_one_more_barrier_is_taken_back_by_no_that_is_all_or_undo(tmp_path, lang, lines):
+    """Placing Dino's barriers by hand, a yes to one more after the least needed is no dead end: the question for
+    the next barrier takes a no, "that's all" or an undo, and the game goes on with those placed."""
+    result = play(tmp_path, "dino", lines, "--seed", "1", lang=lang)
+    assert result.returncode == 0, result.stderr
+    assert len(saved_state(tmp_path / "g.json")["state"]["setup"]["barriers"]) == 3
 
 
 # ---------------------------------------------------------------- 2. a guess offered back

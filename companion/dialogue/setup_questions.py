@@ -71,7 +71,7 @@ def name_problem(name: str, taken: Sequence[str], lang: str = "en",
                  seats: int = 2) -> tuple[str, dict[str, Any]] | None:
     """Why `name` cannot be a player's (a key under setup. and its params), or None; `seats`: how many names
     the example of a list of names holds."""
-    if not name:
+    if not any(character.isalnum() for character in name):  # nothing, or marks only ("?"): no name to say
         return "name_empty", {}
     words = name.casefold().split()
     separator = next((mark for mark in NAME_SEPARATORS if mark in name), None) or next(

@@ -177,7 +177,12 @@ class TableSetup:
         while len(placed) < MAX_BARRIERS:
             if len(placed) >= MIN_BARRIERS and not self.ask_yes("dino.setup.ask_more_barriers", count=len(placed)):
                 break
-            slots = self.ask("dino.setup.ask_barrier", {"barrier_place"}, number=len(placed) + 1).slots
+            # Once there are enough, "no", "that's all" or "undo" take back the yes to one more.
+            expected = {"barrier_place", "no", "undo"} if len(placed) >= MIN_BARRIERS else {"barrier_place"}
+            answer = self.ask("dino.setup.ask_barrier", expected, number=len(placed) + 1)
+            if answer.intent != "barrier_place":
+                break
+            slots = answer.slots
             reason = border_reason(self.board, slots["square"], slots["other_square"], placed)
             if reason is None:  # the squares touch: their border is not None
                 placed += (self.board.border(slots["square"], slots["other_square"]),)  # type: ignore[operator]
