@@ -386,7 +386,7 @@ def test_undoing_a_revealed_token_needs_the_other_player_and_it_stays_known(tmp_
                   "--tokens", "hidden", "--seed", str(seed))
     out = result.stdout
     assert out.count("Ben, on demande d'annuler le coup du diplo") == 2
-    assert "D'accord, je n'en tiens pas compte." in out
+    assert "D'accord, rien ne change : le jeu reste tel qu'il est." in out
     assert re.search(r"Le jeton [\w ]+ reste connu des deux joueurs\.", out)
     assert SnackGame.from_json(saved_state(tmp_path / "g.json")["state"]).actions == []
 
@@ -419,7 +419,7 @@ def test_the_undo_consent_takes_undo_and_redo_help_repeat_and_a_new_move(tmp_pat
     assert answered[1:5] == [open_question, consent, open_question, consent]  # redo, then undo again
     assert answered[5:8] == [words.say("help.confirm"), consent,
                              words.say("session.repeating", text=consent)]
-    assert answered[8] == words.say("session.confirm_refused")  # the undo is not done; Ben's move is
+    assert answered[8] == words.say("session.nothing_changes")  # the undo is not done; Ben's move is
     assert SnackGame.from_json(saved_state(tmp_path / "g.json")["state"]).actions == game.actions
 
 

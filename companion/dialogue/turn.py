@@ -534,7 +534,7 @@ class Table(Generic[GameT, ActionT]):
             self.say("undo_question_open")
             verdict = self.confirm(question, state)
         if verdict is not True:
-            self.session.say("session.confirm_refused")
+            self.session.say("session.nothing_changes")  # the move stays: "I will ignore it" could be heard of it
         if isinstance(verdict, Answer):
             self.said_instead = verdict
         return verdict is True
