@@ -142,19 +142,13 @@ def read_checked(kept: Path, check: Callable[[bytes], bytes]) -> bytes | None:
     `check` of the rest (a damaged file, or one kept for other sources): checked before anything reads it. Only a
     plain file of at most MOST_CACHE_FILE_BYTES is read (a pipe or a device put there would never end)."""
     try:
-        handle = os.open(kept, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or found.st_size > MOST_CACHE_FILE_BYTES:
-            return None
-        with os.fdopen(os.dup(handle), "rb") as file:
+        with os.fdopen(os.open(kept, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as file:
+            found = os.fstat(file.fileno())
+            if not stat.S_ISREG(found.st_mode) or found.st_size > MOST_CACHE_FILE_BYTES:
+                return None
             whole = file.read(MOST_CACHE_FILE_BYTES + 1)
     except OSError:
         return None
-    finally:
-        os.close(handle)
     payload = whole[32:]
     return payload if whole[:32] == check(payload) else None
 

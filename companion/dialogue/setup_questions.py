@@ -200,10 +200,12 @@ def command_said(session: Session, line: str) -> str | None:
     """The words of `line` that the game's grammar reads as one of its commands (a query, a move): the whole
     line, else one of the names it holds; None when it is only names. A single word is a name even when the
     game knows it ("Rex", "River"); a name that reads as a command is said with "add" before it."""
-    for part in (line, *split_names(line, session.lang)):
-        if len(part.split()) > 1 and parse(part, game=session.game, lang=session.lang).intent not in NAME_INTENTS:
-            return part
-    return None
+    return next((part for part in (line, *split_names(line, session.lang)) if _reads_as_command(session, part)), None)
+
+
+def _reads_as_command(session: Session, text: str) -> bool:
+    """Whether `text`, two words or more, is one of the game's commands (a single word may be a name: "Rex")."""
+    return len(text.split()) > 1 and parse(text, game=session.game, lang=session.lang).intent not in NAME_INTENTS
 
 
 def ask_line(session: Session, question: str, state: str, help_key: str | None = None,
@@ -257,9 +259,8 @@ def ask_player(session: Session, players: Sequence[str], key: str, *, again_key:
         found = player_by_name(players, value) if isinstance(value, str) else None
         if found is not None:
             return found
-        if isinstance(value, str) and len(value.split()) > 1 and parse(
-                value, game=session.game, lang=session.lang).intent not in NAME_INTENTS:
-            session.say("session.not_now", heard=value)  # a command of the game; one word may be a name ("Rex")
+        if isinstance(value, str) and _reads_as_command(session, value):
+            session.say("session.not_now", heard=value)
             continue
         session.say("setup.unknown_player", name=value, players=list(players))
 

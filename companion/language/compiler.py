@@ -4,8 +4,8 @@ The one walk of hassil's parsed templates. A game's templates are read by hassil
 (companion.language.grammar.written_templates), and compiled by one compiler, whose rules and lists are compiled
 once; each reader takes the nodes in its own spelling (`Respelled`): the typed-text matcher folded, the recognisers'
 grammars (companion.language.recognition_grammar) spelled as recognisers spell words, companion.language.saying as
-written. So that they can write a rule or a list
-once and refer to it by name, the compiler keeps the name of each rule and list it compiled (`name_of`).
+written. So that they can write a rule or a list once and refer to it by name, the compiler keeps the name of each
+rule and list it compiled (`name_of`).
 """
 
 from __future__ import annotations
