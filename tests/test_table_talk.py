@@ -876,3 +876,19 @@ def test_a_command_of_the_game_said_when_another_question_is_open_is_said_to_be_
         assert out[at - 1] == out[at + 1] and "?" in out[at + 1], out  # the open question, asked again
     assert unheard in result.stdout  # what no state of the game understands is still not understood
     assert zoos(tmp_path)[0]["river"] == ["triceratops"]  # said again once the die was rolled: played
+
+
+@pytest.mark.parametrize("lang, lines, not_now", [
+    ("fr", ["2", "Alice et Bruno", "oui", "Alice met le tricératops dans la rivière", "Alice"],
+     "J'ai compris « Alice met le tricératops dans la rivière », mais ce n'est pas le moment."),
+    ("en", ["2", "Alice and Bruno", "yes", "Alice puts the triceratops in the river", "Alice"],
+     'I understood "Alice puts the triceratops in the river", but this is not the moment for it.'),
+    ("es", ["2", "Alice y Bruno", "sí", "Alice pone el triceratops en el río", "Alice"],
+     "He entendido «Alice pone el triceratops en el río», pero no es el momento."),
+])
+def test_a_move_naming_a_player_said_when_who_starts_is_asked_is_said_to_be_understood_not_now(
+        tmp_path, lang, lines, not_now):
+    """The players are known when who starts is asked: a move that names one of them is a command of the game,
+    not a name nobody has."""
+    out = play(tmp_path, "draftosaurus", lines, lang=lang).stdout
+    assert not_now in out

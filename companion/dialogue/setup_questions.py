@@ -203,9 +203,11 @@ def command_said(session: Session, line: str) -> str | None:
     return next((part for part in (line, *split_names(line, session.lang)) if _reads_as_command(session, part)), None)
 
 
-def _reads_as_command(session: Session, text: str) -> bool:
-    """Whether `text`, two words or more, is one of the game's commands (a single word may be a name: "Rex")."""
-    return len(text.split()) > 1 and parse(text, game=session.game, lang=session.lang).intent not in NAME_INTENTS
+def _reads_as_command(session: Session, text: str, players: Sequence[str] = ()) -> bool:
+    """Whether `text`, two words or more, is one of the game's commands, `players` named in it (a single word may
+    be a name: "Rex")."""
+    return len(text.split()) > 1 and parse(text, game=session.game, lang=session.lang,
+                                           player_names=players).intent not in NAME_INTENTS
 
 
 def ask_line(session: Session, question: str, state: str, help_key: str | None = None,
@@ -259,7 +261,7 @@ def ask_player(session: Session, players: Sequence[str], key: str, *, again_key:
         found = player_by_name(players, value) if isinstance(value, str) else None
         if found is not None:
             return found
-        if isinstance(value, str) and _reads_as_command(session, value):
+        if isinstance(value, str) and _reads_as_command(session, value, players):
             session.say("session.not_now", heard=value)
             continue
         session.say("setup.unknown_player", name=value, players=list(players))
