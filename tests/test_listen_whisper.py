@@ -216,12 +216,12 @@ def opinion(*candidates: tuple[str, float, str], own: float) -> Opinion:
 
 def test_the_second_opinion_takes_at_once_only_a_clear_winner_close_to_whisper_s_own_words():
     clear = opinion(("annule", -3.0, "undo"), ("oui", -12.0, "yes"), own=-2.0).recognition(2.0, 10.0)
-    assert clear == Recognition("annule", SURE) and SURE >= ACTION_CONFIDENCE
+    assert clear == Recognition("annule", SURE, meaning=("undo", ())) and SURE >= ACTION_CONFIDENCE
     close = opinion(("annule", -3.0, "undo"), ("oui", -6.0, "yes"), own=-2.0).recognition(4.0, 10.0)
-    assert close == Recognition("annule", ASK_TO_ACT)
+    assert close == Recognition("annule", ASK_TO_ACT, meaning=("undo", ()))
     assert LOW_CONFIDENCE <= ASK_TO_ACT < ACTION_CONFIDENCE  # a question is answered, a move read back
     far = opinion(("annule", -30.0, "undo"), ("oui", -60.0, "yes"), own=-2.0).recognition(2.0, 10.0)
-    assert far == Recognition("annule", UNSURE) and UNSURE < LOW_CONFIDENCE
+    assert far == Recognition("annule", UNSURE, meaning=("undo", ())) and UNSURE < LOW_CONFIDENCE
     same = opinion(("annule", -3.0, "undo"), ("annule ça", -3.5, "undo"), own=-2.0).recognition(2.0, 10.0)
     assert same.confidence == SURE  # two ways of saying one meaning are no rivals
     assert opinion(own=-2.0).recognition() == Recognition("", 0.0)
@@ -230,13 +230,14 @@ def test_the_second_opinion_takes_at_once_only_a_clear_winner_close_to_whisper_s
 def test_a_question_that_barely_beats_another_meaning_is_read_back_not_answered():
     # "pause" written "bouson" in table babble (mbrola fr1): "bon hein" (repeat) beat "passe" (next) by 0.4 nats
     # and was answered at once, the wrong question
-    sound = Recognition("bon hein", 0.01)
+    sound = Recognition("bon hein", 0.01, meaning=("repeat", ()))
     barely = Opinion("fr", [("bon hein", -12.03, ("repeat", ())), ("passe", -12.43, ("next", ())),
                             ("dis ça", -13.03, ("repeat", ())), ("le zoo", -15.15, ("zoo", ()))], -8.78)
-    heard = verdict(sound, barely, ("repeat", ()), Settings())
-    assert heard == Recognition("bon hein", CLOSE) and UNSURE < CLOSE < LOW_CONFIDENCE  # its words, read back
+    heard = verdict(sound, barely, Settings())
+    assert heard == Recognition("bon hein", CLOSE, meaning=("repeat", ()))  # its words, read back
+    assert UNSURE < CLOSE < LOW_CONFIDENCE
     assert Heard(heard.text, heard.confidence, "whisper").needs_confirmation
-    answered = verdict(sound, barely, ("repeat", ()), Settings(answer_margin=0.0))
+    answered = verdict(sound, barely, Settings(answer_margin=0.0))
     assert answered.confidence == ASK_TO_ACT  # as it was
 
 
@@ -247,7 +248,8 @@ def test_french_sentences_are_weighed_less_what_the_words_cost_without_the_audio
     # words: read back
     said = {"Ma main,": -12.05, "Dis-moi pont,": -30.9, "de moïn,": -8.2}
     alone = {"Ma main,": -14.3, "Dis-moi pont,": -28.02, "de moïn,": -25.76}
-    sound, meaning = Recognition("ma main", 0.017), ("hand", ())
+    meaning = ("hand", ())
+    sound = Recognition("ma main", 0.017, meaning=meaning)
 
     def weighed(weight: float) -> Opinion:
         score = calibrated(lambda texts: [said[t] for t in texts], lambda texts: [alone[t] for t in texts], weight)
@@ -255,8 +257,8 @@ def test_french_sentences_are_weighed_less_what_the_words_cost_without_the_audio
         return Opinion("fr", [("ma main", scores[0], meaning), ("dis-moi pont", scores[1], ("rules", ()))], scores[2])
 
     assert (settings("fr").prior_weight, settings("en").prior_weight, settings("es").prior_weight) == (0.5, 0.25, 0)
-    assert verdict(sound, weighed(0.0), meaning, settings("fr")) == Recognition("ma main", SURE)
-    assert verdict(sound, weighed(0.5), meaning, settings("fr")) == Recognition("ma main", UNSURE)
+    assert verdict(sound, weighed(0.0), settings("fr")) == Recognition("ma main", SURE, meaning=meaning)
+    assert verdict(sound, weighed(0.5), settings("fr")) == Recognition("ma main", UNSURE, meaning=meaning)
     unasked = calibrated(lambda texts: [said[t] for t in texts], lambda texts: pytest.fail("prior asked"), 0.0)
     assert unasked(["de moïn,"]) == [-8.2]
 
@@ -294,43 +296,44 @@ def test_a_best_sentence_with_no_rival_of_another_meaning_is_taken_at_once_only_
     # Whisper's own words (mbrola fr1 with brown noise, in the board's value question)
     alone = opinion(("rien", -9.5, "no_pen"), ("rien du tout", -12.0, "no_pen"), own=-3.6)
     assert alone.recognition(8.0, 6.0, alone_gap=float("inf")).confidence == SURE  # as it was: taken at once
-    assert alone.recognition(8.0, 6.0, alone_gap=3.0) == Recognition("rien", ASK_TO_ACT)
+    assert alone.recognition(8.0, 6.0, alone_gap=3.0) == Recognition("rien", ASK_TO_ACT, meaning=("no_pen", ()))
     close = opinion(("annule", -3.0, "undo"), own=-2.0)
-    assert close.recognition(8.0, 6.0, alone_gap=3.0) == Recognition("annule", SURE)
+    assert close.recognition(8.0, 6.0, alone_gap=3.0) == Recognition("annule", SURE, meaning=("undo", ()))
 
 
 def test_a_sure_sound_match_is_read_back_when_whisper_s_decoder_prefers_another_meaning():
     # "parasaurolophe au point de vue" written "spinosaure au point de vue": a sentence of the grammar, sure by sound
     spino, para = ("place", (("species", "spinosaurus"),)), ("place", (("species", "parasaurolophus"),))
-    sound = Recognition("spinosaure au point de vue", 0.97)
+    sound = Recognition("spinosaure au point de vue", 0.97, meaning=spino)
     doubted = Opinion("fr", [("spinosaure au point de vue", -14.0, spino),
                              ("parasaurolophe au point de vue", -13.0, para)], -13.5)
     checked = Settings(sure_margin=2.0, sure_gap=6.0)
-    assert verdict(sound, doubted, spino, Settings()) == sound  # not checked: taken at once
-    assert verdict(sound, doubted, spino, checked) == Recognition(sound.text, ASK_TO_ACT)
+    assert verdict(sound, doubted, Settings()) == sound  # not checked: taken at once
+    assert verdict(sound, doubted, checked) == Recognition(sound.text, ASK_TO_ACT, meaning=spino)
     agreed = Opinion("fr", [("spinosaure au point de vue", -6.0, spino),
                             ("parasaurolophe au point de vue", -19.0, para)], -5.5)
-    assert verdict(sound, agreed, spino, checked) == sound
-    unsure = Recognition("spinosaure au point de vu", 0.5)  # an unsure match: the second opinion's best
-    assert verdict(unsure, agreed, spino, checked) == Recognition("spinosaure au point de vue", SURE)
+    assert verdict(sound, agreed, checked) == sound
+    unsure = Recognition("spinosaure au point de vu", 0.5, meaning=spino)  # an unsure match: the second opinion's best
+    assert verdict(unsure, agreed, checked) == Recognition("spinosaure au point de vue", SURE, meaning=spino)
 
 
 def test_whisper_s_own_spelling_of_a_sentence_it_sounds_like_does_not_send_it_back():
     # "le dé dit croix" said by mbrola fr1 in a game, written "le dédicroire": the sentence sounds like Whisper's
     # words (0.895) and beats every other meaning by 25 nats, but lies 10 nats below Whisper's own spelling
     croix, plaine = ("die", (("face", "forest"),)), ("die", (("face", "grassland"),))
-    sound = Recognition("le dé dit croix", 0.895)
+    sound = Recognition("le dé dit croix", 0.895, meaning=croix)
     spelled = Opinion("fr", [("le dé dit croix", -14.64, croix), ("le dé dit plaine", -40.13, plaine)], -4.47)
-    assert verdict(sound, spelled, croix, Settings()) == Recognition(sound.text, UNSURE)  # read back before
+    assert verdict(sound, spelled, Settings()) == Recognition(sound.text, UNSURE, meaning=croix)  # read back before
     close = Settings(sound_close=0.6)
-    assert verdict(sound, spelled, croix, close) == Recognition(sound.text, SURE)
-    assert verdict(Recognition(sound.text, 0.55), spelled, croix, close).confidence == UNSURE  # sounds unlike
-    assert verdict(sound, spelled, plaine, close).confidence == UNSURE  # the best is not the sound match's meaning
+    assert verdict(sound, spelled, close) == Recognition(sound.text, SURE, meaning=croix)
+    assert verdict(Recognition(sound.text, 0.55, meaning=croix), spelled, close).confidence == UNSURE  # sounds unlike
+    # the best is not the sound match's meaning
+    assert verdict(Recognition(sound.text, 0.895, meaning=plaine), spelled, close).confidence == UNSURE
     narrow = Opinion("fr", [("le dé dit croix", -14.64, croix), ("le dé dit plaine", -20.0, plaine)], -4.47)
-    assert verdict(sound, narrow, croix, close).confidence < SURE  # the margin is still asked for
+    assert verdict(sound, narrow, close).confidence < SURE  # the margin is still asked for
     yes = ("yes", ())  # nothing of another meaning to beat: the gap is all that tells it from other words
     alone = Opinion("fr", [("oui", -40.0, yes), ("oui oui", -45.0, yes)], -3.0)
-    assert verdict(Recognition("oui", 0.6), alone, yes, close) == Recognition("oui", UNSURE)
+    assert verdict(Recognition("oui", 0.6, meaning=yes), alone, close) == Recognition("oui", UNSURE, meaning=yes)
     for lang in ("fr", "es", "en"):
         assert settings(lang).sound_close == SOUND_CLOSE
 
@@ -339,11 +342,11 @@ def test_when_no_sentence_fits_the_audio_the_one_read_back_is_the_closest_to_whi
     # "Alice met le spinosaure tout de suite…": every sentence of the grammar lies far below Whisper's own words,
     # and a shorter one of another meaning scores best (fewer tokens): the read-back is the sound match's
     spino, trice = ("place", (("species", "spinosaurus"),)), ("place", (("species", "triceratops"),))
-    sound = Recognition("alice met le spinosaure au de signe de la plaine des différences", 0.77)
+    sound = Recognition("alice met le spinosaure au de signe de la plaine des différences", 0.77, meaning=spino)
     far = Opinion("fr", [(sound.text, -60.0, spino), ("alice met le tricératops dans la plaine des différences",
                                                       -40.0, trice)], -8.0)
     assert far.recognition().text != sound.text  # the decoder alone would read back the triceratops
-    assert verdict(sound, far, spino, Settings()) == Recognition(sound.text, UNSURE)
+    assert verdict(sound, far, Settings()) == Recognition(sound.text, UNSURE, meaning=spino)
 
 
 def test_the_evidence_kept_replays_the_same_verdict():
@@ -355,13 +358,15 @@ def test_the_evidence_kept_replays_the_same_verdict():
 
 @needs_espeak
 def test_the_candidates_hold_every_other_value_of_each_word_of_meaning():
-    sound = Recognition("je mets le tricératops dans la rivière", 0.5)
-    found = SecondOpinion(GAME, "fr").candidates(["Je mets le tricératops dans la rivière."], sound, "turn",
-                                                 PLAYERS)
-    assert found[0] == sound.text
-    assert "je mets le t-rex dans la rivière" in found
-    assert "je mets le tricératops dans la forêt des similaires" in found
-    assert len(found) == len(set(found)) == 1 + 5 + 6  # the other species, the other pens of the summer board
+    meant = ("place", (("pen", "river"), ("species", "triceratops")))
+    sound = Recognition("je mets le tricératops dans la rivière", 0.5, meaning=meant)
+    found = dict(SecondOpinion(GAME, "fr").candidates(["Je mets le tricératops dans la rivière."], sound, "turn",
+                                                      PLAYERS))
+    assert next(iter(found.items())) == (sound.text, meant)  # the sound match, with the meaning of its path
+    assert found["je mets le t-rex dans la rivière"] == ("place", (("pen", "river"), ("species", "trex")))
+    assert found["je mets le tricératops dans la forêt des similaires"] == (
+        "place", (("pen", "forest_of_sameness"), ("species", "triceratops")))
+    assert len(found) == 1 + 5 + 6  # the other species, the other pens of the summer board
 
 
 # ---------------------------------------------------------------- the model's two halves

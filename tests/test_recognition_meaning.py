@@ -6,10 +6,12 @@ edges, as recognisers hear them). Where the typed matcher would read an alternat
 ("rex" alone), the path reads what a recogniser can say (a test below)."""
 
 import random
+import shutil
 
 import pytest
 
 from companion.dialogue.session import Heard, understand
+from companion.games.common import name_key
 from companion.language import recognition_grammar as rg
 from companion.language.folding import fold
 from companion.language.grammar import _recognize, examples, games, load_grammar, parse, states
@@ -121,11 +123,79 @@ def test_a_list_s_longest_value_is_taken_first_as_typed():
 
 
 def test_an_alternative_kept_from_recognisers_is_not_part_of_a_heard_path():
-    """"rex" alone is never offered to recognisers: heard, "tyrannosaurus rex" is one T-Rex; typed, the line can
-    also read "tyrannosaurus" and "rex" as two, which the matcher tries first."""
+    """"rex" alone is never offered to recognisers: heard, "tyrannosaurus rex" is one T-Rex, as typed (the longer
+    form is tried first); "rex" alone is a T-Rex typed only."""
     line = "i've your stegosaurus and tyrannosaurus rex five stegosaurus"
     assert ("rex",) in rg.unheard("en")
-    assert heard(line, "draftosaurus", "en", "hand_named").slots == {
-        "card1": "stegosaurus", "card2": "trex", "count3": 5, "card3": "stegosaurus"}
-    typed_line = parse(line, game="draftosaurus", lang="en", state="hand_named", player_names=PLAYERS)
-    assert typed_line.slots["card3"] == "trex"
+    meant = {"card1": "stegosaurus", "card2": "trex", "count3": 5, "card3": "stegosaurus"}
+    assert heard(line, "draftosaurus", "en", "hand_named").slots == meant
+    assert parse(line, game="draftosaurus", lang="en", state="hand_named", player_names=PLAYERS).slots == meant
+    alone = "i've your stegosaurus and rex"
+    assert rg.meaning(alone, rg.state_grammar("draftosaurus", "en", "hand_named", PLAYERS), "en") is None
+    typed_line = parse(alone, game="draftosaurus", lang="en", state="hand_named", player_names=PLAYERS)
+    assert typed_line.slots == {"card1": "stegosaurus", "card2": "trex"}
+
+
+# ---------------------------------------------------------------- meaning on the arcs of the phone graph
+
+needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None and shutil.which("espeak") is None,
+                                  reason="espeak-ng is not installed")
+ON_ARCS = (("draftosaurus", ("turn", "hand_named", "any", "who")), ("jurassic-snack", ("any",)),
+           ("dino", ("any",)))
+
+
+def same_meaning(on_path, walked, players: tuple[str, ...]) -> bool:
+    """The same intent and slots; a player's name that the walk read as free text (a template of a new name,
+    which no recogniser graph holds) is the name of the list, as it is written."""
+    if on_path is None or walked is None or on_path[0] != walked[0] or on_path[1].keys() != walked[1].keys():
+        return on_path == walked
+    return all(value == walked[1][slot] or (value in players and name_key(value) == name_key(walked[1][slot]))
+               for slot, value in on_path[1].items())
+
+
+@needs_espeak
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game, chosen", ON_ARCS)
+def test_a_sentence_matched_by_sound_means_what_its_path_says_the_same_as_its_words_walked(game, chosen, lang):
+    """Whisper's words are matched by sound to a path of the state's phone graph, whose arcs carry the meaning
+    (tags of intent and values, and the ranks that make the parser's first reading the cheapest of paths of the
+    same sounds): on sampled sentences, and on the same sentences said otherwise, the path's meaning is what the
+    walk of its words through the state's grammar reads."""
+    from companion.speech.phonetic import closest_sentence
+
+    checked = 0
+    for state in chosen:
+        grammar = rg.state_grammar(game, lang, state, PLAYERS)
+        phrases = [p for p in rg.vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
+        for phrase in random.Random(f"{game} {lang} {state} arcs").sample(phrases, min(PER_STATE, len(phrases))):
+            for said in (phrase, phrase[: max(1, len(phrase) - 3)]):  # as written, and its end garbled
+                found = closest_sentence(said, game, lang, state, PLAYERS)
+                assert found.text, (state, said)
+                assert same_meaning(found.meaning, rg.meaning(found.text, grammar, lang), PLAYERS), (state, said, found)
+                checked += 1
+    assert checked >= 2 * PER_STATE * len(chosen)
+
+
+@needs_espeak
+def test_of_sentences_of_the_same_sounds_the_path_reads_the_one_the_parser_reads_first():
+    """"plus rapide" is both the quicker voice and shorter answers, "plaine" a topic of the rules twice (the
+    meadow, the grassland face): the path takes the parser's first reading."""
+    from companion.speech.phonetic import closest_sentence
+
+    for state, text in (("who", "plus rapide"), ("quarantine", "je veux comprendre plaine"), ("die", "plaine"),
+                        ("any", "tricératops"), ("hand_named", "j' ai en main vos stégosaure un long-cou")):
+        found = closest_sentence(text, "draftosaurus", "fr", state, PLAYERS)
+        typed_line = parse(text, game="draftosaurus", lang="fr", state=state, player_names=PLAYERS)
+        assert found.text == text and found.distance == 0
+        assert found.meaning == (typed_line.intent, typed_line.slots), (state, text)
+
+
+def test_heard_words_mean_what_the_recogniser_s_path_said_in_the_grammar_it_listened_with():
+    path = ("place", (("pen", "river"), ("species", "trex")))
+    said = Heard("place the t-rex in the river", 0.9, "whisper", meaning=path, grammar=("turn", PLAYERS))
+    result = understand(said, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
+    assert (result.intent, result.slots) == ("place", {"pen": "river", "species": "trex"})
+    # a path of another state's grammar (or other players' names) is not taken: the words are read again
+    other = Heard("place the t-rex in the river", 0.9, "whisper", meaning=("undo", ()), grammar=("any", PLAYERS))
+    result = understand(other, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
+    assert (result.intent, result.slots) == ("place", {"pen": "river", "species": "trex"})

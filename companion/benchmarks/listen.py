@@ -420,16 +420,18 @@ def whisper_tradeoff(rows: list[dict], lang: str, bots: frozenset[str], players:
             meanings[text, state] = (result.intent, dict(result.slots))
         return meanings[text, state]
 
-    weighed = [(r, Recognition(*r["evidence"]["sound"]),
-                Opinion.from_evidence(lang, r["evidence"]) if "candidates" in r["evidence"] else None,
-                judge.meaning(r["evidence"]["sound"][0], r["state"], players)) for r in rows]
+    # The sound match's meaning is not kept with the evidence: it is read again from its words.
+    weighed = [(r, Recognition(r["evidence"]["sound"][0], r["evidence"]["sound"][1],
+                               meaning=judge.meaning(r["evidence"]["sound"][0], r["state"], players)),
+                Opinion.from_evidence(lang, r["evidence"]) if "candidates" in r["evidence"] else None) for r in rows]
     found = []
     for given in whisper_settings(lang):
         for held in (False, True):
             judged = []
-            for r, sound, opinion, sound_meaning in (w for w in weighed if ("held out" in w[0]["family"]) == held):
-                heard = verdict(sound, opinion, sound_meaning, given)
-                intent, slots = meaning(heard.text, r["state"])
+            for r, sound, opinion in (w for w in weighed if ("held out" in w[0]["family"]) == held):
+                heard = verdict(sound, opinion, given)
+                intent, slots = (heard.meaning[0], dict(heard.meaning[1])) if heard.meaning else \
+                    meaning(heard.text, r["state"])
                 replayed = dict(r, meant=intent, heard_slots=slots, understood=same_meaning(intent, slots, r),
                                 for_bot=intent in PLACEMENTS and slots.get("player") in bots)
                 as_heard = Heard(heard.text, heard.confidence, "whisper")

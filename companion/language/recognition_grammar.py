@@ -9,7 +9,9 @@ out (recognisers hear words). Filler words (`recognizer: fillers:`, words the pa
 before and once after any command. A grammar word missing from a model's dictionary must be reported
 (`missing_words`), never dropped: English words that pocketsphinx's dictionary lacks get
 pronunciations in grammars/en/pronunciations.dict. What a recogniser's words mean is read on the path they take
-through the same grammar (`meaning`: the intent, and the slots its lists fill), not parsed again.
+through the same grammar (`meaning`: the intent, and the slots its lists fill), not parsed again. A word graph built
+with its meaning (`word_graph(meant=True)`, `Tag`) carries it on its arcs: a recogniser that searches that graph
+itself (Whisper's match by sound, companion.speech.phonetic) has the meaning of the path it took, and no walk at all.
 """
 
 from __future__ import annotations
@@ -727,38 +729,98 @@ def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, s
 @dataclass(frozen=True)
 class WordGraph:
     """The sentences of a grammar as a graph of words: states 0..size-1 from `start` to any of `finals`;
-    `words[state]` the (word, next state) arcs, `nulls[state]` the states reached without a word."""
+    `words[state]` the (word, next state) arcs, `nulls[state]` the states reached without a word. A graph built
+    with its meaning also has `tags[state]`: (tag, next state) arcs taken without a word, each a part of what the
+    sentence means (`Tag`), met before the words that say it."""
 
     size: int
     start: int
     finals: frozenset[int]
     words: dict[int, list[tuple[str, int]]]
     nulls: dict[int, list[int]]
+    tags: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
 
     def digest(self) -> str:
         """A digest of the graph (its states as numbered here), to key what is compiled from it."""
-        text = repr((self.start, sorted(self.finals), sorted(self.words.items()), sorted(self.nulls.items())))
+        parts: tuple[object, ...] = (self.start, sorted(self.finals), sorted(self.words.items()),
+                                     sorted(self.nulls.items()))
+        text = repr((*parts, sorted(self.tags.items())) if self.tags else parts)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+class Tag:
+    """What a sentence means, written on the arcs of a graph built with its meaning: an intent with the slots its
+    template fixes, then each value a list fills, in the order they are said. Each tag is JSON text, with the
+    rank the parser gives it among those that read the same words (`rank`): the template's place among the
+    state's, the value's place among those the template's lists offer, in the order the parser tries them."""
+
+    @staticmethod
+    def intent(name: str, fixed: Slots, rank: int) -> str:
+        return json.dumps(["intent", name, [list(pair) for pair in fixed], rank], ensure_ascii=False)
+
+    @staticmethod
+    def slot(name: str, value: Any, rank: int) -> str:
+        return json.dumps(["slot", name, value, rank], ensure_ascii=False)
+
+    @staticmethod
+    def order(rank: int) -> str:
+        """A tag that means nothing, only ranks a path: an option that fills no slot in a choice that may."""
+        return json.dumps(["order", None, None, rank])
+
+    @staticmethod
+    def is_order(tag: str) -> bool:
+        return tag.startswith('["order"')
+
+    @staticmethod
+    def rank(tag: str) -> tuple[int, int]:
+        """(the template's rank, the value's rank): the parser takes the first template that reads a sentence, and
+        in it the first value it tries."""
+        kind, _, _, rank = json.loads(tag)
+        return (rank, 0) if kind == "intent" else (0, rank)
+
+    @staticmethod
+    def meaning(tags: Iterable[str]) -> tuple[str, dict[str, Any]] | None:
+        """The intent and slots the tags of a path say (None when they name no intent, or are not tags)."""
+        intent, slots = None, {}
+        try:
+            for tag in tags:
+                kind, name, value, _ = json.loads(tag)
+                if kind == "order":
+                    continue
+                if kind == "intent" and intent is None and isinstance(name, str) and isinstance(value, list):
+                    intent = name
+                    slots.update({str(k): v for k, v in value if isinstance(v, _VALUES)})
+                elif kind == "slot" and isinstance(name, str) and isinstance(value, _VALUES):
+                    slots[name] = value
+                else:
+                    return None
+        except (ValueError, TypeError):
+            return None
+        return None if intent is None else (intent, slots)
+
+
 def word_graph(game: str, lang: str, state: str, player_names: Sequence[str] = (),
-               without: frozenset[str] = frozenset()) -> WordGraph:
+               without: frozenset[str] = frozenset(), meant: bool = False) -> WordGraph:
     """The sentences of `jsgf` (same arguments) as a word graph, built from the state's word trees directly:
-    the same language as the JSGF text, without writing it and having it parsed."""
+    the same language as the JSGF text, without writing it and having it parsed. With `meant`, each sentence
+    also carries its meaning on tag arcs (`Tag`): the intent first, then each list's value before its words."""
     grammar = state_grammar(game, lang, state, tuple(player_names))
-    graph = _GraphBuilder(grammar.named)
+    graph = _GraphBuilder(grammar.named, meant)
     start, end = graph.new(), graph.new()
-    commands = [t for intent, templates in grammar.intents if intent not in without
-                for t in templates if not _uses(t, grammar.named, WILDCARD) and _said(t)]
+    in_order = [(intent, t, fixed) for (intent, templates), slots in zip(grammar.intents, grammar.fixed, strict=True)
+                for t, fixed in zip(templates, slots, strict=True)]  # as the parser tries them
+    commands = [(Tag.intent(intent, fixed, rank), t) for rank, (intent, t, fixed) in enumerate(in_order)
+                if intent not in without and not _uses(t, grammar.named, WILDCARD) and _said(t)]
     before, after = fillers(lang)
     begin, finish = graph.new(), graph.new()
-    for template in commands:
-        graph.sequence(template, begin, finish)
+    for tag, template in commands:
+        graph.values_met = 0
+        graph.sequence(template, graph.tagged(begin, tag), finish)
     for phrases, source, target in ((before, start, begin), (after, finish, end)):
         graph.null(source, target)  # each filler is optional
         for phrase in phrases:
             graph.sequence(phrase, source, target)
-    return WordGraph(graph.size, start, frozenset({end}), dict(graph.words), dict(graph.nulls))
+    return WordGraph(graph.size, start, frozenset({end}), dict(graph.words), dict(graph.nulls), dict(graph.tags))
 
 
 def _said(sequence: tuple[object, ...]) -> bool:
@@ -768,13 +830,16 @@ def _said(sequence: tuple[object, ...]) -> bool:
 
 class _GraphBuilder:
     """Thompson's construction over word trees: every part between two given states, named parts copied
-    where they are used (as pocketsphinx does with JSGF rules)."""
+    where they are used (as pocketsphinx does with JSGF rules); with `meant`, tag arcs say what each path means."""
 
-    def __init__(self, named: dict[str, Choice]):
-        self.named = named
+    def __init__(self, named: dict[str, Choice], meant: bool = False):
+        self.named, self.meant = named, meant
         self.size = 0
         self.words: dict[int, list[tuple[str, int]]] = defaultdict(list)
         self.nulls: dict[int, list[int]] = defaultdict(list)
+        self.tags: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        self.values_met = 0  # the list values of the template being built, in the order the parser tries them
+        self.filling: dict[int, bool] = {}  # whether a choice (by id) may fill a slot
 
     def new(self) -> int:
         self.size += 1
@@ -782,6 +847,14 @@ class _GraphBuilder:
 
     def null(self, source: int, target: int) -> None:
         self.nulls[source].append(target)
+
+    def tagged(self, source: int, tag: str) -> int:
+        """The state after `tag` from `source` (`source` itself in a graph without meaning)."""
+        if not self.meant:
+            return source
+        target = self.new()
+        self.tags[source].append((tag, target))
+        return target
 
     def sequence(self, sequence: tuple[object, ...], source: int, target: int) -> None:
         parts = [p for p in sequence if not isinstance(p, str) or _JSGF_SAFE.sub("", p)]
@@ -799,17 +872,43 @@ class _GraphBuilder:
         elif part == WILDCARD:
             return  # no sentence goes through free text
         elif isinstance(part, Ref):
-            self.choice(self.named[part.name], source, target)
+            self.choice(self.named[part.name], source, target, part.slot)
         else:
             assert isinstance(part, Choice)
             self.choice(part, source, target)
 
-    def choice(self, choice: Choice, source: int, target: int) -> None:
-        for option in choice.options:
-            if _said(option):
-                self.sequence(option, source, target)
+    def choice(self, choice: Choice, source: int, target: int, slot: str | None = None) -> None:
+        """A choice's options between two states. With meaning, a list's value is tagged before its words; in a
+        choice that may fill a slot, an option that fills none (and leaving an optional one out) is tagged too,
+        with its place among the values, so that paths of the same words rank as the parser tries them."""
+        values = choice.values
+        ordered = self.meant and self._fills(choice)
+        for index, option in enumerate(choice.options):
+            if not _said(option):
+                continue
+            start = source
+            if values is not None and slot is not None:
+                self.values_met += 1
+                start = self.tagged(source, Tag.slot(slot, values[index], self.values_met))
+            elif ordered and not any(self._part_fills(part) for part in option):
+                self.values_met += 1
+                start = self.tagged(source, Tag.order(self.values_met))
+            self.sequence(option, start, target)
         if choice.optional:
-            self.null(source, target)
+            self.values_met += ordered
+            self.null(self.tagged(source, Tag.order(self.values_met)) if ordered else source, target)
+
+    def _fills(self, choice: Choice) -> bool:
+        """Whether a choice may fill a slot (a list's value within it)."""
+        if id(choice) not in self.filling:
+            self.filling[id(choice)] = any(self._part_fills(part) for option in choice.options for part in option)
+        return self.filling[id(choice)]
+
+    def _part_fills(self, part: object) -> bool:
+        if isinstance(part, Ref) and part.name in self.named:
+            return (part.slot is not None and self.named[part.name].values is not None) or \
+                self._fills(self.named[part.name])
+        return isinstance(part, Choice) and self._fills(part)
 
 
 # ---------------------------------------------------------------- vocabulary and dictionaries

@@ -11,7 +11,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Any
 
 from companion.errors import OutputLost
 from companion.terminal_text import clean
@@ -56,6 +56,8 @@ class Heard:
     decode_ms: float | None = None
     rivals: tuple[tuple[str, float], ...] = ()
     barge_in: bool = False
+    meaning: tuple[str, tuple[tuple[str, Any], ...]] | None = None  # from the recogniser's path (Recognition)
+    grammar: tuple[str, tuple[str, ...]] | None = None  # the state and players' names that path went through
 
     @property
     def spoken(self) -> bool:

@@ -2,8 +2,9 @@
 
 Building one asks espeak-ng for every word of the state's grammar and spells the minimal word automaton out phone
 by phone: about a second of processor time for a French turn, at the first command of each state of every game.
-A kept graph is found by a key made of what it depends on: the state's word graph (its digest), the language,
-espeak-ng's version and dictionary, and the code that makes automata, phones and graphs. The file begins with a
+A kept graph is found by a key made of what it depends on: the state's templates (as the recognisers' view of the
+state is found: companion.language.kept_templates), the language, espeak-ng's version and dictionary, and the code
+that makes automata, phones and graphs. The file begins with a
 digest of the key and its contents, checked before anything is read; it is read without pickle, within a bound on
 its unpacked size, and checked for the shape of a phone graph, so that a damaged or altered file is refused, and
 the graph built again and kept anew. The MOST_FILES used last are kept (each set of player names makes graphs of
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from companion.speech.phonetic import PhoneGraph
 
 FOLDER = "phones"
-FORMAT = b"companion-phone-graph 1, npz compressed"
+FORMAT = b"companion-phone-graph 2, npz compressed"
 # Compressed, French Draftosaurus's `any` with two names takes 0.67 MB (2.85 plain) and 11 ms more to read; its
 # turn, die and confirm together 0.77 MB. A game uses 4 to 14 states: the files of three or four games, about
 # 30 MB at most.
@@ -72,10 +73,11 @@ def _code() -> bytes | None:
         return None
 
 
-def key(graph_digest: str, lang: str) -> bytes | None:
-    """The key of the phone graph of a word graph in `lang`; None when nothing can be kept."""
+def key(templates: str, lang: str) -> bytes | None:
+    """The key of the phone graph of a state in `lang`, its templates found by `templates` (the recognisers' view
+    of the state: kept_templates.key); None when nothing can be kept."""
     espeak, code = _espeak(lang), _code()
-    return None if espeak is None or code is None else digest_of(code, espeak, lang.encode(), graph_digest.encode())
+    return None if espeak is None or code is None else digest_of(code, espeak, lang.encode(), templates.encode())
 
 
 def _path(key: bytes) -> Path:

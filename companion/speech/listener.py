@@ -62,6 +62,7 @@ class SpeechListener(Listener):
         self._sound_at = float("-inf")  # when the program was first seen quiet after making a sound
         self._sounding = False
         self.speech_ended: Callable[[], None] | None = None  # called when the end of speech is found
+        self.grammar: tuple[str, tuple[str, ...]] = (ANY_STATE, ())  # the grammar listened with last
 
     def listen(self, state: str | None = None) -> Heard | None:
         if self.fallback is not None:
@@ -72,7 +73,8 @@ class SpeechListener(Listener):
         self.current = source
         if source.live:
             source.muted = self.muted  # type: ignore[attr-defined]
-        self.recogniser.use_grammar(state or ANY_STATE, self.player_names)
+        self.grammar = (state or ANY_STATE, tuple(self.player_names))
+        self.recogniser.use_grammar(*self.grammar)
         self._report_unknown_words()
         if self.push_to_talk and not self._wait_for_key():
             return None
@@ -109,7 +111,7 @@ class SpeechListener(Listener):
         self.last_final_ms = (time.perf_counter() - begin) * 1000
         decode_s += self.last_final_ms / 1000
         return Heard(result.text, result.confidence, self.name, round(decode_s * 1000, 1), result.rivals,
-                     barge_in=cut)
+                     barge_in=cut, meaning=result.meaning, grammar=self.grammar)
 
     def _report_unknown_words(self) -> None:
         """Say once which grammar words the model cannot hear: never dropped without a word."""

@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from companion.language.recognition_grammar import word_graph
-from companion.speech.fsg import WordAutomaton, minimal
+from companion.language.recognition_grammar import Tag, word_graph
+from companion.speech.fsg import WordAutomaton, label, minimal_meant
 from companion.speech.pronounce import guess_pronunciations
 
 # espeak-ng voice that pronounces each language.
@@ -37,18 +38,27 @@ DELETION = 0.8   # a phone of the sentence that the text lacks
 # distance every time: a longer run costs more than sounds changed.
 DELETIONS = 4
 _UNSAID = "?"    # stands for a grammar word espeak-ng could not say
+# Of two sentences whose sounds cost the same, the one the parser reads first is taken: each word's arc costs as
+# much more as the ranks of the tags before it (recognition_grammar.Tag.rank), a template's rank by TEMPLATE_RANK, a
+# list value's by VALUE_RANK. Edit costs are tenths, and a state has at most a few thousand templates, so that this
+# never makes one sentence cheaper than another that sounds closer; costs along a path are then told apart to
+# within CLOSE (the sums of a hundred tenths err by about 1e-14).
+TEMPLATE_RANK, VALUE_RANK, CLOSE = 1e-6, 1e-9, 1e-11
 
 
 @dataclass(frozen=True)
 class Closest:
-    """The closest sentence (recogniser words, "" when none) and its distance per phone of the text."""
+    """The closest sentence (recogniser words, "" when none), its distance per phone of the text, and what it
+    means, read off the tags of the path it takes (intent and slots; None when no sentence is close)."""
 
     text: str
     distance: float
+    meaning: tuple[str, dict[str, Any]] | None = None
 
 
 class PhoneGraph:
-    """A word automaton spelled out phone by phone: nodes in an order where every arc goes forward."""
+    """A word automaton spelled out phone by phone: nodes in an order where every arc goes forward. The arc that
+    carries a word's last phone carries the word's label (the word, and the tags of meaning before it)."""
 
     def __init__(self, automaton: WordAutomaton, phones: dict[str, tuple[str, ...]]):
         order = _topological(automaton)
@@ -68,7 +78,7 @@ class PhoneGraph:
         count = len(order)
         for state in order:
             for target, word in outgoing[state]:
-                sounds = phones.get(word) or (_UNSAID,)
+                sounds = phones.get(label(word)[0]) or (_UNSAID,)
                 previous = node_of[state]
                 for index, phone in enumerate(sounds):
                     if index == len(sounds) - 1:
@@ -91,6 +101,7 @@ class PhoneGraph:
         self.labels = np.array([labels[a] for a in by_rank], dtype=np.int64)
         self.word_at = {new: ends_word[old] for new, old in enumerate(by_rank) if old in ends_word}
         self.incoming = _incoming(self.targets)
+        self.bias = _bias(len(self.sources), self.word_at)
 
     @classmethod
     def kept(cls, symbols: list[str], size: int, start: int, arrays: dict[str, np.ndarray],
@@ -101,6 +112,7 @@ class PhoneGraph:
         graph.accepting, graph.sources, graph.targets, graph.labels = (
             arrays[name].astype(np.int64) for name in ("accepting", "sources", "targets", "labels"))
         graph.incoming = _incoming(graph.targets)
+        graph.bias = _bias(len(graph.sources), word_at)
         return graph
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -108,11 +120,12 @@ class PhoneGraph:
         return {"accepting": self.accepting, "sources": self.sources, "targets": self.targets, "labels": self.labels}
 
     def costs(self, phone: str) -> np.ndarray:
-        """The cost of `phone` (of the text) on each arc."""
-        return np.array([_substitution(phone, other) for other in self.symbols])[self.labels]
+        """The cost of `phone` (of the text) on each arc (with the arc's rank: `_bias`)."""
+        return np.array([_substitution(phone, other) for other in self.symbols])[self.labels] + self.bias
 
     def closest(self, text_phones: tuple[str, ...]) -> tuple[float, list[str]]:
-        """The lowest total edit cost between `text_phones` and a sentence, and that sentence's words."""
+        """The lowest total edit cost between `text_phones` and a sentence, and the labels of that sentence's
+        words (fsg.label: each word with the tags of meaning before it)."""
         if not len(self.accepting):
             return float("inf"), []
         rows = np.full((len(text_phones) + 1, self.size), np.inf)
@@ -127,22 +140,26 @@ class PhoneGraph:
             self._delete(row)
         final = rows[-1][self.accepting]
         best = int(self.accepting[int(np.argmin(final))])
-        return float(rows[-1][best]), self._words(rows, arc_costs, best)
+        labels, ranks = self._words(rows, arc_costs, best)
+        return max(0.0, round(float(rows[-1][best]) - ranks, 6)), labels  # edit costs are tenths: rounding only
 
     def _delete(self, row: np.ndarray) -> None:
         """Phones of the sentence that the text lacks: up to DELETIONS in a row, each pass over every arc."""
         for _ in range(DELETIONS):
-            np.minimum.at(row, self.targets, row[self.sources] + DELETION)
+            np.minimum.at(row, self.targets, row[self.sources] + DELETION + self.bias)
 
-    def _words(self, rows: np.ndarray, arc_costs: list[np.ndarray], node: int) -> list[str]:
-        """The words along the best path to `node` at the last row, read back from the costs."""
+    def _words(self, rows: np.ndarray, arc_costs: list[np.ndarray], node: int) -> tuple[list[str], float]:
+        """The words' labels along the best path to `node` at the last row, read back from the costs, and what
+        their ranks added to its cost."""
         words: list[str] = []
+        ranks = 0.0
         i = len(rows) - 1
         while not (i == 0 and node == self.start):
             i, node, arc = self._step_back(rows, arc_costs, i, node)
             if arc in self.word_at:
                 words.append(self.word_at[arc])
-        return words[::-1]
+                ranks += float(self.bias[arc])
+        return words[::-1], ranks
 
     def _step_back(self, rows: np.ndarray, arc_costs: list[np.ndarray], i: int, node: int) -> tuple[int, int, int]:
         """The row, node and arc (-1: none) one step before (i, node) on a cheapest path."""
@@ -151,7 +168,7 @@ class PhoneGraph:
             source = int(self.sources[arc])
             if i > 0 and _close(float(rows[i - 1][source] + arc_costs[i - 1][arc]), here):
                 return i - 1, source, arc
-            if _close(float(rows[i][source]) + DELETION, here):
+            if _close(float(rows[i][source]) + DELETION + float(self.bias[arc]), here):
                 return i, source, arc
         if i > 0 and _close(float(rows[i - 1][node]) + INSERTION, here):
             return i - 1, node, -1
@@ -168,7 +185,17 @@ def _incoming(targets: np.ndarray) -> dict[int, list[int]]:
 
 def _close(a: float, b: float) -> bool:
     """The same cost but for rounding (numpy's isclose on two floats was most of the time of a read-back)."""
-    return abs(a - b) <= 1e-8 + 1e-5 * abs(b)
+    return abs(a - b) <= CLOSE
+
+
+def _bias(arcs: int, word_at: dict[int, str]) -> np.ndarray:
+    """What each arc costs more for the ranks of the tags before its word (TEMPLATE_RANK)."""
+    bias = np.zeros(arcs)
+    for arc, word in word_at.items():
+        for tag in label(word)[1]:
+            template, value = Tag.rank(tag)
+            bias[arc] += template * TEMPLATE_RANK + value * VALUE_RANK
+    return bias
 
 
 def _substitution(heard: str, expected: str) -> float:
@@ -241,23 +268,23 @@ def _elided(word: str, phones: tuple[str, ...], lang: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> PhoneGraph:
-    """The phone graph of a state: read from the cache folder when it was built before from the same word graph
+    """The phone graph of a state: read from the cache folder when it was built before from the same templates
     with the same espeak-ng, else built (its words said by espeak-ng) and kept there. It spells out the minimal
-    word automaton of what recognisers may say in `state` (free-text templates left out, a filler phrase allowed
-    before and after: recognition_grammar.fillers), the one pocketsphinx searches, from the same word graph. (A
-    builder of its own made the same automata for the 93 states of the three games in three languages, in 4 times
-    the processor time: 79 s against 20 s.)"""
+    automaton of what recognisers may say in `state` (free-text templates left out, a filler phrase allowed
+    before and after: recognition_grammar.fillers), the sentences pocketsphinx searches, with what each means on
+    its arcs (fsg.minimal_meant), from the same word trees. A kept graph is found by what the recognisers' view of
+    the state depends on (kept_templates.key), so that reading it builds nothing else."""
+    from companion.language import kept_templates
     from companion.speech import kept_phones
 
-    graph = word_graph(game, lang, state, player_names)
-    key = kept_phones.key(graph.digest(), lang)
+    key = kept_phones.key(kept_templates.key(game, lang, state, player_names).hex(), lang)
     found = kept_phones.read(key) if key is not None else None
     if found is not None:
         built, phones = found
         _remember(lang, phones)
         return built
-    automaton = minimal(graph)
-    words = tuple(sorted({w for _, _, w in automaton.arcs}))
+    automaton = minimal_meant(word_graph(game, lang, state, player_names, meant=True))
+    words = tuple(sorted({label(w)[0] for _, _, w in automaton.arcs}))
     phones = phones_of(words, lang)
     built = PhoneGraph(automaton, phones)
     if key is not None and len(phones) == len(words):  # every word said (a word espeak-ng failed on is built again)
@@ -267,11 +294,13 @@ def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] 
 
 
 def closest_sentence(text: str, game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> Closest:
-    """The sentence of `state` that sounds closest to `text`."""
+    """The sentence of `state` that sounds closest to `text`, and what it means (from the path it takes)."""
     said = [w for w in text.split() if w]
     heard = phones_of(said, lang)
     text_phones = tuple(p for w in said for p in heard.get(w, ()))
     if not text_phones:
         return Closest("", float("inf"))
-    cost, words = phone_graph(game, lang, state, player_names).closest(text_phones)
-    return Closest(" ".join(words), cost / len(text_phones))
+    cost, labels = phone_graph(game, lang, state, player_names).closest(text_phones)
+    read = [label(x) for x in labels]
+    return Closest(" ".join(word for word, _ in read), cost / len(text_phones),
+                   Tag.meaning(tag for _, tags in read for tag in tags) if read else None)

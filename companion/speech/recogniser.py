@@ -5,6 +5,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+# What a sentence means: its intent and its slots (sorted by name).
+Meaning = tuple[str, tuple[tuple[str, Any], ...]]
+
+
+def meaning_of(intent: str, slots: dict[str, Any]) -> Meaning:
+    return intent, tuple(sorted(slots.items()))
 
 
 @dataclass(frozen=True)
@@ -12,11 +20,13 @@ class Recognition:
     """What one utterance was heard as ("" when nothing fits the grammar), how sure the engine is, in [0, 1]
     (each engine documents how it measures it), and its runners-up that differ in a word of meaning: (text,
     margin), the margin being how much better the heard words fit (engine units; below 0 the rival fits
-    better)."""
+    better). `meaning`: what the words mean, read off the path the engine took through the grammar (None when
+    the engine gives words only, which are then read through the grammar)."""
 
     text: str
     confidence: float
     rivals: tuple[tuple[str, float], ...] = ()
+    meaning: Meaning | None = None
 
 
 class Recogniser(ABC):

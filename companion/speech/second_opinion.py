@@ -23,7 +23,7 @@ from typing import Any
 from companion.language.recognition_grammar import parse_heard, slot_meanings, spelling
 from companion.speech.base import ACTION_CONFIDENCE, LOW_CONFIDENCE
 from companion.speech.phonetic import closest_sentence
-from companion.speech.recogniser import Recognition
+from companion.speech.recogniser import Meaning, Recognition, meaning_of
 from companion.speech.rivals import spans
 
 # How much the best sentence must beat every sentence of another meaning (nats), and how far it may lie below
@@ -133,7 +133,6 @@ def settings(lang: str) -> Settings:
     return SETTINGS.get(lang, SETTINGS["fr"])
 
 
-Meaning = tuple[str, tuple[tuple[str, Any], ...]]
 Scorer = Callable[[Sequence[str]], list[float]]
 
 
@@ -145,14 +144,14 @@ class Opinion:
     candidates: list[tuple[str, float, Meaning]] = field(default_factory=list)
     own: float = float("-inf")
 
-    def best(self) -> tuple[str, float, float] | None:
-        """The best candidate, by how much it beats the best of another meaning, and how far below Whisper's own
-        transcript it lies; None without candidates."""
+    def best(self) -> tuple[str, float, float, Meaning] | None:
+        """The best candidate, by how much it beats the best of another meaning, how far below Whisper's own
+        transcript it lies, and its meaning; None without candidates."""
         if not self.candidates:
             return None
         text, score, meaning = max(self.candidates, key=lambda c: c[1])
         rival = max((s for _, s, m in self.candidates if m != meaning), default=float("-inf"))
-        return text, score - rival, self.own - score
+        return text, score - rival, self.own - score, meaning
 
     def recognition(self, margin: float | None = None, gap: float | None = None,
                     alone_gap: float | None = None, answer_margin: float | None = None) -> Recognition:
@@ -165,14 +164,16 @@ class Opinion:
         best = self.best()
         if best is None:
             return Recognition("", 0.0)
-        text, beats, below = best
+        text, beats, below, meaning = best
         if below > gap:
-            return Recognition(text, UNSURE)
-        if math.isinf(beats):  # nothing of another meaning to beat: only Whisper's own words say how well it fits
-            return Recognition(text, SURE if below <= alone_gap else ASK_TO_ACT)
-        if beats >= margin:
-            return Recognition(text, SURE)
-        return Recognition(text, ASK_TO_ACT if beats >= answer_margin else CLOSE)
+            confidence = UNSURE
+        elif math.isinf(beats):  # nothing of another meaning to beat: only Whisper's own words say how well it fits
+            confidence = SURE if below <= alone_gap else ASK_TO_ACT
+        elif beats >= margin:
+            confidence = SURE
+        else:
+            confidence = ASK_TO_ACT if beats >= answer_margin else CLOSE
+        return Recognition(text, confidence, meaning=meaning)
 
     def confirms(self, meaning: Meaning, margin: float, gap: float) -> bool:
         """Whether the best candidate of `meaning` beats every candidate of another meaning by `margin` and lies
@@ -200,31 +201,39 @@ class SecondOpinion:
         self.game, self.lang = game, lang
 
     def meaning(self, words: str, state: str, players: Sequence[str]) -> Meaning | None:
+        """What words mean that were written, not heard on a path of the grammar (Whisper's own, a sentence with
+        a word swapped): read through the state's grammar."""
         result = parse_heard(words, game=self.game, lang=self.lang, state=state, player_names=players)
-        return None if result.intent is None else (result.intent, tuple(sorted(result.slots.items())))
+        return None if result.intent is None else meaning_of(result.intent, result.slots)
 
     def candidates(self, transcripts: Sequence[str], sound: Recognition, state: str,
-                   players: Sequence[str]) -> list[str]:
+                   players: Sequence[str]) -> list[tuple[str, Meaning | None]]:
         """The closest sentence to each transcript (the first one's is `sound`; a transcript that already means
         something is its own), then the first with each word of meaning swapped for each other value of its
-        list."""
+        list; each with its meaning (that of the path a closest sentence takes)."""
         said = dict.fromkeys(" ".join(spelling(self.lang).words(t)) for t in transcripts)
         first = next(iter(said), "")
-        closest = [sound.text] + [words if self.meaning(words, state, players) is not None
-                                  else closest_sentence(words, self.game, self.lang, state, tuple(players)).text
-                                  for words in said if words and words != first]
-        found = list(dict.fromkeys(c for c in closest if c))
-        words = sound.text.split()
-        for start, end, _, others in spans(words, slot_meanings(self.game, self.lang, state, tuple(players))):
-            found += [" ".join([*words[:start], *forms[0], *words[end:]]) for forms in others if forms]
-        return list(dict.fromkeys(found))
+        found: dict[str, Meaning | None] = {}
+        for words in [sound.text, *(w for w in said if w and w != first)]:
+            meaning = sound.meaning if words == sound.text else self.meaning(words, state, players)
+            if meaning is None and words != sound.text:
+                closest = closest_sentence(words, self.game, self.lang, state, tuple(players))
+                words, meaning = closest.text, None if closest.meaning is None else meaning_of(*closest.meaning)
+            if words:
+                found.setdefault(words, meaning)
+        heard = sound.text.split()
+        for start, end, _, others in spans(heard, slot_meanings(self.game, self.lang, state, tuple(players))):
+            for forms in others:
+                swapped = " ".join([*heard[:start], *forms[0], *heard[end:]]) if forms else ""
+                if swapped and swapped not in found:
+                    found[swapped] = self.meaning(swapped, state, players)
+        return list(found.items())
 
     def weigh(self, transcripts: Sequence[str], sound: Recognition, state: str, players: Sequence[str],
               score: Scorer) -> Opinion:
         """The candidates with a meaning, scored by `score` (written as Whisper writes its first transcript)."""
         opinion = Opinion(self.lang)
-        meant = [(words, m) for words in self.candidates(transcripts, sound, state, players)
-                 for m in [self.meaning(words, state, players)] if m is not None]
+        meant = [(words, m) for words, m in self.candidates(transcripts, sound, state, players) if m is not None]
         if not meant:
             return opinion
         own = transcripts[0] if transcripts else ""
@@ -248,17 +257,18 @@ def calibrated(score: Scorer, prior: Scorer, weight: float) -> Scorer:
     return scored
 
 
-def verdict(sound: Recognition, opinion: Opinion | None, meaning: Meaning | None, given: Settings) -> Recognition:
+def verdict(sound: Recognition, opinion: Opinion | None, given: Settings) -> Recognition:
     """What the game hears: the sound match when it is sure (and, with a check, when Whisper's decoder agrees
-    with it, else it is read back before it changes the game), else the second opinion's verdict. `meaning`:
-    the sound match's; `opinion`: None when it was not asked."""
+    with it, else it is read back before it changes the game), else the second opinion's verdict. `opinion`:
+    None when it was not asked."""
     if not sound.text or opinion is None:
         return sound
+    meaning = sound.meaning
     if sound.confidence >= given.sound_sure:
         if given.sure_margin is None or meaning is None or opinion.confirms(meaning, given.sure_margin,
                                                                               given.sure_gap):
             return sound
-        return Recognition(sound.text, min(sound.confidence, ASK_TO_ACT))
+        return Recognition(sound.text, min(sound.confidence, ASK_TO_ACT), meaning=meaning)
     gap = given.gap
     if given.sound_close is not None and sound.confidence >= given.sound_close and _beats_another(opinion, meaning):
         gap = float("inf")  # Whisper's words sound like the best sentence: its own spelling is no evidence
@@ -267,7 +277,7 @@ def verdict(sound: Recognition, opinion: Opinion | None, meaning: Meaning | None
         # No sentence of the grammar fits the audio (all lie beyond the gap below Whisper's own words): the
         # decoder's order among them is no evidence (a shorter sentence scores higher), so the sentence read
         # back is the one closest to what Whisper wrote.
-        return Recognition(sound.text, UNSURE)
+        return Recognition(sound.text, UNSURE, meaning=meaning)
     return heard
 
 

