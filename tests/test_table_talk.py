@@ -660,19 +660,6 @@ def test_a_fifo_as_the_list_of_recent_saves_does_not_hang_the_game(tmp_path):
     assert run_play(["resume"], [], tmp_path, timeout=30).returncode == 0
 
 
-@pytest.mark.parametrize("game_id, lang, lines", [
-    ("draftosaurus", "fr", ["deux", "annule"]), ("dino", "en", ["two", "undo"]), ("jurassic-snack", "es", ["deshacer"]),
-])
-def test_an_undo_before_any_name_says_there_is_none_to_take_back(tmp_path, game_id, lang, lines):
-    """"Undo" at the first name question is answered (no name to take back yet), then the question again: not the
-    question alone, as if the word had not been heard."""
-    from companion.language.messages import catalog
-
-    out = play(tmp_path, game_id, lines, lang=lang).stdout.splitlines()
-    dropped = catalog(lang).say("setup.no_name_to_drop")
-    assert dropped in out and out[out.index(dropped) - 1] == out[out.index(dropped) + 1]
-
-
 def test_a_no_followed_by_the_names_takes_those_names(tmp_path):
     lines = ["trois", "Alice, Bruno et Chloé", "non, Alice, Bruno et Zoé", "oui", "Zoé", "oui", "oui", "non"]
     out = play(tmp_path, "draftosaurus", lines).stdout

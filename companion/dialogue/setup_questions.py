@@ -1,13 +1,15 @@
 """The set-up questions every game asks before the first turn: an answer of an expected kind, yes or no,
 a number, the players' names (one by one or all at once), one player; and what the command line may
-already have said. Every question also takes the shared commands (help, repeat...)."""
+already have said. Every question also takes the shared commands (help, repeat...), and "annule": a game asks
+its questions as a list of steps (ask_steps), and "annule" goes back to the question before."""
 
 from __future__ import annotations
 
 import random
 import re
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Session
 from companion.errors import BadInput
@@ -25,14 +27,66 @@ AND_WORDS = {"fr": ("et",), "en": ("and",), "es": ("y", "e")}
 NAME_SEPARATORS = (",", ";", ":", "/", "&", "+", "|")
 # What a line where names are asked may mean and still hold names: "my name is Paul", "add Paul", any other name.
 NAME_INTENTS = frozenset({None, "player", "name_said"})
+T = TypeVar("T")
+
+
+class GoBack(Exception):
+    """"Annule" said at a set-up question: the question answered before it is to be asked again (ask_steps)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One set-up question of a game's list: its answer is kept under `name`; `ask` asks it, given the answers
+    before it; `when` (given them too) says whether it is asked at all; `asks` is False for a step that only
+    says something (the players' labels), which "annule" passes over."""
+
+    name: str
+    ask: Callable[[dict[str, Any]], Any]
+    when: Callable[[dict[str, Any]], bool] = lambda answers: True
+    asks: bool = True
+
+
+def ask_steps(session: Session, steps: Sequence[Step]) -> dict[str, Any]:
+    """The answers to `steps` by name, asked in order (a step whose `when` is false is left out). "Annule" at
+    a question goes back to the question answered before it, which is asked again, and every one after it;
+    the answers before it stay. At the first question, it says there is none before and asks it again."""
+    answers: dict[str, Any] = {}
+    while (step := next((s for s in steps if s.name not in answers and s.when(answers)), None)) is not None:
+        try:
+            answers[step.name] = step.ask(answers)
+        except GoBack:
+            _go_back(session, steps, answers)
+    return answers
+
+
+def _go_back(session: Session, steps: Sequence[Step], answers: dict[str, Any]) -> None:
+    """The last question answered and everything after it are forgotten, and that is said; or that no
+    question was answered before."""
+    asks = {step.name: step.asks for step in steps}
+    asked = [name for name in answers if asks[name]]
+    if not asked:
+        session.say("setup.nothing_before")
+        return
+    names = list(answers)
+    for name in names[names.index(asked[-1]):]:
+        del answers[name]
+    session.say("setup.going_back")
+
+
+def ask_alone(session: Session, ask: Callable[[], T]) -> T:
+    """The answer to a set-up question asked on its own: "annule" has no question to go back to."""
+    answer: T = ask_steps(session, [Step("answer", lambda answers: ask())])["answer"]
+    return answer
 
 
 def ask_until(session: Session, question: str, accept: Callable[[Answer], bool], again_key: str = AGAIN, /,
               state: str = SETUP_STATE, help_key: str | None = None, **again_params: Any) -> Answer:
     """Ask `question` (heard in `state`) until `accept` takes the answer; each new try says `again_key` (with
-    `again_params`). `help_key` is what "help" says for it."""
+    `again_params`). `help_key` is what "help" says for it. "Annule", unless `accept` takes it: GoBack."""
     answer = session.ask_sure(question, state, help_key)
     while not accept(answer):
+        if answer.intent == "undo":
+            raise GoBack()
         answer = session.ask_sure(session.text(again_key, **again_params), state, help_key)
     return answer
 
@@ -99,8 +153,8 @@ def split_names(line: str, lang: str) -> list[str]:
 
 def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -> list[str]:
     """The names of `count` players, asked in turn round the table; several may be said at once, "annule"
-    takes back the last one, and the whole list is read back at the end (no: the names are asked again; "no,
-    Paul" or "my name is Paul": those names instead).
+    takes back the last one (before any: GoBack), and the whole list is read back at the end (no or "annule": the
+    names are asked again; "no, Paul" or "my name is Paul": those names instead).
 
     `keys` gives the question for each player (default: "name of player N")."""
     names: list[str] = []
@@ -115,10 +169,9 @@ def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -
                 said = _name_line(session, session.text(key, number=len(names) + 1, examples=examples),
                                   "help.names" if count > 1 else "help.own_name", {"examples": examples})
             if said is None:  # "annule": the last name goes
-                if names:
-                    session.say("setup.name_dropped", name=names.pop())
-                else:
-                    session.say("setup.no_name_to_drop")
+                if not names:
+                    raise GoBack()
+                session.say("setup.name_dropped", name=names.pop())
                 continue
             _add_names(session, names, said, count, whole_table=keys is None)
         verdict = _names_confirmed(session, names)
@@ -151,8 +204,8 @@ def _add_names(session: Session, names: list[str], said: str, count: int, whole_
 
 def _names_confirmed(session: Session, names: list[str]) -> bool | str:
     """The names are read back in one sentence (one name too: any line can be a name, even a move said too
-    early): True for yes; False for no (they are asked again); the names said instead, as a line, for a no
-    followed by names ("non, Jean-Pierre") or "my name is Paul"."""
+    early): True for yes; False for no or "annule" (they are asked again); the names said instead, as a line, for
+    a no followed by names ("non, Jean-Pierre") or "my name is Paul"."""
     question = (session.text("setup.confirm_names", count=len(names), names=names) if len(names) > 1
                 else session.text("setup.confirm_name", name=names[0]))
     prompt = True
@@ -162,9 +215,9 @@ def _names_confirmed(session: Session, names: list[str]) -> bool | str:
         if result.intent == "yes":
             return True
         first, _, rest = line.partition(" ")
-        if result.intent == "no" or parse(first, game=session.game, lang=session.lang,
-                                          state=CONFIRM_STATE).intent == "no":
-            if result.intent != "no" and clean_name(rest):
+        refused = result.intent in ("no", "undo")
+        if refused or parse(first, game=session.game, lang=session.lang, state=CONFIRM_STATE).intent == "no":
+            if not refused and clean_name(rest):
                 return clean_name(rest)
             session.say("setup.names_again" if len(names) > 1 else "setup.name_again")
             return False
@@ -248,6 +301,21 @@ def label_players(session: Session, count: int) -> list[str]:
 def names_can_be_typed(session: Session) -> bool:
     """Whether a typed line can hold any name (a recogniser only hears the words of its grammar)."""
     return session.listener.name == "text"
+
+
+def player_steps(session: Session, ask_count: Callable[[], int]) -> list[Step]:
+    """The steps "count" (`ask_count`) and "players": their names, or, where a typed line cannot hold any
+    name, their labels (said, not asked: "annule" passes over them); the listener hears the names."""
+    typed = names_can_be_typed(session)
+    return [Step("count", lambda answers: ask_count()),
+            Step("players", lambda answers: seated(session, ask_names(session, answers["count"]) if typed
+                                                   else label_players(session, answers["count"])), asks=typed)]
+
+
+def seated(session: Session, players: list[str]) -> list[str]:
+    """`players`, now the names the listener hears."""
+    session.set_player_names(players)
+    return players
 
 
 def ask_player(session: Session, players: Sequence[str], key: str, *, again_key: str = AGAIN) -> int:

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.dialogue.session import Session
-from companion.dialogue.setup_questions import ask_names, ask_yes, label_players, name_problem, names_can_be_typed
+from companion.dialogue.setup_questions import (
+    Step,
+    ask_alone,
+    ask_names,
+    ask_yes,
+    label_players,
+    name_problem,
+    names_can_be_typed,
+)
 from companion.errors import BadInput
 from companion.games.bots import BotT, bot_class
 from companion.games.levels import LEVELS, STRONG
@@ -111,7 +119,7 @@ def solo_players(session: Session, args: Any, bots: int) -> list[str]:
     if not names_can_be_typed(session):
         return [*label_players(session, 1), *robots]
     while True:
-        name = ask_names(session, 1, keys=("solo.ask_name",))[0]
+        name = ask_alone(session, lambda: ask_names(session, 1, keys=("solo.ask_name",))[0])
         problem = name_problem(name, robots, session.lang)
         if problem is None:
             return [name, *robots]
@@ -123,9 +131,14 @@ def solo_seats(request: SoloRequest, seed: int) -> Seats:
     return Seats({seat: request.level for seat in range(1, request.bots + 1)}, seed, advice=True)
 
 
-def table_seats(session: Session, args: Any, asked: bool) -> Seats:
-    """The seats of a table of people: no bots; advice on with --advice, else (when the set-up is `asked`)
-    if the table says yes to the question."""
-    advice = bool(getattr(args, "advice", False)) or (asked and ask_yes(session, "solo.setup_advice"))
-    return Seats(advice=advice)
+def advice_step(session: Session, args: Any, asked: bool = True) -> Step:
+    """The set-up question whether advice is given at a table of people: when the set-up is `asked`, unless
+    --advice said yes."""
+    return Step("advice", lambda answers: ask_yes(session, "solo.setup_advice"),
+                when=lambda answers: asked and not getattr(args, "advice", False))
 
+
+def table_seats(args: Any, advice: bool = False) -> Seats:
+    """The seats of a table of people: no bots; advice on with --advice, or with a yes to the set-up question
+    (`advice`, see advice_step)."""
+    return Seats(advice=bool(getattr(args, "advice", False)) or advice)

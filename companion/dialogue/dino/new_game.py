@@ -5,19 +5,21 @@ the first colour) against bots, the layout drawn by the program, the usual rules
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 from companion.dialogue.session import Answer, Session, heard_words
 from companion.dialogue.setup_questions import (
     SETUP_STATE,
+    GoBack,
+    Step,
     ask_choice,
     ask_intent,
-    ask_names,
     ask_player,
+    ask_steps,
     ask_yes,
-    label_players,
     listed_names,
-    names_can_be_typed,
+    player_steps,
     table_seed,
 )
 from companion.dialogue.solo import Seats, solo_players, solo_request, solo_seats, table_seats
@@ -63,7 +65,7 @@ def start_game(session: Session, args: Any) -> tuple[Game, Seats]:
         seats = solo_seats(request, seed)
     else:
         setup = TableSetup(session, board, chooser).run(names)
-        seats = table_seats(session, args, asked=False)
+        seats = table_seats(args)
     try:
         return Game.new(setup), seats
     except RuleViolation as refused:
@@ -75,10 +77,12 @@ def _reason_words(session: Session, refused: RuleViolation) -> str:
 
 
 class TableSetup:
-    """The set-up questions of a new table, each answer checked by the rules before it is kept."""
+    """The set-up questions of a new table, as steps ("annule" goes back one question: ask_steps), each answer
+    checked by the rules before it is kept."""
 
     def __init__(self, session: Session, board: Board, chooser: random.Random):
         self.session, self.board, self.chooser = session, board, chooser
+        self.names: list[str] = []  # the players the command line named (none: they are asked)
 
     def ask(self, key: str, expected: set[str], **params: Any) -> Answer:
         return ask_intent(self.session, key, expected, again_key=SETUP_AGAIN, **params)
@@ -87,49 +91,85 @@ class TableSetup:
         return ask_yes(self.session, key, again_key=SETUP_AGAIN, **params)
 
     def run(self, names: list[str] | None) -> Setup:
-        players = names or self.ask_players()
-        self.session.set_player_names(players)
-        first = 0 if names else self.ask_first(players)
-        colours = self.ask_colours(players)
-        if self.ask_yes("dino.setup.ask_layout"):
+        self.names = names or []
+        if self.names:
+            self.session.set_player_names(self.names)
+        answers = ask_steps(self.session, self.steps())
+        players = self.players(answers)
+        colours = self.proposed(players) if answers["usual_colours"] else [
+            answers[f"colour {index}"] for index in range(len(players))]
+        if answers["drawn"]:
             nests, barriers = random_layout(self.board, len(players), self.chooser)
         else:
-            nests, barriers = self.ask_nests(), self.ask_barriers(players[first])
-        eggs_rule, stones, own_exits = self.ask_options(len(players))
-        return Setup(tuple(players), tuple(colours), nests, barriers, first, eggs_rule, stones, own_exits, self.board)
+            nests, barriers = self.nests(answers), self.barriers(answers)
+        return Setup(tuple(players), tuple(colours), nests, barriers, answers.get("first", 0),
+                     answers.get("eggs", DEFAULT_EGGS_RULE), answers.get("stones"), answers.get("own_exits", False),
+                     self.board)
 
-    def ask_players(self) -> list[str]:
-        count = ask_choice(self.session, "dino.setup.ask_count",
-                           lambda said: isinstance(said, int) and MIN_PLAYERS <= said <= MAX_PLAYERS,
-                           "dino.setup.bad_count", again_key=SETUP_AGAIN)
-        if not names_can_be_typed(self.session):
-            return label_players(self.session, count)
-        return ask_names(self.session, count)
+    def steps(self) -> list[Step]:
+        """The questions in order: the players (unless named on the command line) and who starts, the colours,
+        the nests and barriers (unless drawn), the rules."""
+        asked = not self.names
+        return [
+            *(player_steps(self.session, self.ask_count) if asked else ()),
+            Step("first", lambda answers: self.ask_first(answers["players"]), when=lambda answers: asked),
+            Step("usual_colours", self.ask_usual_colours),
+            *(Step(f"colour {index}", partial(self.ask_colour_of, index), when=partial(self.colour_asked, index))
+              for index in range(MAX_PLAYERS)),
+            Step("drawn", lambda answers: self.ask_yes("dino.setup.ask_layout")),
+            *(Step(f"nest {colour}", partial(self.ask_nest, colour), when=self.by_hand)
+              for colour in self.board.egg_colours),
+            *(Step(f"barrier {index}", partial(self.ask_barrier, index), when=partial(self.barrier_asked, index))
+              for index in range(MAX_BARRIERS)),
+            Step("usual_rules", self.ask_usual_rules),
+            Step("eggs", self.ask_eggs, when=self.rules_asked),
+            Step("stones", self.ask_stones, when=self.rules_asked),
+            Step("own_exits", lambda answers: self.ask_yes("dino.setup.ask_own_exits"), when=self.own_exits_asked),
+        ]
+
+    def players(self, answers: dict[str, Any]) -> list[str]:
+        return self.names or list(answers["players"])
+
+    def ask_count(self) -> int:
+        return int(ask_choice(self.session, "dino.setup.ask_count",
+                              lambda said: isinstance(said, int) and MIN_PLAYERS <= said <= MAX_PLAYERS,
+                              "dino.setup.bad_count", again_key=SETUP_AGAIN))
 
     def ask_first(self, players: list[str]) -> int:
         return ask_player(self.session, players, "dino.setup.ask_first", again_key=SETUP_AGAIN)
 
-    def ask_colours(self, players: list[str]) -> list[str]:
-        proposed = list(self.board.pawn_colours[:len(players)])
-        pairs = [self.session.text("dino.setup.player_colour", player=p, colour=c)
-                 for p, c in zip(players, proposed, strict=True)]
-        if self.ask_yes("dino.setup.ask_default_colours", pairs=self.session.catalog.join(pairs)):
-            return proposed
-        colours: list[str] = []
-        for player in players:
-            while True:
-                colour = self.ask_colour(player, [c for c in self.board.pawn_colours if c not in colours])
-                if colour in self.board.pawn_colours and colour not in colours:
-                    colours.append(colour)
-                    break
-                self.refuse(Reason("dino_colour_taken", {"colour": colour, "player": players[colours.index(colour)]})
-                            if colour in colours else
-                            Reason("dino_unknown_pawn_colour",
-                                   {"value": colour, "colours": list(self.board.pawn_colours)}))
-        pairs = [self.session.text("dino.setup.player_colour", player=p, colour=c)
-                 for p, c in zip(players, colours, strict=True)]
-        self.session.say("dino.setup.colours_chosen", pairs=self.session.catalog.join(pairs))
-        return colours
+    # ----- colours
+
+    def proposed(self, players: list[str]) -> list[str]:
+        return list(self.board.pawn_colours[:len(players)])
+
+    def pairs(self, players: list[str], colours: list[str]) -> str:
+        """"Ana en rouge et Bruno en jaune"."""
+        return self.session.catalog.join([self.session.text("dino.setup.player_colour", player=player, colour=colour)
+                                          for player, colour in zip(players, colours, strict=True)])
+
+    def ask_usual_colours(self, answers: dict[str, Any]) -> bool:
+        players = self.players(answers)
+        return self.ask_yes("dino.setup.ask_default_colours", pairs=self.pairs(players, self.proposed(players)))
+
+    def colour_asked(self, index: int, answers: dict[str, Any]) -> bool:
+        return not answers["usual_colours"] and index < len(self.players(answers))
+
+    def ask_colour_of(self, index: int, answers: dict[str, Any]) -> str:
+        """The colour of the player `index`, one the board has and nobody before took; after the last player's,
+        every colour is said."""
+        players = self.players(answers)
+        taken = [answers[f"colour {before}"] for before in range(index)]
+        while True:
+            colour = self.ask_colour(players[index], [c for c in self.board.pawn_colours if c not in taken])
+            if colour in self.board.pawn_colours and colour not in taken:
+                break
+            self.refuse(Reason("dino_colour_taken", {"colour": colour, "player": players[taken.index(colour)]})
+                        if colour in taken else
+                        Reason("dino_unknown_pawn_colour", {"value": colour, "colours": list(self.board.pawn_colours)}))
+        if index == len(players) - 1:
+            self.session.say("dino.setup.colours_chosen", pairs=self.pairs(players, [*taken, colour]))
+        return colour
 
     def ask_colour(self, player: str, free: list[str]) -> str:
         """The colour said for `player`; "help" names the colours still free and how to say one."""
@@ -139,6 +179,8 @@ class TableSetup:
         question = session.text("dino.setup.ask_colour", player=player)
         answer = session.ask(question, SETUP_STATE, help_key="dino.setup.help_colour", help_params=help_params)
         while not self.colour_for(answer, player) or answer.doubtful or answer.unsure:
+            if answer.intent == "undo":
+                raise GoBack()
             if self.colour_for(answer, player):  # unsure: its words read back first
                 verdict = session.confirm(session.text("session.confirm", heard=heard_words(answer)), SETUP_STATE)
                 if verdict is True:
@@ -157,55 +199,83 @@ class TableSetup:
         """Whether `answer` says a colour for `player` (a colour said for another player is not taken)."""
         return answer.intent == "colour_choice" and str(answer.slots.get("player", player)) == player
 
-    def ask_nests(self) -> dict[str, str]:
-        nests: dict[str, str] = {}
-        for colour in self.board.egg_colours:
-            while True:
-                answer = self.ask("dino.setup.ask_nest", {"square_answer", "nest_place"}, colour=colour)
-                square, said_colour = answer.slots["square"], answer.slots.get("colour", colour)
-                reason = (nest_reason(self.board, colour, square, nests) if said_colour == colour
-                          else Reason("dino_nest_expected", {"colour": colour}))
-                if reason is None:
-                    nests[colour] = square
-                    break
-                self.refuse(reason)
-        return nests
+    # ----- nests and barriers, said by hand
 
-    def ask_barriers(self, first_player: str) -> tuple[Border, ...]:
-        self.session.say("dino.setup.barriers_intro", player=first_player, least=MIN_BARRIERS, most=MAX_BARRIERS)
-        placed: tuple[Border, ...] = ()
-        while len(placed) < MAX_BARRIERS:
-            if len(placed) >= MIN_BARRIERS and not self.ask_yes("dino.setup.ask_more_barriers", count=len(placed)):
-                break
-            # Once there are enough, "no", "that's all" or "undo" take back the yes to one more.
-            expected = {"barrier_place", "no", "undo"} if len(placed) >= MIN_BARRIERS else {"barrier_place"}
-            answer = self.ask("dino.setup.ask_barrier", expected, number=len(placed) + 1)
+    def by_hand(self, answers: dict[str, Any]) -> bool:
+        return not answers["drawn"]
+
+    def nests(self, answers: dict[str, Any]) -> dict[str, str]:
+        """The nests said so far: egg colour -> square."""
+        return {colour: answers[f"nest {colour}"] for colour in self.board.egg_colours if f"nest {colour}" in answers}
+
+    def ask_nest(self, colour: str, answers: dict[str, Any]) -> str:
+        while True:
+            answer = self.ask("dino.setup.ask_nest", {"square_answer", "nest_place"}, colour=colour)
+            square, said_colour = answer.slots["square"], answer.slots.get("colour", colour)
+            reason = (nest_reason(self.board, colour, square, self.nests(answers)) if said_colour == colour
+                      else Reason("dino_nest_expected", {"colour": colour}))
+            if reason is None:
+                return str(square)
+            self.refuse(reason)
+
+    def barriers(self, answers: dict[str, Any]) -> tuple[Border, ...]:
+        """The barriers placed so far."""
+        return tuple(answers[name] for index in range(MAX_BARRIERS)
+                     if answers.get(name := f"barrier {index}") is not None)
+
+    def barrier_asked(self, index: int, answers: dict[str, Any]) -> bool:
+        """Whether the barrier `index` is asked for: by hand, and the one before it was placed."""
+        return self.by_hand(answers) and (index == 0 or answers.get(f"barrier {index - 1}") is not None)
+
+    def ask_barrier(self, index: int, answers: dict[str, Any]) -> Border | None:
+        """The barrier `index`, after a yes to one more once there are enough; None for no more: a no, or, at the
+        barrier's question, "no", "that's all" or "undo" taking back that yes."""
+        if index == 0:
+            first = self.players(answers)[answers.get("first", 0)]
+            self.session.say("dino.setup.barriers_intro", player=first, least=MIN_BARRIERS, most=MAX_BARRIERS)
+        if index >= MIN_BARRIERS and not self.ask_yes("dino.setup.ask_more_barriers", count=index):
+            return None
+        expected = {"barrier_place", "no", "undo"} if index >= MIN_BARRIERS else {"barrier_place"}
+        while True:
+            answer = self.ask("dino.setup.ask_barrier", expected, number=index + 1)
             if answer.intent != "barrier_place":
-                break
-            slots = answer.slots
-            reason = border_reason(self.board, slots["square"], slots["other_square"], placed)
+                return None
+            square, other = answer.slots["square"], answer.slots["other_square"]
+            reason = border_reason(self.board, square, other, self.barriers(answers))
             if reason is None:  # the squares touch: their border is not None
-                placed += (self.board.border(slots["square"], slots["other_square"]),)  # type: ignore[operator]
-            else:
-                self.refuse(reason)
-        return placed
+                return self.board.border(square, other)
+            self.refuse(reason)
 
-    def ask_options(self, players: int) -> tuple[str, int | None, bool]:
-        most = self.board.meteor_for(players)
-        if self.ask_yes("dino.setup.ask_default_rules", eggs=eggs_per_nest(players, DEFAULT_EGGS_RULE), stones=most):
-            return DEFAULT_EGGS_RULE, None, False
+    # ----- the rules
+
+    def ask_usual_rules(self, answers: dict[str, Any]) -> bool:
+        players = len(self.players(answers))
+        return self.ask_yes("dino.setup.ask_default_rules", eggs=eggs_per_nest(players, DEFAULT_EGGS_RULE),
+                            stones=self.board.meteor_for(players))
+
+    def rules_asked(self, answers: dict[str, Any]) -> bool:
+        return not answers["usual_rules"]
+
+    def own_exits_asked(self, answers: dict[str, Any]) -> bool:
+        return self.rules_asked(answers) and len(self.players(answers)) <= OWN_EXITS_MAX_PLAYERS
+
+    def ask_eggs(self, answers: dict[str, Any]) -> str:
+        """The eggs rule, asked by the eggs per nest it gives at this table."""
+        players = len(self.players(answers))
         rules = {eggs_per_nest(players, rule): rule for rule in reversed(list(EGGS_RULES))}
-        choices = self.or_join(sorted(rules, reverse=True))
         eggs = ask_choice(self.session, "dino.setup.ask_eggs", lambda said: said in rules, "dino.setup.bad_eggs",
-                          again_key=SETUP_AGAIN, choices=choices)
+                          again_key=SETUP_AGAIN, choices=self.or_join(sorted(rules, reverse=True)))
+        return rules[eggs]
+
+    def ask_stones(self, answers: dict[str, Any]) -> int | None:
+        """The stones the meteor travels (None: the whole track)."""
+        most = self.board.meteor_for(len(self.players(answers)))
         while True:
             answer = self.ask("dino.setup.ask_stones", {"number", "stones_answer"}, most=most)
             stones = answer.slots.get("stones", answer.slots.get("number"))
             if isinstance(stones, int) and 1 <= stones <= most:
-                break
+                return None if stones == most else stones
             self.refuse(Reason("dino_meteor_stones", {"value": str(stones), "most": most}))
-        own = players <= OWN_EXITS_MAX_PLAYERS and self.ask_yes("dino.setup.ask_own_exits")
-        return rules[eggs], (None if stones == most else stones), own
 
     def refuse(self, reason: Reason) -> None:
         self.session.say("table.refused", reason=self.session.catalog.say(f"reasons.{reason.code}", **reason.params))

@@ -13,17 +13,25 @@ from typing import Any
 from companion.dialogue.draftosaurus.board_values import board_from_file, solo_winter_board, table_winter_board
 from companion.dialogue.session import Session
 from companion.dialogue.setup_questions import (
+    Step,
     ask_choice,
-    ask_names,
     ask_player,
+    ask_steps,
     ask_yes,
-    label_players,
     listed_names,
-    names_can_be_typed,
     player_by_name,
+    player_steps,
     table_seed,
 )
-from companion.dialogue.solo import Seats, SoloRequest, refuse_with_solo, solo_players, solo_seats, table_seats
+from companion.dialogue.solo import (
+    Seats,
+    SoloRequest,
+    advice_step,
+    refuse_with_solo,
+    solo_players,
+    solo_seats,
+    table_seats,
+)
 from companion.errors import BadInput, RuleViolation, Said
 from companion.games.common import Reason, next_seed
 from companion.games.draftosaurus.board import MAX_PLAYERS, MIN_PLAYERS
@@ -44,6 +52,7 @@ class TableSetup:
     first_roller: int = 0
     options: Options = field(default_factory=Options)
     tracked: list[int] | None = None  # None: every zoo
+    advice: bool = False  # yes to the set-up question
 
 
 @dataclass(frozen=True)
@@ -86,7 +95,7 @@ def start_game(session: Session, args: Any, board: str = "summer", winter_file: 
         players = listed_names(args.players, session.lang)
         setup = TableSetup(players, 0, options, only_mine(players, args.only_mine))
     else:
-        setup = ask_setup(session, free_text_names=names_can_be_typed(session), summer=board == "summer")
+        setup = ask_setup(session, args, summer=board == "summer")
     seed = table_seed(args)
     try:
         game = Game.new(setup.players, options=setup.options, mode="table", seed=seed,
@@ -96,7 +105,7 @@ def start_game(session: Session, args: Any, board: str = "summer", winter_file: 
         if not isinstance(refused.reason, Reason):
             raise
         raise BadInput(session.catalog.say(f"reasons.{refused.reason.code}", **refused.reason.params)) from None
-    return game, args.die, seed, table_seats(session, args, asked=not args.players)
+    return game, args.die, seed, table_seats(args, setup.advice)
 
 
 def start_solo(session: Session, args: Any, request: SoloRequest) -> tuple[Game, int, Seats, Boards]:
@@ -142,26 +151,35 @@ def only_mine(players: list[str], name: str | None) -> list[int] | None:
     return [found]
 
 
-def ask_setup(session: Session, *, free_text_names: bool, summer: bool = True) -> TableSetup:
-    """Ask the questions of a new table. Names are asked only when a typed line can hold any name; the rule
-    options only for the summer board, whose pens they are about."""
-    count = ask_choice(session, "draft.setup.ask_count",
-                       lambda said: isinstance(said, int) and MIN_PLAYERS <= said <= MAX_PLAYERS,
-                       "draft.setup.bad_count")
-    players = ask_names(session, count) if free_text_names else label_players(session, count)
-    session.set_player_names(players)
-    first_roller = ask_player(session, players, "draft.setup.ask_roller")
-    options = _ask_options(session) if summer else Options()
-    tracked = None if ask_yes(session, "draft.setup.ask_tracking") else [
-        ask_player(session, players, "draft.setup.ask_me")]
-    return TableSetup(players, first_roller, options, tracked)
+def ask_setup(session: Session, args: Any, *, summer: bool = True) -> TableSetup:
+    """Ask the questions of a new table, in steps ("annule" goes back one): names only when a typed line can
+    hold any name; the rule options only for the summer board, whose pens they are about; advice unless
+    --advice gave it."""
+    answers = ask_steps(session, [
+        *player_steps(session, lambda: _ask_count(session)),
+        Step("roller", lambda answers: ask_player(session, answers["players"], "draft.setup.ask_roller")),
+        Step("usual_rules", lambda answers: ask_yes(session, "draft.setup.ask_default_rules",
+                                                    trio=Options().trio_points), when=lambda answers: summer),
+        Step("trio", lambda answers: ask_choice(session, "draft.setup.ask_trio", lambda said: said in (6, 7),
+                                                "draft.setup.bad_trio"), when=_rules_asked),
+        Step("river_island", lambda answers: ask_yes(session, "draft.setup.ask_river_island"), when=_rules_asked),
+        Step("river_king", lambda answers: ask_yes(session, "draft.setup.ask_river_king"), when=_rules_asked),
+        Step("tracking", lambda answers: ask_yes(session, "draft.setup.ask_tracking")),
+        Step("me", lambda answers: ask_player(session, answers["players"], "draft.setup.ask_me"),
+             when=lambda answers: not answers["tracking"]),
+        advice_step(session, args)])
+    options = Options(trio_points=answers["trio"], river_counts_for_island=answers["river_island"],
+                      river_counts_for_king=answers["river_king"]) if "trio" in answers else Options()
+    return TableSetup(answers["players"], answers["roller"], options,
+                      None if answers["tracking"] else [answers["me"]], answers.get("advice", False))
 
 
-def _ask_options(session: Session) -> Options:
-    defaults = Options()
-    if ask_yes(session, "draft.setup.ask_default_rules", trio=defaults.trio_points):
-        return defaults
-    trio = ask_choice(session, "draft.setup.ask_trio", lambda said: said in (6, 7), "draft.setup.bad_trio")
-    return Options(trio_points=trio,
-                   river_counts_for_island=ask_yes(session, "draft.setup.ask_river_island"),
-                   river_counts_for_king=ask_yes(session, "draft.setup.ask_river_king"))
+def _ask_count(session: Session) -> int:
+    return int(ask_choice(session, "draft.setup.ask_count",
+                          lambda said: isinstance(said, int) and MIN_PLAYERS <= said <= MAX_PLAYERS,
+                          "draft.setup.bad_count"))
+
+
+def _rules_asked(answers: dict[str, Any]) -> bool:
+    """Whether the rule options are asked one by one: no to the usual rules (only asked on summer)."""
+    return not answers.get("usual_rules", True)

@@ -9,14 +9,25 @@ from typing import Any
 
 from companion.dialogue.session import Session
 from companion.dialogue.setup_questions import (
+    Step,
     ask_names,
+    ask_steps,
     ask_until,
     label_players,
     listed_names,
     names_can_be_typed,
+    seated,
     table_seed,
 )
-from companion.dialogue.solo import Seats, refuse_with_solo, solo_players, solo_request, solo_seats, table_seats
+from companion.dialogue.solo import (
+    Seats,
+    advice_step,
+    refuse_with_solo,
+    solo_players,
+    solo_request,
+    solo_seats,
+    table_seats,
+)
 from companion.errors import BadInput, RuleViolation, Said
 from companion.files import load_json
 from companion.games.common import Reason
@@ -36,16 +47,19 @@ def start_game(session: Session, args: Any) -> tuple[Game, Seats]:
         seed = table_seed(args)
         session.set_player_names(players)
         return _new_game(session, players, layout, HIDDEN, seed, options), solo_seats(request, seed)
-    if args.players:
-        players = listed_names(args.players, session.lang)
-        if len(players) != 2:
-            raise Said("commands.play.snack_players", count=len(players))
-    else:
-        players = ask_players(session)
-    session.set_player_names(players)
-    mode = args.tokens or ask_mode(session)
-    seats = table_seats(session, args, asked=not args.players)
-    return _new_game(session, players, layout, mode, table_seed(args), options), seats
+    players = listed_names(args.players, session.lang) if args.players else []
+    if len(players) not in (0, 2):
+        raise Said("commands.play.snack_players", count=len(players))
+    if players:
+        seated(session, players)
+    answers = ask_steps(session, [  # "annule" goes back one question
+        Step("players", lambda answers: seated(session, ask_players(session)), when=lambda answers: not players,
+             asks=names_can_be_typed(session)),
+        Step("mode", lambda answers: ask_mode(session), when=lambda answers: not args.tokens),
+        advice_step(session, args, asked=not players)])
+    seats = table_seats(args, answers.get("advice", False))
+    return _new_game(session, answers.get("players", players), layout, args.tokens or answers["mode"],
+                     table_seed(args), options), seats
 
 
 def _new_game(session: Session, players: list[str], layout: Layout, mode: str, seed: int, options: Options) -> Game:

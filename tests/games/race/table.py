@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.dialogue.session import Answer, Session
-from companion.dialogue.setup_questions import ask_names, listed_names, table_seed
+from companion.dialogue.setup_questions import ask_alone, ask_names, listed_names, table_seed
 from companion.dialogue.turn import SHARED_QUERIES, Act, Done, Expected, Outcome, Queries, Question, Table
 from companion.games.common import Reason
 from tests.games.race import spec
@@ -20,7 +20,8 @@ class RaceTable(Table[Game, Advance]):
 
     @classmethod
     def start(cls, session: Session, args: Any) -> dict[str, Any]:
-        names = listed_names(args.players, session.lang) if args.players else ask_names(session, 2)
+        names = listed_names(args.players, session.lang) if args.players else ask_alone(
+            session, lambda: ask_names(session, 2))
         squares = args.squares or DEFAULT_SQUARES
         return {"game": Game(names, squares=squares, first=table_seed(args) % 2 if args.players is None else 0)}
 
