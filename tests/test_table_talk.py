@@ -620,6 +620,24 @@ def test_help_at_a_set_up_question_says_what_that_question_wants(tmp_path):
     assert "Dis le nom d'un joueur, ou son numéro dans l'ordre de la table : Ana, ou 1." in out
 
 
+@pytest.mark.parametrize("game_id, lang, lines, refusal, question", [
+    ("draftosaurus", "es", ["sí", "ayuda", "pausa", "seguimos", "xyzzy"], "No esperaba eso aquí.",
+     "¿Cuántos jugadores hay en la mesa, de dos a cinco?"),
+    ("dino", "es", ["sí", "ayuda", "pausa", "seguimos", "xyzzy"], "No esperaba eso aquí.",
+     "¿Cuántos jugadores hay en la mesa, de dos a seis?"),
+    ("draftosaurus", "fr", ["oui", "aide", "pause", "reprends", "xyzzy"], "Je n'attendais pas cela ici.",
+     "Combien de joueurs autour de la table, de deux à cinq ?"),
+    ("dino", "es", ["2", "Ana y Bruno", "sí", "Ana", "no", "sí", "ayuda", "pausa", "seguimos", "xyzzy"],
+     "No esperaba eso aquí.", "Ana, ¿de qué color quieres tus peones?"),
+])
+def test_the_answer_that_does_not_fit_is_said_once_and_the_question_alone_after(tmp_path, game_id, lang, lines,
+                                                                               refusal, question):
+    out = play(tmp_path, game_id, lines, lang=lang).stdout
+    assert out.count(refusal) == 1, out
+    after = out.split(refusal, 1)[1].splitlines()[1:]  # help, the pause, a line not understood: the question alone
+    assert after.count(question) == 3, out
+
+
 def test_a_damaged_save_is_explained_in_the_players_language(tmp_path):
     game = Game.new(["Alice", "Bruno"], seed=1)
     game.apply(Roll("forest"))

@@ -154,15 +154,16 @@ class Session:
 
         Shared commands are answered here and the question stays open. `speaker` names the player expected to
         answer, whose voice the recogniser may adapt to; `help_key`, what "help" says for this question, and
-        `help_params` what it fills in (examples taken from the game as it stands); `again`, the question as it
-        is said again after an utterance not understood, help or a change of verbosity (by default `prompt`;
-        without either, the question asked before)."""
+        `help_params` what it fills in (examples taken from the game as it stands); `again`, the question alone
+        (a prompt may say first why it is asked again), as it is said again after an utterance not understood,
+        help, a change of verbosity or a pause (by default `prompt`; without either, the question asked before)."""
         self.question_help = help_key
         self.help_params = dict(help_params or {})
         if again is not None or prompt:
             self.reprompt = again or (lambda: prompt or "")
         if prompt:
-            self.last_prompt = self.say_text(prompt)
+            said = self.say_text(prompt)
+            self.last_prompt = sentences(again()) if again is not None else said  # the question, and no more
         while True:
             self.listener.expect_speaker(speaker)
             self.lost = False
@@ -173,9 +174,11 @@ class Session:
             if self.lost and self.reprompt is not None:  # the player must know what is asked now
                 self.say_text(self.reprompt())
 
-    def ask_sure(self, prompt: str | None, state: str, help_key: str | None = None) -> Answer:
-        """`ask`, with the words of an unsure answer read back first (set-up questions, which no game checks)."""
-        answer = self.ask(prompt, state, help_key=help_key)
+    def ask_sure(self, prompt: str | None, state: str, help_key: str | None = None,
+                 again: Callable[[], str] | None = None) -> Answer:
+        """`ask`, with the words of an unsure answer read back first (set-up questions, which no game checks);
+        `again` as for `ask`."""
+        answer = self.ask(prompt, state, help_key=help_key, again=again)
         while answer.doubtful or answer.unsure:
             verdict = self.confirm(self.text("session.confirm", heard=heard_words(answer)), state)
             if verdict is True:

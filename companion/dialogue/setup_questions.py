@@ -82,12 +82,13 @@ def ask_alone(session: Session, ask: Callable[[], T]) -> T:
 def ask_until(session: Session, question: str, accept: Callable[[Answer], bool], again_key: str = AGAIN, /,
               state: str = SETUP_STATE, help_key: str | None = None, **again_params: Any) -> Answer:
     """Ask `question` (heard in `state`) until `accept` takes the answer; each new try says `again_key` (with
-    `again_params`). `help_key` is what "help" says for it. "Annule", unless `accept` takes it: GoBack."""
+    `again_params`) once: after help or a line not understood, the question alone is said again. `help_key` is what
+    "help" says for it. "Annule", unless `accept` takes it: GoBack."""
     answer = session.ask_sure(question, state, help_key)
     while not accept(answer):
         if answer.intent == "undo":
             raise GoBack()
-        answer = session.ask_sure(session.text(again_key, **again_params), state, help_key)
+        answer = session.ask_sure(session.text(again_key, **again_params), state, help_key, again=lambda: question)
     return answer
 
 

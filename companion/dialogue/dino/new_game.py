@@ -191,7 +191,8 @@ class TableSetup:
                 prompt = None
             else:
                 prompt = session.text(SETUP_AGAIN, question=question)
-            answer = session.ask(prompt, SETUP_STATE, help_key="dino.setup.help_colour", help_params=help_params)
+            answer = session.ask(prompt, SETUP_STATE, help_key="dino.setup.help_colour", help_params=help_params,
+                                 again=lambda: question)
         return str(answer.slots["colour"])
 
     @staticmethod
