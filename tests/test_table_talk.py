@@ -638,6 +638,36 @@ def test_the_answer_that_does_not_fit_is_said_once_and_the_question_alone_after(
     assert after.count(question) == 3, out
 
 
+@pytest.mark.parametrize("game_id, lang, lines, topics, topic, question", [
+    ("draftosaurus", "es", ["2", "Ana y Bruno", "sí", "Ana", "reglas", "explica el río", "las reglas", "sí"],
+     "Puedo explicar: objetivo,", "El río.",
+     "Reglas habituales: el trío del bosque vale 7 puntos, y el río no cuenta ni para la isla ni para el rey. "
+     "¿Las mantenemos?"),
+    ("draftosaurus", "fr", ["2", "Alice et Bruno", "oui", "Alice", "règles", "explique la rivière", "les règles",
+                            "oui"],
+     "Je peux expliquer : but,", "La rivière.",
+     "Règles habituelles : le trio des bois vaut 7 points, et la rivière ne compte ni pour l'île ni pour le roi. "
+     "On les garde ?"),
+    ("draftosaurus", "en", ["2", "Ann and Ben", "yes", "Ann", "rules", "explain the river", "the rules", "yes"],
+     "I can explain: goal,", "The river.",
+     "Usual rules: the woody trio is worth 7 points, and the river counts neither for the island nor for the king. "
+     "Keep them?"),
+    ("dino", "es", ["2", "Ana y Bruno", "sí", "Ana", "sí", "sí", "reglas", "explica el meteorito", "las reglas", "sí"],
+     "Puedo explicar: objetivo,", "El meteorito.",
+     "Reglas habituales: 3 huevos por nido, el meteorito recorre 28 piedras, y se vuelve por cualquier máquina. "
+     "¿Las mantenemos?"),
+])
+def test_the_rules_asked_at_the_question_of_the_usual_rules_are_told_and_it_is_asked_again(
+        tmp_path, game_id, lang, lines, topics, topic, question):
+    out = play(tmp_path, game_id, lines, lang=lang).stdout
+    said = out.splitlines()
+    asked = said.index(question)
+    told = said[asked + 1:asked + 6:2]
+    assert all(line.startswith(start) for line, start in zip(told, (topics, topic, topics), strict=True)), out
+    assert said[asked:asked + 7:2] == [question] * 4, out
+    assert said[asked + 7] != question, out  # the yes is taken
+
+
 def test_a_damaged_save_is_explained_in_the_players_language(tmp_path):
     game = Game.new(["Alice", "Bruno"], seed=1)
     game.apply(Roll("forest"))

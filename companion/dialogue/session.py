@@ -18,6 +18,7 @@ from companion import registry
 from companion.dialogue.history import MessageHistory
 from companion.language.grammar import ANY_STATE, CONFIRM_STATE, MAX_LINE, ParseResult, confirming, parse
 from companion.language.messages import Catalog, catalog
+from companion.language.rules import RulesBook
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Listener, Speaker
 from companion.terminal_text import sentences
 
@@ -305,6 +306,16 @@ class Session:
                     self.say("session.confirm_refused")
                 return
         raise QuitRequested()
+
+    def say_rules(self, book: RulesBook, topic: Any) -> None:
+        """The rules on `topic` from `book`, or the topics there are (no topic): at a turn or a set-up question."""
+        section = book.find(str(topic)) if topic else None
+        if topic is None:
+            self.say("table.rules_topics", topics=self.catalog.join(s.short_name for s in book.sections))
+        elif section is None:
+            self.say("table.rules_unknown")
+        else:
+            self.say_text(book.spoken(section))  # its title first: the text may begin "It..."
 
     # ----- shared commands
     def handle_shared(self, answer: Answer, state: str, help_key: str | None = None,

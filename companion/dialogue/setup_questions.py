@@ -11,11 +11,13 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from companion import registry
 from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Session
 from companion.errors import BadInput
 from companion.games.common import name_key, same_name
 from companion.language.grammar import CONFIRM_STATE, ParseResult, parse
 from companion.language.messages import Catalog, catalog
+from companion.language.rules import RulesBook
 from companion.terminal_text import clean_name
 
 AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
@@ -88,6 +90,10 @@ def ask_until(session: Session, question: str, accept: Callable[[Answer], bool],
     while not accept(answer):
         if answer.intent == "undo":
             raise GoBack()
+        if answer.intent == "rules":  # the rules (the game's usual ones) are told, then the question is asked again
+            session.say_rules(RulesBook.load(registry.game(session.game).stem, session.lang), answer.slots.get("topic"))
+            answer = session.ask_sure(question, state, help_key)
+            continue
         answer = session.ask_sure(session.text(again_key, **again_params), state, help_key, again=lambda: question)
     return answer
 

@@ -145,14 +145,7 @@ SHARED_QUERIES = Queries()
 @SHARED_QUERIES.answers("rules")
 def rules_query(table: Table[Any, Any], slots: dict[str, Any]) -> None:
     """The rules on a topic, or the topics there are."""
-    topic = slots.get("topic")
-    section = table.rules.find(str(topic)) if topic else None
-    if topic is None:
-        table.say("rules_topics", topics=table.session.catalog.join(s.short_name for s in table.rules.sections))
-    elif section is None:
-        table.say("rules_unknown")
-    else:
-        table.session.say_text(table.rules.spoken(section))  # its title first: the text may begin "It..."
+    table.session.say_rules(table.rules, slots.get("topic"))
 
 
 # ---------------------------------------------------------------- the table
