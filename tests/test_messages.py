@@ -199,3 +199,16 @@ def test_a_question_said_aloud_never_speaks_of_commas(lang):
     for key in ("setup.ask_first_name", "setup.name_separator"):
         said = words.say(key, number=1, mark=";", name="Ana; Ben", examples="Ana, Ben").casefold()
         assert not any(comma in said for comma in ("virgule", "comma", "coma ", "comas")), said
+
+
+def test_spanish_says_how_many_eggs_are_left_with_the_verb_first_and_agreeing():
+    es = Catalog("es")
+    said = [es.say("dino.egg_taken", player="Ana", colour="red", left=left) for left in (2, 1, 0)]
+    assert [sentence.split(". ", 1)[1] for sentence in said] == [
+        "quedan 2 huevos en ese nido.", "queda 1 huevo en ese nido.", "ya no queda ningún huevo en ese nido."]
+    assert es.say("dino.solo_egg_taken", colour="red", left=2).endswith(" quedan 2 huevos en ese nido.")
+    assert es.say("reasons.dino_advice_egg", points=1, left=1).endswith("; queda 1 huevo en ese nido")
+    assert es.say("dino.solo_turn_meteor", player="Bot", actions="juega", left=1) == (
+        "Bot juega: queda 1 piedra antes de que caiga el meteorito.")
+    english = Catalog("en").say("dino.egg_taken", player="Ann", colour="red", left=2)
+    assert english.endswith(" 2 eggs are left in that nest.")  # a form without "#": the number first, as before

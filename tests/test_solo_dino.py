@@ -18,6 +18,7 @@ from companion.games.dino.bots import BOTS, GreedyBot, observe
 from companion.games.dino.engine import ON_BOARD, PENALTIES, Game
 from companion.games.dino.starting_position import Setup, random_layout
 from companion.language.messages import catalog
+from companion.terminal_text import sentences
 from tests.conftest import run_play, saved_state
 from tests.test_dino_play import LINES
 
@@ -247,8 +248,8 @@ def test_the_players_own_moves_are_said_to_them_and_the_bots_in_the_third_person
             assert words.say(f"dino.{kind}", **fields) not in out
             if action.egg is not None:
                 fields = {"player": "Alice", "colour": action.egg, "left": replica.nests()[action.egg][1]}
-                assert words.say("dino.solo_egg_taken", **fields) in out
-                assert words.say("dino.egg_taken", **fields) not in out
+                assert sentences(words.say("dino.solo_egg_taken", **fields)) in out  # each sentence said capitalised
+                assert sentences(words.say("dino.egg_taken", **fields)) not in out
                 kinds.add("egg")
             kinds.add(kind)
         elif isinstance(action, Meteor | Move) and action.player != 0:

@@ -26,6 +26,8 @@ DEFAULT_LANGUAGE = "fr"
 
 # Languages where 0 takes the singular ("0 point" in French, "0 points" in English).
 _ZERO_IS_SINGULAR = frozenset({"fr"})
+# Where a counted form says its number, when a word that agrees with it comes first ("quedan # huevos").
+COUNT_MARK = "#"
 # Format specs that give a word a grammatical form; voices/<lang>/grammar.yaml says how. "an" is the indefinite
 # article that depends on the word's first sound (English "a red egg", "an orange egg").
 FORMS = ("the", "de", "a", "in", "an")
@@ -49,7 +51,9 @@ class Spoken(str):
 class _Formatter(string.Formatter):
     """str.format, plus two kinds of format spec:
     - counted words: "{count:dinosaur|dinosaurs}" gives "1 dinosaur" or "3 dinosaurs", and a third form is
-      said for zero: "{pairs:couple|couples|aucun couple}"; a decimal count is said with one decimal and the
+      said for zero: "{pairs:couple|couples|aucun couple}"; a form holding "#" says the number there, for a word
+      that agrees with it and comes first ("{left:queda # huevo|quedan # huevos|ya no queda ningún huevo}"
+      gives "queda 1 huevo", "quedan 2 huevos"); a decimal count is said with one decimal and the
       language's mark, in the singular below grammar.yaml's `decimal_singular_below` ("1,6 point" in French);
     - grammatical forms (FORMS): "{pen:the}" "le trio des bois", "{pen:de}" "du trio des bois", "{player:de}"
       "d'Alice", "{pen:in}" "dans le trio des bois", as voices/<lang>/grammar.yaml writes them."""
@@ -64,7 +68,8 @@ class _Formatter(string.Formatter):
             singular, plural, *zero = format_spec.split("|")
             if value == 0 and zero:
                 return zero[0]
-            return f"{value} {singular if value in self.singular_counts else plural}"
+            form = singular if value in self.singular_counts else plural
+            return form.replace(COUNT_MARK, str(value)) if COUNT_MARK in form else f"{value} {form}"
         if "|" in format_spec and isinstance(value, float):
             singular, plural, *_ = format_spec.split("|")
             below = self.grammar.get("decimal_singular_below")
