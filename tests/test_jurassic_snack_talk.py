@@ -332,6 +332,24 @@ def test_a_birth_on_a_square_that_is_not_empty_is_refused_with_the_empty_squares
     assert f"{refusal}\n{choices[0].upper()}{choices[1:]}\n" in out
 
 
+@pytest.mark.parametrize("lang, effect, mode", [
+    ("fr", "look", HIDDEN), ("fr", "look", PHYSICAL), ("fr", "eruption", HIDDEN), ("en", "look", HIDDEN),
+    ("es", "eruption", HIDDEN)])
+def test_a_square_without_grass_said_for_two_grass_squares_is_refused_at_once(tmp_path, lang, effect, mode):
+    """The first of two grass squares, said alone, is checked before the second is asked for: an empty square is
+    refused with the reason, then what the effect asks for (with an example), and the question comes back."""
+    state = reach(lambda game: game.pending == effect and game.phase == EFFECT and game.grass_left > 2
+                  and len(game.squares_with(EMPTY)) > 0, mode=mode)
+    empty = state.squares_with(EMPTY)[0]
+    out = resume(tmp_path, state, [empty], lang)
+    words = catalog(lang)
+    refusal = words.say("reasons.js_no_grass_there", square=empty, found=words.say("js.contents.empty"))
+    allowed = words.say("js.expected_effect", effect=words.say(f"js.effects.{effect}"), example="|").split("|")[0]
+    assert f"{refusal}\n{allowed[0].upper()}{allowed[1:]}" in out, out
+    second = words.say("js.which_second", player=PLAYERS[state.player], square=empty)
+    assert second not in out and len(saved(tmp_path).actions) == len(state.actions)
+
+
 @pytest.mark.parametrize("lang", ["fr", "en", "es"])
 def test_a_shared_victory_ranks_both_players_first(tmp_path, lang):
     """Equal points and tokens: the victory is shared, and the ranking gives both players the first place (not

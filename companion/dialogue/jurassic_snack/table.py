@@ -104,6 +104,9 @@ class JurassicSnackTable(SquareWords, Table[Game, Action]):
         if game.phase == EFFECT:
             if (answer.intent == "place_at" and game.pending in (ERUPTION, LOOK) and game.grass_left > 1
                     and self.square_from(answer.slots)):  # one grass square said where two are chosen
+                refusal = game.grass_refusal(self.square_from(answer.slots))
+                if refusal is not None:  # no grass there: said now, before the second square is asked for
+                    return Refused(refusal, self.effect_action(str(game.pending), answer))
                 return Missing(Question(self.key("which_second"), "pick",
                                         {"player": game.players[game.player],
                                          "square": self.square_words(self.square_from(answer.slots))}, game.player),

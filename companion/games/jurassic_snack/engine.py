@@ -457,12 +457,15 @@ class Game(LoggedGame):
     def _grass_choice_refusal(self, squares: Sequence[str], count: int) -> Reason | None:
         if not isinstance(squares, tuple) or len(squares) != count or len(set(squares)) != count:
             return Reason("js_choose_grass", {"count": count})
-        for square in squares:
-            refusal = self._square_refusal(square)
-            if refusal:
-                return refusal
-            if self._cells[square] != GRASS:
-                return Reason("js_no_grass_there", {"square": square, "found": self._cells[square]})
+        return next((refusal for refusal in map(self.grass_refusal, squares) if refusal), None)
+
+    def grass_refusal(self, square: Any) -> Reason | None:
+        """Why `square` cannot be one of the grass squares an eruption or a look chooses; None when it can."""
+        refusal = self._square_refusal(square)
+        if refusal:
+            return refusal
+        if self._cells[square] != GRASS:
+            return Reason("js_no_grass_there", {"square": square, "found": self._cells[square]})
         return None
 
     def _square_refusal(self, square: Any) -> Reason | None:
