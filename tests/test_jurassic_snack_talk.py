@@ -14,7 +14,8 @@ import pytest
 
 from companion.dialogue.savefile import write_save
 from companion.games.jurassic_snack.actions import Erupt, Fly, Hatch, Look, Move, Scout
-from companion.games.jurassic_snack.engine import EFFECT, EMPTY, GRASS, HIDDEN, OVER, PHYSICAL, Game
+from companion.games.jurassic_snack.engine import EFFECT, EMPTY, GRASS, HIDDEN, OVER, PHYSICAL, REVEAL, Game
+from companion.games.jurassic_snack.ids import TREX
 from companion.language.messages import catalog
 from tests.conftest import run_play, saved_state
 from tests.conftest import snack_script as script
@@ -348,6 +349,19 @@ def test_a_square_without_grass_said_for_two_grass_squares_is_refused_at_once(tm
     assert f"{refusal}\n{allowed[0].upper()}{allowed[1:]}" in out, out
     second = words.say("js.which_second", player=PLAYERS[state.player], square=empty)
     assert second not in out and len(saved(tmp_path).actions) == len(state.actions)
+
+
+def test_an_effect_that_cannot_apply_says_in_french_what_the_two_tokens_are_for(tmp_path):
+    """Air strike with no T-Rex on the board: the player hears that two grass tokens are theirs to learn, not that
+    they have "a right to two tokens"."""
+    state = reach(lambda game: game.phase == REVEAL and not game.squares_with(TREX), mode=PHYSICAL)
+    out = resume(tmp_path, state, ["attaque aérienne"], "fr")
+    player, other = PLAYERS[state.player], PLAYERS[1 - state.player]
+    assert ("\nL'effet Attaque aérienne est impossible ici : à la place, tu choisis deux jetons d'herbe et tu "
+            "découvres en secret ce qu'ils cachent.\n") in out, out
+    assert (f"\n{player}, pour découvrir en secret deux jetons d'herbe, demande à quelqu'un de te les lire à voix "
+            f"basse, loin des oreilles de {other}, puis dis c'est fait.") in out, out
+    assert "droit à" not in out
 
 
 @pytest.mark.parametrize("lang", ["fr", "en", "es"])
