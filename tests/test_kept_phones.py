@@ -11,6 +11,7 @@ import pytest
 from companion.language import kept_templates
 from companion.paths import digest_of
 from companion.speech import kept_phones, phonetic
+from companion.speech.fsg import TAG_MARK
 from companion.speech.pronounce import espeak_path
 
 pytestmark = pytest.mark.skipif(espeak_path() is None, reason="espeak-ng is not installed (install.sh)")
@@ -132,6 +133,15 @@ def test_files_altered_to_make_the_reader_fail_or_fill_the_memory_are_refused(ca
     assert kept_phones.read(key) is None  # nested beyond Python's recursion
     altered(path, key, **arrays, header=encoded({**header, "size": 10**13}))
     assert kept_phones.read(key) is None  # more nodes than arcs could reach
+    tagged = next(k for k, word in enumerate(header["words"]) if TAG_MARK in word)
+    for tag in ("not json", '["slot", "x", "y"]', '["intent", "x", [], "7"]', "12", '["slot", "x", "y", NaN]',
+                '["intent", "undo", [], -100000000]', '["slot", "x", NaN, 1]', '["order", "x", null, 1]'):
+        words = list(header["words"])
+        words[tagged] = tag + TAG_MARK + words[tagged].split(TAG_MARK)[-1]
+        altered(path, key, **arrays, header=encoded({**header, "words": words}))
+        assert kept_phones.read(key) is None, tag  # a tag of meaning that is none: refused, not a crash
+    phonetic.phone_graph.cache_clear()
+    assert phonetic.closest_sentence("yes", "draftosaurus", "en", "confirm", PLAYERS).meaning == ("yes", {})
 
 
 def test_the_folder_keeps_the_most_recently_used_graphs(cache, monkeypatch):

@@ -705,3 +705,12 @@ def test_the_end_of_speech_is_told_before_a_slow_recogniser_decodes(tmp_path):
     listener.speech_ended = lambda: events.append("heard")
     listener.listen("die")
     assert events == ["heard", "decoded"] and WhisperRecogniser.decodes_after_speech
+
+
+@pytest.mark.parametrize("lang, state, transcript, intent", [
+    ("en", "confirm", "Go ahead.", "next"),  # "go ahead" as a yes is for typing only: not a yes to a read-back
+    ("fr", "who", "Je veux partir.", "quit"),  # not a name ("partir") read through a new name's free text
+    ("en", "who", "Not so loud.", "quieter")])
+def test_whisper_s_own_words_mean_what_they_mean_through_the_recognisers_grammar(lang, state, transcript, intent):
+    heard = heard_as(transcript, game=GAME, lang=lang, state=state, player_names=PLAYERS)
+    assert heard.meaning is not None and heard.meaning[0] == intent, heard

@@ -188,14 +188,38 @@ def test_of_sentences_of_the_same_sounds_the_path_reads_the_one_the_parser_reads
         typed_line = parse(text, game="draftosaurus", lang="fr", state=state, player_names=PLAYERS)
         assert found.text == text and found.distance == 0
         assert found.meaning == (typed_line.intent, typed_line.slots), (state, text)
+    # "blue one": a word of the pawn's name (the parser's reading), not pawn one (grammars/README.md)
+    found = closest_sentence("alice blue one in eleven spaces", "dino", "en", "turn", PLAYERS)
+    assert found.text == "alice blue one in eleven spaces" and found.distance == 0
+    assert found.meaning == ("pawn_move", {"player": "Alice", "colour": "blue", "steps": 11})
 
 
 def test_heard_words_mean_what_the_recogniser_s_path_said_in_the_grammar_it_listened_with():
-    path = ("place", (("pen", "river"), ("species", "trex")))
+    path = ("undo", ())  # not what the words say through the grammar: the path is taken, not the words
     said = Heard("place the t-rex in the river", 0.9, "whisper", meaning=path, grammar=("turn", PLAYERS))
     result = understand(said, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
-    assert (result.intent, result.slots) == ("place", {"pen": "river", "species": "trex"})
+    assert (result.intent, result.slots) == ("undo", {})
     # a path of another state's grammar (or other players' names) is not taken: the words are read again
-    other = Heard("place the t-rex in the river", 0.9, "whisper", meaning=("undo", ()), grammar=("any", PLAYERS))
-    result = understand(other, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
-    assert (result.intent, result.slots) == ("place", {"pen": "river", "species": "trex"})
+    for grammar in (("any", PLAYERS), ("turn", ("Zoé", "Bruno"))):
+        other = Heard("place the t-rex in the river", 0.9, "whisper", meaning=path, grammar=grammar)
+        result = understand(other, game="draftosaurus", lang="en", state="turn", player_names=PLAYERS)
+        assert (result.intent, result.slots) == ("place", {"pen": "river", "species": "trex"})
+
+
+@needs_espeak
+def test_a_match_by_sound_reads_its_meaning_off_its_path_without_walking_its_words(monkeypatch):
+    from companion.speech import phonetic, whisper
+    from companion.speech.whisper import heard_as
+
+    phonetic.closest_sentence("la rivière", "draftosaurus", "fr", "turn", PLAYERS)  # the graph built first
+
+    def walked(*args, **kwargs):
+        raise AssertionError("the words were walked through the grammar")
+
+    monkeypatch.setattr(rg, "meaning", walked)
+    monkeypatch.setattr(rg, "parse_heard", walked)
+    monkeypatch.setattr(whisper, "parse_heard", walked)
+    heard = heard_as("Je met le trice et ratopse dans la riviere.", game="draftosaurus", lang="fr", state="turn",
+                     player_names=PLAYERS)
+    assert heard.text.endswith("le tricératops dans la rivière")
+    assert heard.meaning == ("place", (("pen", "river"), ("species", "triceratops")))

@@ -49,6 +49,7 @@ from companion.language.messages import LANGUAGES, catalog
 from companion.speech.audio import WavFileSource
 from companion.speech.base import ACTION_CONFIDENCE, RIVAL_MARGIN, Heard, Unavailable
 from companion.speech.listener import SpeechListener
+from companion.speech.recogniser import Meaning
 from companion.speech.second_opinion import Settings, settings
 
 GAME = "draftosaurus"
@@ -402,6 +403,14 @@ def whisper_settings(lang: str) -> list[Settings]:
     return list(dict.fromkeys([used, *grids]))
 
 
+def _meaning(kept: list[Any]) -> Meaning | None:
+    """A meaning kept with the evidence ([intent, [[slot, value]...]], as JSON writes it), or None."""
+    if not kept or not isinstance(kept[0], list) or len(kept[0]) != 2:
+        return None
+    intent, slots = kept[0]
+    return intent, tuple((slot, value) for slot, value in slots)
+
+
 def whisper_tradeoff(rows: list[dict], lang: str, bots: frozenset[str], players: tuple[str, ...]) -> list[dict]:
     """Each setting of Whisper's second opinion replayed on the evidence kept for every utterance (heard with
     the second opinion always asked: `bench listen --engine whisper --tradeoff`), per voice group: moves heard
@@ -420,9 +429,10 @@ def whisper_tradeoff(rows: list[dict], lang: str, bots: frozenset[str], players:
             meanings[text, state] = (result.intent, dict(result.slots))
         return meanings[text, state]
 
-    # The sound match's meaning is not kept with the evidence: it is read again from its words.
+    # The sound match's meaning as it was heard (evidence kept before it was written down: read from its words).
     weighed = [(r, Recognition(r["evidence"]["sound"][0], r["evidence"]["sound"][1],
-                               meaning=judge.meaning(r["evidence"]["sound"][0], r["state"], players)),
+                               meaning=_meaning(r["evidence"]["sound"][2:3])
+                               or judge.meaning(r["evidence"]["sound"][0], r["state"], players)),
                 Opinion.from_evidence(lang, r["evidence"]) if "candidates" in r["evidence"] else None) for r in rows]
     found = []
     for given in whisper_settings(lang):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -748,6 +749,14 @@ class WordGraph:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+MOST_RANK = 1_000_000  # far above a state's templates (a few thousand) and a template's list values
+
+
+def _plain(value: Any) -> bool:
+    """A value a slot may hold: text, a whole number, yes/no or none (a number that is not finite is none)."""
+    return isinstance(value, _VALUES) and not (isinstance(value, float) and not math.isfinite(value))
+
+
 class Tag:
     """What a sentence means, written on the arcs of a graph built with its meaning: an intent with the slots its
     template fixes, then each value a list fills, in the order they are said. Each tag is JSON text, with the
@@ -766,6 +775,24 @@ class Tag:
     def order(rank: int) -> str:
         """A tag that means nothing, only ranks a path: an option that fills no slot in a choice that may."""
         return json.dumps(["order", None, None, rank])
+
+    @staticmethod
+    def valid(tag: str) -> bool:
+        """Whether `tag` is one of these tags (a kept file may hold anything): a kind, a name and a value of the
+        right types, and a whole rank within MOST_RANK."""
+        try:
+            kind, name, value, rank = json.loads(tag)
+        except (ValueError, TypeError):
+            return False
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank <= MOST_RANK:
+            return False
+        if kind == "order":
+            return name is None and value is None
+        if kind == "slot":
+            return isinstance(name, str) and _plain(value)
+        return kind == "intent" and isinstance(name, str) and isinstance(value, list) and all(
+            isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and _plain(pair[1])
+            for pair in value)
 
     @staticmethod
     def is_order(tag: str) -> bool:

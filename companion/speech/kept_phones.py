@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from companion.language.recognition_grammar import Tag
 from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, read_checked
+from companion.speech.fsg import label
 from companion.speech.pronounce import espeak_path
 
 if TYPE_CHECKING:
@@ -101,15 +103,16 @@ def read(key: bytes) -> tuple[PhoneGraph, dict[str, tuple[str, ...]]] | None:
             arrays = {name: stored[name] for name in _ARRAYS}
             header = json.loads(bytes(stored["header"]).decode("utf-8"))
         found = _checked(header, arrays)
+        if found is None:
+            return None
+        symbols, size, start, words, phones = found
+        word_at = dict(zip(arrays["word_arcs"].tolist(), words, strict=True))
+        graph = PhoneGraph.kept(symbols, size, start, arrays, word_at)
     except Exception:  # noqa: BLE001 - whatever a file altered to match its digest raises, it is refused
         return None
-    if found is None:
-        return None
-    symbols, size, start, words, phones = found
     with contextlib.suppress(OSError):
         os.utime(path)  # used: among the newest again
-    word_at = dict(zip(arrays["word_arcs"].tolist(), words, strict=True))
-    return PhoneGraph.kept(symbols, size, start, arrays, word_at), phones
+    return graph, phones
 
 
 def _checked(header: Any, arrays: dict[str, np.ndarray]) -> tuple[list[str], int, int, list[str],
@@ -124,7 +127,8 @@ def _checked(header: Any, arrays: dict[str, np.ndarray]) -> tuple[list[str], int
     arcs = len(arrays["sources"])
     if not (isinstance(symbols, list) and all(isinstance(s, str) for s in symbols) and isinstance(size, int)
             and isinstance(start, int) and 0 <= start < size <= arcs + 1 and isinstance(words, list)
-            and all(isinstance(w, str) for w in words) and isinstance(phones, dict)
+            and all(isinstance(w, str) and all(Tag.valid(t) for t in label(w)[1]) for w in words)
+            and isinstance(phones, dict)
             and all(isinstance(w, str) and isinstance(p, list) and p and all(isinstance(x, str) for x in p)
                     for w, p in phones.items())):
         return None

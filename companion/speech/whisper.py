@@ -45,7 +45,7 @@ from companion import paths
 from companion.files import atomic_write, write_reason, write_whole
 from companion.language.folding import occurrences
 from companion.language.grammar import parse
-from companion.language.recognition_grammar import not_as_written, slot_meanings, spelling
+from companion.language.recognition_grammar import not_as_written, parse_heard, slot_meanings, spelling
 from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
 from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
@@ -313,7 +313,7 @@ class WhisperRecogniser(Recogniser):
                          player_names=self.players)
         clock.lap("sound")
         self.last_evidence = {"transcripts": transcripts, "beam_scores": [score for _, score in beams],
-                              "sound": [sound.text, sound.confidence], "ms": clock.laps}
+                              "sound": [sound.text, sound.confidence, sound.meaning], "ms": clock.laps}
         given = settings(self.lang)
         if self.weigh == "never" or not sound.text or (
                 self.weigh == "needed" and sound.confidence >= given.sound_sure and given.sure_margin is None):
@@ -381,9 +381,12 @@ def heard_as(transcript: str, *, game: str, lang: str, state: str, player_names:
     if not words:
         return Recognition("", 0.0)
     suspect = occurrences(said, not_as_written(lang))  # words Whisper wrote for others
-    typed = None if suspect else parse(words, game=game, lang=lang, state=state, player_names=player_names)
-    if typed is not None and typed.intent is not None:  # Whisper's own words already make a command
-        return Recognition(words, sound_confidence(0.0), meaning=meaning_of(typed.intent, typed.slots))
+    if not suspect and parse(words, game=game, lang=lang, state=state, player_names=player_names).understood:
+        # Whisper's own words already make a command: they mean what they mean through the recognisers' grammar
+        # (no phrase kept from recognisers: "go ahead" is no yes to a read-back), read as typed where it has none
+        read = parse_heard(words, game=game, lang=lang, state=state, player_names=player_names)
+        return Recognition(words, sound_confidence(0.0),
+                           meaning=None if read.intent is None else meaning_of(read.intent, read.slots))
     # Else the closest sentence by sound among those recognisers are offered ("middle", the river, which Whisper
     # wrote for "meadow", another pen, is not one of them: common.yaml, not_as_written), meaning what its path says.
     closest = closest_sentence(words, game, lang, state, tuple(player_names))
