@@ -345,6 +345,53 @@ def test_two_nests_on_one_square_ask_which_egg_by_its_colour(tmp_path, lang):
     assert game.eggs(0) == ["yellow"] and game.eggs(1) == ["orange"]
 
 
+# A move said at the egg question instead of its answer (on the board of SHARED_NEST_SETUP): Bruno's meteor out of
+# turn is refused and Ana's move still waits on its question; Bruno's move to E5 is set aside for another move; Ana's
+# move said again with its egg answers the question.
+EGG_QUESTION_TURNS = {
+    "fr": ["mon pion rouge numéro 1 avance de trois jusqu'en B2", "Bruno : tout pour la météorite", "jaune",
+           "mon pion jaune numéro 2 avance de deux jusqu'en E5", "mon pion jaune numéro 1 avance de deux jusqu'en A3",
+           "mon pion rouge numéro 2 avance de trois jusqu'en E5",
+           "mon pion rouge numéro 2 avance de trois jusqu'en E5 et je prends un œuf orange"],
+    "en": ["my red pawn number 1 moves three to B2", "Bruno: all four to the meteor", "yellow",
+           "my yellow pawn number 2 moves two to E5", "my yellow pawn number 1 moves two to A3",
+           "my red pawn number 2 moves three to E5", "my red pawn number 2 moves three to E5 and I take an orange egg"],
+    "es": ["mi peón rojo número 1 avanza tres hasta B2", "Bruno: todo para el meteorito", "amarillo",
+           "mi peón amarillo número 2 avanza dos hasta E5", "mi peón amarillo número 1 avanza dos hasta A3",
+           "mi peón rojo número 2 avanza tres hasta E5",
+           "mi peón rojo número 2 avanza tres hasta E5 y cojo un huevo naranja"],
+}
+EGG_QUESTION_SAID = {  # the refusal, then the question again; the move set aside, then the one played instead
+    "fr": ["Refusé. Bruno : ce n'est pas ton tour. C'est à Ana.\nQuel œuf : rouge ou jaune ? Ou non.",
+           "Il y a un œuf orange à prendre en E5. Le prends-tu ? Oui ou non.\n"
+           "D'accord, je laisse de côté ce déplacement, sans le jouer : le pion jaune de Bruno en E5.\n"
+           "Bruno : pion jaune en A3, 2 emplacements.", "je laisse de côté"],
+    "en": ["Refused. It is not Bruno's turn but Ana's.\nWhich egg: red or yellow? Or no.",
+           "There is an orange egg to take on E5. Do you take it? Yes or no.\n"
+           "All right, I set that move aside without playing it: Bruno's yellow pawn to E5.\n"
+           "Bruno's yellow pawn to A3, 2 spaces.", "set that move aside"],
+    "es": ["Rechazado. Bruno, no es tu turno: le toca a Ana.\n¿Qué huevo: rojo o amarillo? O no.",
+           "Hay un huevo naranja para tomar en E5. ¿Lo tomas? Sí o no.\n"
+           "De acuerdo, dejo de lado ese movimiento sin jugarlo: el peón amarillo de Bruno a E5.\n"
+           "Peón amarillo de Bruno a A3, 2 espacios.", "dejo de lado"],
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_a_move_said_at_the_egg_question_is_refused_or_sets_the_waiting_move_aside_aloud(tmp_path, lang):
+    """A move said instead of answering the egg question never drops the move waiting without a word: one the
+    table refuses is refused and the question is asked again (the waiting move is then played with its egg);
+    one it takes is played and the move waiting is said to be set aside; the same move said with its egg answers."""
+    result = play(tmp_path, ["Ana", "Bruno"], SHARED_NEST_SETUP[lang] + EGG_QUESTION_TURNS[lang], lang)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    refused, set_aside, words = EGG_QUESTION_SAID[lang]
+    assert refused in out and set_aside in out
+    assert out.count(words) == 1  # not when Ana says her move again with its egg
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert game.actions == [Move(0, 0, 3, "B2", egg="yellow"), Move(1, 0, 2, "A3"), Move(0, 1, 3, "E5", egg="orange")]
+
+
 @pytest.mark.parametrize("lang, missing, board", [
     ("fr", ("dessin", "manque"), "Mon plateau, d'après son fichier de plateau : carrés A1 à F6"),
     ("en", ("picture", "missing"), "My board, from its board file: squares A1 to F6"),

@@ -160,7 +160,7 @@ class DinoTable(Table[Game, Action]):
     def with_egg(self, move: Move, egg: Any, owner: int, answer: Answer) -> Outcome[Action]:
         """The move, with the egg said; when it ends by a nest that still has an egg for it and nothing was
         said, ask: yes or no for one nest, the colour or no where several nests share the square (the move is
-        dropped by "annule")."""
+        dropped by "annule", and set aside, with a word, by another move: instead_of_egg)."""
         if egg == NO_EGG:
             return Act(move)
         if egg is not None:
@@ -173,10 +173,10 @@ class DinoTable(Table[Game, Action]):
                   "choices": catalog.join((catalog.name("colours", c) for c in choices), "or")}
         if len(choices) == 1:
             question = Question(self.key("ask_egg"), "egg", params, owner, help=self.key("help.egg_one"))
-            return Missing(question, answer, lambda reply: self.egg_answer(choices, reply))
+            return Missing(question, answer, lambda reply: self.egg_answer(move, question, choices, reply))
         question = Question(self.key("ask_egg_choice"), "egg", params, owner, help=self.key("help.egg_choice"))
         again = Question(self.key("ask_egg_again"), "egg", params, owner, help=self.key("help.egg_choice"))
-        return Missing(question, answer, lambda reply: self.egg_answer(choices, reply), again)
+        return Missing(question, answer, lambda reply: self.egg_answer(move, question, choices, reply), again)
 
     def help_key(self, question: Question) -> str | None:
         """At a turn, the help gives examples of the moves there are: a move, and a way home when a pawn can
@@ -216,9 +216,10 @@ class DinoTable(Table[Game, Action]):
                                          square=home.square)
         return examples
 
-    def egg_answer(self, choices: list[str], reply: Answer) -> Any:
+    def egg_answer(self, move: Move, question: Question, choices: list[str], reply: Answer) -> Any:
         """What a reply to the egg question adds: none, the only one (yes, or an egg said without its colour),
-        the colour said; a yes where several nests share the square, or a colour of no nest there, asks again."""
+        the colour said; a yes where several nests share the square, or a colour of no nest there, asks again.
+        A move said instead: see instead_of_egg."""
         colour = reply.slots.get("egg", reply.slots.get("colour"))
         if reply.intent == "no":
             return {"egg": NO_EGG}
@@ -226,6 +227,29 @@ class DinoTable(Table[Game, Action]):
             return {"egg": choices[0]}
         if reply.intent in ("egg_take", "colour_choice", "yes"):
             return {"egg": colour} if colour in choices else ASK_AGAIN
+        return self.instead_of_egg(move, question, reply)
+
+    def instead_of_egg(self, move: Move, question: Question, reply: Answer) -> Any:
+        """A move said at the egg question of `move`, instead of yes or no. The same move said again answers the
+        question (with the egg it says, else the question is asked again). Another move the table refuses is
+        refused and `move` still waits on its question, asked again; one it takes replaces `move`, and the table
+        hears that `move` is set aside, not played (None: the new move goes on)."""
+        if reply.intent not in ("pawn_move", "meteor_move"):
+            return None
+        outcome = self.move(question, reply)
+        if isinstance(outcome, Missing) and outcome.question == question:
+            return ASK_AGAIN
+        if isinstance(outcome, Act):
+            said = outcome.action
+            if isinstance(said, Move) and (said.player, said.pawn, said.steps, said.square, said.exit) == (
+                    move.player, move.pawn, move.steps, move.square, move.exit):
+                return {"egg": said.egg or NO_EGG}
+            refusal = self.game.check(said)
+            outcome = outcome if refusal is None else Refused(refusal, said)
+        if isinstance(outcome, Refused):
+            self.conclude(outcome)
+            return ASK_AGAIN
+        self.say("move_set_aside", what=self.describe(move))
         return None
 
     def mover(self, player: int | None, slots: dict[str, Any]) -> int | Reason:
