@@ -127,7 +127,9 @@ class PhoneGraph:
 
     def costs(self, phone: str) -> np.ndarray:
         """The cost of `phone` (of the text) on each arc (with the arc's rank: `_bias`)."""
-        return np.array([_substitution(phone, other) for other in self.symbols])[self.labels] + self.bias
+        costs: np.ndarray = np.array([_substitution(phone, other) for other in self.symbols])[self.labels]
+        costs += self.bias
+        return costs
 
     def closest(self, text_phones: tuple[str, ...]) -> tuple[float, list[str]]:
         """The lowest total edit cost between `text_phones` and a sentence, and the labels of that sentence's
