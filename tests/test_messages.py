@@ -54,6 +54,10 @@ def test_words_join_as_each_language_joins_them():
     assert fr.say("draft.zoo_empty", player="Yann") == "Le zoo de Yann est vide."
     assert fr.say("draft.pen_of_empty", pen="solitary_island", player="Hugo") == "l'île du solitaire d'Hugo est vide."
     assert es.say("draft.pen_of", pen="river", player="Ana", content="x") == "el río de Ana: x."
+    assert fr.say("js.solo_bot_secret", player="Alice") == "Ce qu'Alice a vu reste secret."
+    assert fr.say("js.solo_bot_secret", player="Bot 2") == "Ce que Bot 2 a vu reste secret."
+    assert "sans qu'Yves entende" in fr.say("js.secret_physical", player="Alice", other="Yves")
+    assert fr.say("solo.no_such_bot", name="Emma", bots="Bot 1") == "Il n'y a pas d'Emma : les bots sont Bot 1."
 
 
 def test_a_form_written_out_in_the_names_wins_over_the_rule():

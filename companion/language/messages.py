@@ -30,7 +30,7 @@ _ZERO_IS_SINGULAR = frozenset({"fr"})
 COUNT_MARK = "#"
 # Format specs that give a word a grammatical form; voices/<lang>/grammar.yaml says how. "an" is the indefinite
 # article that depends on the word's first sound (English "a red egg", "an orange egg").
-FORMS = ("the", "de", "a", "in", "an")
+FORMS = ("the", "de", "a", "in", "an", "que")
 
 
 class Spoken(str):
@@ -56,7 +56,8 @@ class _Formatter(string.Formatter):
       gives "queda 1 huevo", "quedan 2 huevos"); a decimal count is said with one decimal and the
       language's mark, in the singular below grammar.yaml's `decimal_singular_below` ("1,6 point" in French);
     - grammatical forms (FORMS): "{pen:the}" "le trio des bois", "{pen:de}" "du trio des bois", "{player:de}"
-      "d'Alice", "{pen:in}" "dans le trio des bois", as voices/<lang>/grammar.yaml writes them."""
+      "d'Alice", "{pen:in}" "dans le trio des bois", "{player:que}" "qu'Alice", as voices/<lang>/grammar.yaml
+      writes them."""
 
     def __init__(self, lang: str, grammar: dict[str, Any]):
         super().__init__()
