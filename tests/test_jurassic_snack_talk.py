@@ -364,6 +364,19 @@ def test_an_effect_that_cannot_apply_says_in_french_what_the_two_tokens_are_for(
     assert "droit à" not in out
 
 
+@pytest.mark.parametrize("lang, token, effect, asked", [
+    ("en", "air strike", "The Air strike effect cannot apply here: instead, you choose two grass tokens and learn in "
+     "secret what they hide.", "{player}, to learn two grass tokens in secret, ask someone"),
+    ("es", "ataque aéreo", "El efecto Ataque aéreo no se puede aplicar aquí: en su lugar, eliges dos fichas de hierba "
+     "y descubres en secreto lo que esconden.", "{player}, para descubrir en secreto dos fichas de hierba, pide")])
+def test_an_effect_that_cannot_apply_says_what_the_two_tokens_are_for(tmp_path, lang, token, effect, asked):
+    """As in French: the two grass tokens are the player's to learn, not "two tokens" they "may learn"."""
+    state = reach(lambda game: game.phase == REVEAL and not game.squares_with(TREX), mode=PHYSICAL)
+    out = resume(tmp_path, state, [token], lang)
+    assert f"\n{effect}\n" in out, out
+    assert "\n" + asked.format(player=PLAYERS[state.player]) in out, out
+
+
 @pytest.mark.parametrize("lang", ["fr", "en", "es"])
 def test_a_shared_victory_ranks_both_players_first(tmp_path, lang):
     """Equal points and tokens: the victory is shared, and the ranking gives both players the first place (not
