@@ -208,7 +208,7 @@ def test_heard_words_mean_what_the_recogniser_s_path_said_in_the_grammar_it_list
 
 @needs_espeak
 def test_a_match_by_sound_reads_its_meaning_off_its_path_without_walking_its_words(monkeypatch):
-    from companion.speech import phonetic, whisper
+    from companion.speech import phonetic, second_opinion
     from companion.speech.whisper import heard_as
 
     phonetic.closest_sentence("la rivière", "draftosaurus", "fr", "turn", PLAYERS)  # the graph built first
@@ -218,7 +218,7 @@ def test_a_match_by_sound_reads_its_meaning_off_its_path_without_walking_its_wor
 
     monkeypatch.setattr(rg, "meaning", walked)
     monkeypatch.setattr(rg, "parse_heard", walked)
-    monkeypatch.setattr(whisper, "parse_heard", walked)
+    monkeypatch.setattr(second_opinion, "parse_heard", walked)  # Whisper's own words are read there
     heard = heard_as("Je met le trice et ratopse dans la riviere.", game="draftosaurus", lang="fr", state="turn",
                      player_names=PLAYERS)
     assert heard.text.endswith("le tricératops dans la rivière")

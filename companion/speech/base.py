@@ -11,9 +11,10 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO
 
 from companion.errors import OutputLost
+from companion.speech.recogniser import Meaning
 from companion.terminal_text import clean
 
 
@@ -56,7 +57,7 @@ class Heard:
     decode_ms: float | None = None
     rivals: tuple[tuple[str, float], ...] = ()
     barge_in: bool = False
-    meaning: tuple[str, tuple[tuple[str, Any], ...]] | None = None  # from the recogniser's path (Recognition)
+    meaning: Meaning | None = None  # from the recogniser's path (Recognition)
     grammar: tuple[str, tuple[str, ...]] | None = None  # the state and players' names that path went through
 
     @property

@@ -127,7 +127,8 @@ def _checked(header: Any, arrays: dict[str, np.ndarray]) -> tuple[list[str], int
     arcs = len(arrays["sources"])
     if not (isinstance(symbols, list) and all(isinstance(s, str) for s in symbols) and isinstance(size, int)
             and isinstance(start, int) and 0 <= start < size <= arcs + 1 and isinstance(words, list)
-            and all(isinstance(w, str) and all(Tag.valid(t) for t in label(w)[1]) for w in words)
+            and all(isinstance(w, str) for w in words)
+            and all(Tag.valid(t) for w in set(words) for t in label(w)[1])  # each label checked once
             and isinstance(phones, dict)
             and all(isinstance(w, str) and isinstance(p, list) and p and all(isinstance(x, str) for x in p)
                     for w, p in phones.items())):

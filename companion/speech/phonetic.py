@@ -199,12 +199,15 @@ def _close(a: float, b: float) -> bool:
 
 
 def _bias(arcs: int, word_at: dict[int, str]) -> np.ndarray:
-    """What each arc costs more for the ranks of the tags before its word (TEMPLATE_RANK)."""
+    """What each arc costs more for the ranks of the tags before its word (TEMPLATE_RANK); each label read once
+    (French Draftosaurus's `any`: 24,397 tags on 30,197 arcs)."""
+    cost: dict[str, float] = {}
+    for word in set(word_at.values()):
+        ranks = [Tag.rank(tag) for tag in label(word)[1]]
+        cost[word] = sum(template * TEMPLATE_RANK + value * VALUE_RANK for template, value in ranks)
     bias = np.zeros(arcs)
     for arc, word in word_at.items():
-        for tag in label(word)[1]:
-            template, value = Tag.rank(tag)
-            bias[arc] += template * TEMPLATE_RANK + value * VALUE_RANK
+        bias[arc] = cost[word]
     return bias
 
 

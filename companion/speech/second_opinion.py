@@ -194,6 +194,14 @@ class Opinion:
                    evidence["own"])
 
 
+def written_meaning(words: str, *, game: str, lang: str, state: str, player_names: Sequence[str]) -> Meaning | None:
+    """What words mean that were written, not heard on a path of the grammar (Whisper's own, a sentence with a word
+    swapped): read through the state's recognisers' grammar (no phrase kept from recognisers: "go ahead" is no yes
+    to a read-back), as typed where it has none."""
+    result = parse_heard(words, game=game, lang=lang, state=state, player_names=player_names)
+    return None if result.intent is None else meaning_of(result.intent, result.slots)
+
+
 class SecondOpinion:
     """Builds and scores the candidates of one game and language."""
 
@@ -201,10 +209,7 @@ class SecondOpinion:
         self.game, self.lang = game, lang
 
     def meaning(self, words: str, state: str, players: Sequence[str]) -> Meaning | None:
-        """What words mean that were written, not heard on a path of the grammar (Whisper's own, a sentence with
-        a word swapped): read through the state's grammar."""
-        result = parse_heard(words, game=self.game, lang=self.lang, state=state, player_names=players)
-        return None if result.intent is None else meaning_of(result.intent, result.slots)
+        return written_meaning(words, game=self.game, lang=self.lang, state=state, player_names=players)
 
     def candidates(self, transcripts: Sequence[str], sound: Recognition, state: str,
                    players: Sequence[str]) -> list[tuple[str, Meaning | None]]:

