@@ -207,7 +207,8 @@ def test_reading_leaves_the_garbage_collector_as_it_found_it(monkeypatch, tmp_pa
 HEAR = """
 import json, sys
 from companion.language.grammar import examples
-from companion.language.recognition_grammar import parse_heard, spelling
+from companion.language.recognition_grammar import spelling
+from companion.speech.path_meaning import parse_heard
 heard = []
 for game, lang in (("draftosaurus", "fr"), ("dino", "es"), ("jurassic-snack", "en")):
     corpus = examples(game, lang)

@@ -1,9 +1,9 @@
-"""What a recogniser's words mean is read on the path they take through the state's recogniser grammar (the
-intent, the slots its block fixes and those its lists fill), with no second parse. Differential checks: on
-sampled phrases of every game, language and state, and on every example sentence a recogniser can say, the
-path gives what the typed matcher gives for the same words, read the same way (fillers set aside only at the
-edges, as recognisers hear them). Where the typed matcher would read an alternative kept from recognisers
-("rex" alone), the path reads what a recogniser can say (a test below)."""
+"""What a recogniser's words mean is read on the path they take through the state's compiled grammar (the
+automaton with meaning on its arcs: the intent, the slots its block fixes and those its lists fill), with no
+second parse. Differential checks: on sampled phrases of every game, language and state, and on every example
+sentence a recogniser can say, the path gives what the typed matcher gives for the same words, read the same way
+(fillers set aside only at the edges, as recognisers hear them). Where the typed matcher would read an alternative
+kept from recognisers ("rex" alone), the path reads what a recogniser can say (a test below)."""
 
 import random
 import shutil
@@ -16,23 +16,42 @@ from companion.language import recognition_grammar as rg
 from companion.language.folding import fold
 from companion.language.grammar import _recognize, examples, games, load_grammar, parse, states
 from companion.language.messages import LANGUAGES
+from companion.speech import path_meaning as pm
+from companion.speech.fsg import minimal_meant
 
 PLAYERS = ("Alice", "Jean-Luc")
 PER_STATE = 25  # phrases sampled in each state (every phrase is parsed typed in test_grammar_recognition)
 
 
+def readings(words: list[str], lang: str) -> list[tuple[int, int]]:
+    """Where the words begin and end once the fillers heard before them, after them, or both are set aside (the
+    most set aside first, then the words as heard)."""
+    before, after = rg.fillers(lang)
+    heads = [0] + [len(f) for f in before if len(words) > len(f) and tuple(words[:len(f)]) == f]
+    cuts = [(start, len(words)) for start in heads] + [
+        (start, len(words) - len(f)) for start in heads for f in after
+        if len(words) - start > len(f) and tuple(words[-len(f):]) == f]
+    return list(reversed(dict.fromkeys(cuts)))
+
+
 def typed(text: str, game: str, lang: str, state: str, players: tuple[str, ...]):
-    """The typed matcher's meaning for the intents whose recogniser templates produce the words of `text`,
-    given the text of each reading (without its edge fillers first, then as heard)."""
+    """The typed matcher's meaning for the intents of the state with a sentence of the words of `text`, given the
+    text of each reading (without its edge fillers first, then as heard)."""
     spans = rg.spelling(lang).spans(text)
     words = [word for word, _, _ in spans]
-    saying = rg.intents_saying(words, rg.state_grammar(game, lang, state, players), lang)
-    for first, reading in rg._readings(words, lang):
-        written = text[spans[first][1]:spans[first + len(reading) - 1][2]]
-        found = _recognize(fold(written), load_grammar(game, lang), state, players, saying)
+    saying = pm.intents_saying(words, game=game, lang=lang, state=state, player_names=players)
+    for start, end in readings(words, lang):
+        found = _recognize(fold(text[spans[start][1]:spans[end - 1][2]]), load_grammar(game, lang), state, players,
+                           saying)
         if found is not None:
             return found
     return None
+
+
+def on_path(text: str, game: str, lang: str, state: str, players: tuple[str, ...] = PLAYERS):
+    """What the path of `text` means, as (intent, slots), or None when no sentence of the state has its words."""
+    found = pm.path_meaning(text, game=game, lang=lang, state=state, player_names=players)
+    return None if found is None else (found[0], dict(found[1]))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -40,12 +59,11 @@ def typed(text: str, game: str, lang: str, state: str, players: tuple[str, ...])
 def test_sampled_recogniser_phrases_mean_on_their_path_what_the_typed_matcher_reads(game, lang):
     checked = 0
     for state in states(game):
-        grammar = rg.state_grammar(game, lang, state, PLAYERS)
         phrases = [p for p in rg.vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
         for phrase in random.Random(f"{game} {lang} {state}").sample(phrases, min(PER_STATE, len(phrases))):
-            found = rg.meaning(phrase, grammar, lang)
+            found = on_path(phrase, game, lang, state)
             assert found is not None, (state, phrase)  # every phrase a recogniser is offered has a path
-            assert found == typed(phrase, game, lang, state, PLAYERS), (state, phrase)
+            assert same_meaning(found, typed(phrase, game, lang, state, PLAYERS), PLAYERS), (state, phrase)
             checked += 1
     assert checked > 10 * len(states(game))
 
@@ -56,11 +74,11 @@ def test_example_sentences_a_recogniser_can_say_mean_on_their_path_what_they_mea
     book = examples(game, lang)
     said = 0
     for example in book.understood:
-        grammar = rg.state_grammar(game, lang, example.state, book.players)
-        found = rg.meaning(example.text, grammar, lang)
-        if found is None:  # digits, or words kept from recognisers: only typed
+        found = on_path(example.text, game, lang, example.state, book.players)
+        if found is None:  # digits, words kept from recognisers, or free text: only typed
             continue
-        assert found == typed(example.text, game, lang, example.state, book.players), example.text
+        assert same_meaning(found, typed(example.text, game, lang, example.state, book.players), book.players), \
+            example.text
         assert found[0] == example.intent, example.text
         said += 1
     assert said > len(book.understood) // 3, (said, len(book.understood))
@@ -75,7 +93,7 @@ def test_a_hesitation_inside_heard_words_is_a_word_of_their_path():
     hesitation set aside, and the same line reads D1."""
     line = "je choisis jetons de ah une puis de ah une"
     assert heard(line, "jurassic-snack", "fr", "any").slots["square"] == "A1"
-    assert rg.parse_heard(line, game="jurassic-snack", lang="fr", state="any").slots["square"] == "A1"
+    assert pm.parse_heard(line, game="jurassic-snack", lang="fr", state="any").slots["square"] == "A1"
 
 
 @pytest.mark.parametrize("lang, line, intent", [("en", "not so loud", "quieter"),
@@ -87,7 +105,7 @@ def test_a_command_heard_when_a_name_is_asked_is_that_command(lang, line, intent
 
 def test_heard_words_no_template_produces_whole_are_read_as_typed():
     line = "place the t rex uh in the forest of sameness"  # no path: a recogniser hears no "uh" inside a command
-    assert rg.meaning(line, rg.state_grammar("draftosaurus", "en", "turn", PLAYERS), "en") is None
+    assert on_path(line, "draftosaurus", "en", "turn") is None
     result = heard(line, "draftosaurus", "en", "turn")  # Vosk may join pieces of phrases: read as typed
     assert (result.intent, result.slots) == ("place", {"species": "trex", "pen": "forest_of_sameness"})
 
@@ -112,14 +130,16 @@ def test_a_name_heard_is_kept_as_it_was_written(lang, line, name):
 def test_a_list_s_longest_value_is_taken_first_as_typed():
     """Lists of plain words: the longest value first, then the next, as the typed matcher takes them (a: "x" or
     "x y", b: "y z" or "z"; "x y z" is a = "x y", b = "z")."""
-    def grammar(longest_first: bool) -> rg.StateGrammar:
+    def read(longest_first: bool):
         a = rg.Choice((("x",), ("x", "y")), values=("A1", "A2"), longest_first=longest_first)
         b = rg.Choice((("y", "z"), ("z",)), values=("B1", "B2"), longest_first=longest_first)
         template = (rg.Ref("list_a", "a"), rg.Ref("list_b", "b"))
-        return rg.StateGrammar((("both", (template,)),), {"list_a": a, "list_b": b}, (((),),))
+        grammar = rg.StateGrammar((("both", (template,)),), {"list_a": a, "list_b": b}, (((),),))
+        ends = pm.PathReader(minimal_meant(rg.grammar_graph(grammar, "en", meant=True))).paths(["x", "y", "z"])
+        return rg.Tag.meaning(ends["both"][1])
 
-    assert rg.meaning("x y z", grammar(True), "en") == ("both", {"a": "A2", "b": "B2"})
-    assert rg.meaning("x y z", grammar(False), "en") == ("both", {"a": "A1", "b": "B1"})  # in the order written
+    assert read(True) == ("both", {"a": "A2", "b": "B2"})
+    assert read(False) == ("both", {"a": "A1", "b": "B1"})  # in the order written
 
 
 def test_an_alternative_kept_from_recognisers_is_not_part_of_a_heard_path():
@@ -131,7 +151,7 @@ def test_an_alternative_kept_from_recognisers_is_not_part_of_a_heard_path():
     assert heard(line, "draftosaurus", "en", "hand_named").slots == meant
     assert parse(line, game="draftosaurus", lang="en", state="hand_named", player_names=PLAYERS).slots == meant
     alone = "i've your stegosaurus and rex"
-    assert rg.meaning(alone, rg.state_grammar("draftosaurus", "en", "hand_named", PLAYERS), "en") is None
+    assert on_path(alone, "draftosaurus", "en", "hand_named") is None
     typed_line = parse(alone, game="draftosaurus", lang="en", state="hand_named", player_names=PLAYERS)
     assert typed_line.slots == {"card1": "stegosaurus", "card2": "trex"}
 
@@ -145,11 +165,14 @@ ON_ARCS = (("draftosaurus", ("turn", "hand_named", "any", "who")), ("jurassic-sn
 
 
 def same_meaning(on_path, walked, players: tuple[str, ...]) -> bool:
-    """The same intent and slots; a player's name that the walk read as free text (a template of a new name,
-    which no recogniser graph holds) is the name of the list, as it is written."""
+    """The same intent and slots; a player's name that the typed matcher read as free text (a template of a new
+    name, which no recogniser graph holds) is the name of the list, as it is written."""
     if on_path is None or walked is None or on_path[0] != walked[0] or on_path[1].keys() != walked[1].keys():
         return on_path == walked
-    return all(value == walked[1][slot] or (value in players and name_key(value) == name_key(walked[1][slot]))
+    def said(name: str) -> str:  # a recogniser spells "Jean-Luc" as two words in some languages
+        return name_key(name.replace("-", " "))
+
+    return all(value == walked[1][slot] or (value in players and said(value) == said(walked[1][slot]))
                for slot, value in on_path[1].items())
 
 
@@ -160,18 +183,17 @@ def test_a_sentence_matched_by_sound_means_what_its_path_says_the_same_as_its_wo
     """Whisper's words are matched by sound to a path of the state's phone graph, whose arcs carry the meaning
     (tags of intent and values, and the ranks that make the parser's first reading the cheapest of paths of the
     same sounds): on sampled sentences, and on the same sentences said otherwise, the path's meaning is what the
-    walk of its words through the state's grammar reads."""
+    cheapest path of its words reads."""
     from companion.speech.phonetic import closest_sentence
 
     checked = 0
     for state in chosen:
-        grammar = rg.state_grammar(game, lang, state, PLAYERS)
         phrases = [p for p in rg.vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
         for phrase in random.Random(f"{game} {lang} {state} arcs").sample(phrases, min(PER_STATE, len(phrases))):
             for said in (phrase, phrase[: max(1, len(phrase) - 3)]):  # as written, and its end garbled
                 found = closest_sentence(said, game, lang, state, PLAYERS)
                 assert found.text, (state, said)
-                assert same_meaning(found.meaning, rg.meaning(found.text, grammar, lang), PLAYERS), (state, said, found)
+                assert found.meaning == on_path(found.text, game, lang, state), (state, said, found)
                 checked += 1
     assert checked >= 2 * PER_STATE * len(chosen)
 
@@ -216,8 +238,8 @@ def test_a_match_by_sound_reads_its_meaning_off_its_path_without_walking_its_wor
     def walked(*args, **kwargs):
         raise AssertionError("the words were walked through the grammar")
 
-    monkeypatch.setattr(rg, "meaning", walked)
-    monkeypatch.setattr(rg, "parse_heard", walked)
+    monkeypatch.setattr(pm, "parse_heard", walked)
+    monkeypatch.setattr(pm, "path_meaning", walked)
     monkeypatch.setattr(second_opinion, "parse_heard", walked)  # Whisper's own words are read there
     heard = heard_as("Je met le trice et ratopse dans la riviere.", game="draftosaurus", lang="fr", state="turn",
                      player_names=PLAYERS)

@@ -11,8 +11,9 @@ import pytest
 from companion.dialogue.session import understand
 from companion.language.grammar import parse
 from companion.language.messages import LANGUAGES
-from companion.language.recognition_grammar import jsgf, not_as_written, parse_heard, unheard, vosk_phrases
+from companion.language.recognition_grammar import jsgf, not_as_written, unheard, vosk_phrases
 from companion.speech.base import Heard
+from companion.speech.path_meaning import parse_heard
 
 
 def offered(state: str) -> set[str]:

@@ -38,12 +38,12 @@ class QuitRequested(Exception):
 def understand(heard: Heard, *, game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> ParseResult:
     """What an utterance means: a typed line is parsed as it is; a recogniser's words mean what the path the
     recogniser took through the state's grammar says (Recognition.meaning), or, from a recogniser that gives
-    words only, what they mean on the path they take through it (see recognition_grammar.parse_heard)."""
+    words only, what they mean on the path they take through it (see path_meaning.parse_heard)."""
     if not heard.spoken:
         return parse(heard.text, game=game, lang=lang, state=state, player_names=player_names)
     if heard.meaning is not None and heard.grammar == (state, tuple(player_names)):
         return ParseResult(heard.meaning[0], dict(heard.meaning[1]), heard.text)
-    from companion.language.recognition_grammar import parse_heard  # imported where words are heard, not typed
+    from companion.speech.path_meaning import parse_heard  # imported where words are heard, not typed
 
     return parse_heard(heard.text, game=game, lang=lang, state=state, player_names=player_names)
 

@@ -8,10 +8,10 @@ apostrophes split words for that language's models. Alternatives written with di
 out (recognisers hear words). Filler words (`recognizer: fillers:`, words the parser drops) may be said once
 before and once after any command. A grammar word missing from a model's dictionary must be reported
 (`missing_words`), never dropped: English words that pocketsphinx's dictionary lacks get
-pronunciations in grammars/en/pronunciations.dict. What a recogniser's words mean is read on the path they take
-through the same grammar (`meaning`: the intent, and the slots its lists fill), not parsed again. A word graph built
-with its meaning (`word_graph(meant=True)`, `Tag`) carries it on its arcs: a recogniser that searches that graph
-itself (Whisper's match by sound, companion.speech.phonetic) has the meaning of the path it took, and no walk at all.
+pronunciations in grammars/en/pronunciations.dict. A word graph built with its meaning (`word_graph(meant=True)`,
+`Tag`) carries it on its arcs: the intent, and the slots its lists fill. What a recogniser's words mean is read off
+the path they take through it (companion.speech.path_meaning), not parsed again; a recogniser that searches that
+graph itself (Whisper's match by sound, companion.speech.phonetic) has the meaning of the path it took.
 """
 
 from __future__ import annotations
@@ -28,15 +28,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from companion.language.grammar import (
-    ANY_STATE,
     COMMON_FILE,
-    MAX_LINE,
     PLAYER_LIST,
-    ParseResult,
     check_game,
     check_state,
     load_grammar,
-    parse,
     read_grammar_file,
     state_intents,
     written_templates,
@@ -49,7 +45,6 @@ from companion.language.matcher import (
     TemplateValues,
     Trie,
     Wildcard,
-    WildSpan,
     Words,
 )
 from companion.paths import grammars_dir
@@ -134,16 +129,6 @@ def fillers(lang: str) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ..
         return tuple(dict.fromkeys(p for p in said if p and p not in unheard(lang) and not _has_digits(p)))
 
     return phrases("before"), phrases("after")
-
-
-def _filler_cuts(words: tuple[str, ...], lang: str) -> list[tuple[int, int]]:
-    """Where the words begin and end once a filler heard before them, after them, or both is set aside (all of
-    them first, as said)."""
-    before, after = fillers(lang)
-    heads = [0] + [len(f) for f in before if len(words) > len(f) and words[:len(f)] == f]
-    return [(start, len(words)) for start in heads] + [
-        (start, len(words) - len(f)) for start in heads for f in after
-        if len(words) - start > len(f) and words[-len(f):] == f]
 
 
 # ---------------------------------------------------------------- a small tree of words
@@ -419,119 +404,6 @@ def spoken_values(game: str, lang: str) -> SpokenValues:
               if isinstance(slot_list, TextSlotList) and name != PLAYER_LIST
               for node in [compiler.list_node(name)] if isinstance(node, (Trie, TemplateValues))}
     return SpokenValues(values, builder.named)
-
-
-def intents_saying(words: Sequence[str], grammar: StateGrammar, lang: str | None = None) -> frozenset[str]:
-    """The intents whose recogniser templates produce exactly these words (with `lang`, also once a filler
-    before or after them is set aside)."""
-    found = set()
-    for _, said in _readings(words, lang):
-        known: _Known = {}
-        found |= {name for name, templates in grammar.intents if name not in found
-                  and any(len(said) in _paths(t, said, 0, grammar.named, known) for t in templates)}
-    return frozenset(found)
-
-
-def meaning(text: str, grammar: StateGrammar, lang: str) -> tuple[str, dict[str, Any]] | None:
-    """What a recogniser's words mean, read on the path they take through the state's grammar: the first intent
-    of the state with a template that produces them whole, with the slots its block fixes and those its path
-    fills (free text as it was written in `text`), trying them without their fillers first, and each list's
-    longest value first, as the parser reads a sentence. None when no template produces them."""
-    spans = spelling(lang).spans(text)
-    words = [word for word, _, _ in spans]
-    for first, said in _readings(words, lang):
-        known: _Known = {}
-        for (name, templates), fixed in zip(grammar.intents, grammar.fixed, strict=True):
-            for template, slots in zip(templates, fixed, strict=True):
-                path = _paths(template, said, 0, grammar.named, known).get(len(said))
-                if path is not None:
-                    return name, {**dict(slots), **{slot: _written(value, text, spans, first) for slot, value in path}}
-    return None
-
-
-def _written(value: Any, text: str, spans: list[tuple[str, int, int]], first: int) -> Any:
-    """A slot's value; free text (the words start:end of a reading that begins at word `first`) as written."""
-    if not isinstance(value, WildSpan):
-        return value
-    start, end = first + value.start, first + value.end
-    if len(text.lower()) != len(text):  # the places of the words are those of the lower-cased text
-        return " ".join(word for word, _, _ in spans[start:end])
-    return text[spans[start][1]:spans[end - 1][2]]
-
-
-def _readings(words: Sequence[str], lang: str | None) -> list[tuple[int, tuple[str, ...]]]:
-    """The words without the fillers a recogniser may have heard around them, the most set aside first, each
-    with the place of its first word."""
-    if not lang:
-        return [(0, tuple(words))]
-    words = tuple(words)
-    found: dict[tuple[str, ...], int] = {}
-    for start, end in _filler_cuts(words, lang):
-        found.setdefault(words[start:end], start)
-    return [(start, reading) for reading, start in reversed(found.items())]
-
-
-# Where a named part or choice may end from a word of the words heard: its option taken, and the slots filled.
-_Known = dict[tuple[int, int], dict[int, tuple[int | None, Slots]]]
-
-
-def _paths(sequence: tuple[object, ...], words: Sequence[str], start: int, named: dict[str, Choice],
-           known: _Known) -> dict[int, Slots]:
-    """Where a match of `sequence` starting at word `start` may end, each end with the slots of the path the
-    parser would take to it, the first in its order (`known`: the named parts and choices already matched at a
-    word of these words; the intents of a state share their lists and rules, and finding them again was 2,650
-    steps a sentence)."""
-    paths: dict[int, Slots] = {start: ()}
-    for part in sequence:
-        after: dict[int, Slots] = {}
-        for position, slots in paths.items():
-            for end, more in _part_paths(part, words, position, named, known).items():
-                after.setdefault(end, slots + more)
-        paths = after
-        if not paths:
-            break
-    return paths
-
-
-def _part_paths(part: object, words: Sequence[str], start: int, named: dict[str, Choice],
-                known: _Known) -> dict[int, Slots]:
-    if isinstance(part, str):
-        return {start + 1: ()} if start < len(words) and words[start] == part else {}
-    if part == WILDCARD:  # the most words first, as the parser takes free text
-        assert isinstance(part, Ref) and part.slot is not None
-        return {end: ((part.slot, WildSpan(start, end)),) for end in range(len(words), start, -1)}
-    slot = None
-    if isinstance(part, Ref):
-        slot, part = part.slot, named[part.name]
-    assert isinstance(part, Choice)
-    key = (id(part), start)  # the choices live in the state's grammar, as long as `known`
-    if key not in known:
-        ends: dict[int, tuple[int | None, Slots]] = {}
-        for index, option in enumerate(part.options):
-            for end, slots in _paths(option, words, start, named, known).items():
-                ends.setdefault(end, (index, slots))
-        if part.optional:
-            ends.setdefault(start, (None, ()))
-        known[key] = dict(sorted(ends.items(), reverse=True)) if part.longest_first else ends
-    if slot is None or part.values is None:
-        return {end: slots for end, (_, slots) in known[key].items()}
-    values = part.values
-    return {end: slots if index is None else (*slots, (slot, values[index]))
-            for end, (index, slots) in known[key].items()}
-
-
-def parse_heard(text: str, *, game: str, lang: str, state: str = ANY_STATE,
-                player_names: Sequence[str] = ()) -> ParseResult:
-    """What a recogniser's words mean: read on the path they take through the state's recogniser grammar
-    (`meaning`), so that a phrase kept from recognisers is not understood from another intent's words: in a
-    yes/no question, "go" and "ahead" (to go on reading) must not count as the yes "go ahead", which only
-    typing can give. Words that no template produces whole (Vosk may join pieces of phrases) are parsed as
-    typed."""
-    grammar = state_grammar(game, lang, state, tuple(player_names))
-    found = None if len(text) > MAX_LINE else meaning(text, grammar, lang)
-    if found is None:  # (a line longer than any sentence is not searched: parse says it is not understood)
-        return parse(text, game=game, lang=lang, state=state, player_names=player_names)
-    return ParseResult(found[0], found[1], text)
 
 
 class _Pruner:
@@ -831,7 +703,12 @@ def word_graph(game: str, lang: str, state: str, player_names: Sequence[str] = (
     """The sentences of `jsgf` (same arguments) as a word graph, built from the state's word trees directly:
     the same language as the JSGF text, without writing it and having it parsed. With `meant`, each sentence
     also carries its meaning on tag arcs (`Tag`): the intent first, then each list's value before its words."""
-    grammar = state_grammar(game, lang, state, tuple(player_names))
+    return grammar_graph(state_grammar(game, lang, state, tuple(player_names)), lang, without, meant)
+
+
+def grammar_graph(grammar: StateGrammar, lang: str, without: frozenset[str] = frozenset(),
+                  meant: bool = False) -> WordGraph:
+    """The word graph of a state's grammar (`word_graph`), with a filler phrase of `lang` allowed before and after."""
     graph = _GraphBuilder(grammar.named, meant)
     start, end = graph.new(), graph.new()
     in_order = [(intent, t, fixed) for (intent, templates), slots in zip(grammar.intents, grammar.fixed, strict=True)
@@ -907,10 +784,15 @@ class _GraphBuilder:
     def choice(self, choice: Choice, source: int, target: int, slot: str | None = None) -> None:
         """A choice's options between two states. With meaning, a list's value is tagged before its words; in a
         choice that may fill a slot, an option that fills none (and leaving an optional one out) is tagged too,
-        with its place among the values, so that paths of the same words rank as the parser tries them."""
+        with its place among the values, so that paths of the same words rank as the parser tries them (the longest
+        words of a list first, when it takes them so)."""
         values = choice.values
         ordered = self.meant and self._fills(choice)
-        for index, option in enumerate(choice.options):
+        tried: list[int] = list(range(len(choice.options)))
+        if choice.longest_first:  # a list of words (stable: of the same length, as written)
+            tried = sorted(tried, key=lambda index: -len(choice.options[index]))
+        for index in tried:
+            option = choice.options[index]
             if not _said(option):
                 continue
             start = source

@@ -243,7 +243,7 @@ def compiled_fsg(graph: WordGraph, name: str, max_words: int | None = None) -> P
     the decoder's dictionary: the same sounds on several arcs from a state, which the search follows side by side
     under the same cap on sound units. `bench listen --lang en --engine sphinx --quick --seed 1`, one run each:
     understood 48% tuned and 58% held out against 58% and 66%, decode p95 367 and 400 ms against 310 and 313 ms.
-    The hypothesis's words are read through the state's grammar instead (recognition_grammar.parse_heard)."""
+    The hypothesis's words are read on the automaton with meaning instead (path_meaning.parse_heard)."""
     digest = hashlib.sha256(f"{FORMAT_VERSION}:{max_words}:{graph.digest()}".encode()).hexdigest()[:32]
     path = cache_dir() / f"{digest}.fsg"
     if path.is_file():

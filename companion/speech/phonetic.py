@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from companion.language.recognition_grammar import Tag, word_graph
-from companion.speech.fsg import WordAutomaton, label, minimal_meant
+from companion.language.recognition_grammar import Tag
+from companion.speech.fsg import WordAutomaton, label
+from companion.speech.kept_automata import meant_automaton
 from companion.speech.pronounce import guess_pronunciations
 
 # espeak-ng voice that pronounces each language.
@@ -296,7 +297,7 @@ def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] 
         built, phones = found
         _remember(lang, phones)
         return built
-    automaton = minimal_meant(word_graph(game, lang, state, player_names, meant=True))
+    automaton = meant_automaton(game, lang, state, player_names)
     words = tuple(sorted({label(w)[0] for _, _, w in automaton.arcs}))
     phones = phones_of(words, lang)
     built = PhoneGraph(automaton, phones)

@@ -20,8 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.language.recognition_grammar import parse_heard, slot_meanings, spelling
+from companion.language.recognition_grammar import slot_meanings, spelling
 from companion.speech.base import ACTION_CONFIDENCE, LOW_CONFIDENCE
+from companion.speech.path_meaning import parse_heard
 from companion.speech.phonetic import closest_sentence
 from companion.speech.recogniser import Meaning, Recognition, meaning_of
 from companion.speech.rivals import spans
@@ -196,8 +197,8 @@ class Opinion:
 
 def written_meaning(words: str, *, game: str, lang: str, state: str, player_names: Sequence[str]) -> Meaning | None:
     """What words mean that were written, not heard on a path of the grammar (Whisper's own, a sentence with a word
-    swapped): read through the state's recognisers' grammar (no phrase kept from recognisers: "go ahead" is no yes
-    to a read-back), as typed where it has none."""
+    swapped): read on the path they take through the state's recognisers' grammar (no phrase kept from
+    recognisers: "go ahead" is no yes to a read-back), as typed where it has none."""
     result = parse_heard(words, game=game, lang=lang, state=state, player_names=player_names)
     return None if result.intent is None else meaning_of(result.intent, result.slots)
 

@@ -48,17 +48,16 @@ import numpy as np
 
 from companion.language.recognition_grammar import (
     MissingWords,
-    intents_saying,
     pronunciations,
     slot_meanings,
     spelling,
-    state_grammar,
     vocabulary,
     word_graph,
 )
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
 from companion.speech.fsg import compiled_fsg
+from companion.speech.path_meaning import intents_saying
 from companion.speech.phonetic import ESPEAK_VOICES
 from companion.speech.pronounce import guess_pronunciations
 from companion.speech.recogniser import Recogniser, Recognition
@@ -298,8 +297,9 @@ class SphinxRecogniser(Recogniser):
         try:
             found = search.rivals(audio, words, [(a, b) for _, a, b in heard],
                                              slot_meanings(self.game, self.lang, *self.grammar))
-            saying = intents_saying(spelling(self.lang).words(" ".join(words)),
-                                    state_grammar(self.game, self.lang, *self.grammar), self.lang)
+            state, players = self.grammar
+            saying = intents_saying(spelling(self.lang).words(" ".join(words)), game=self.game, lang=self.lang,
+                                    state=state, player_names=players)
             if found or not saying & WHOLE_SENTENCE_CHECKED:
                 return found
             return search.sentence_rival(audio, self._search(*self.grammar),

@@ -1,0 +1,143 @@
+"""A state's automaton with meaning (what every recogniser's words are read on) is kept in the cache folder and
+read back the same; a damaged or altered file is refused and the automaton built again; the folder keeps the
+newest."""
+
+import json
+import os
+import zlib
+
+import pytest
+
+from companion.language import kept_templates
+from companion.language.recognition_grammar import word_graph
+from companion.paths import digest_of
+from companion.speech import kept_automata, path_meaning
+from companion.speech.fsg import TAG_MARK, minimal_meant
+
+PLAYERS = ("Alice", "Bruno")
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    forget()
+    yield tmp_path / "companion" / kept_automata.FOLDER
+    forget()
+
+
+def forget() -> None:
+    """Nothing kept in this process's memory: read from the folder, or built."""
+    kept_automata.meant_automaton.cache_clear()
+    path_meaning.path_reader.cache_clear()
+
+
+def automaton(lang: str, state: str, players: tuple[str, ...] = PLAYERS):
+    forget()
+    return kept_automata.meant_automaton("draftosaurus", lang, state, players)
+
+
+def key_of(lang: str, state: str, players: tuple[str, ...] = PLAYERS) -> bytes:
+    found = kept_automata.key(kept_templates.key("draftosaurus", lang, state, players).hex())
+    assert found is not None
+    return found
+
+
+def same(a, b) -> bool:
+    return (a.n_states, a.start, a.accepting) == (b.n_states, b.start, b.accepting) and sorted(a.arcs) == sorted(b.arcs)
+
+
+def meaning(text: str, lang: str = "fr", state: str = "turn"):
+    forget()
+    return path_meaning.path_meaning(text, game="draftosaurus", lang=lang, state=state, player_names=PLAYERS)
+
+
+def test_a_kept_automaton_is_the_automaton_built_and_reads_the_same_meanings(cache):
+    built = automaton("fr", "turn")
+    assert same(built, minimal_meant(word_graph("draftosaurus", "fr", "turn", PLAYERS, meant=True)))
+    assert [p.name.endswith(".json.z") for p in cache.iterdir()] == [True]
+    kept = kept_automata.read(key_of("fr", "turn"))
+    assert kept is not None and kept is not built and same(kept, built)
+    assert automaton("fr", "turn") is not built  # read back, not built: the same
+    assert meaning("alice met le tricératops dans la rivière") == \
+        ("place", (("pen", "river"), ("player", "Alice"), ("species", "triceratops")))
+
+
+def test_each_state_and_set_of_names_has_its_own_file(cache):
+    automaton("en", "who")
+    automaton("en", "who", ("Zoé", "Bruno"))  # the names are words of the state
+    automaton("es", "who")
+    assert len(list(cache.iterdir())) == 3
+    automaton("en", "who")
+    assert len(list(cache.iterdir())) == 3  # read back, not kept twice
+
+
+@pytest.mark.parametrize("at", [0, 40, -1])
+def test_a_damaged_file_is_refused_and_the_automaton_built_and_kept_again(cache, at):
+    built = automaton("en", "confirm")
+    (path,) = cache.iterdir()
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0xFF
+    path.write_bytes(bytes(data))
+    key = key_of("en", "confirm")
+    assert kept_automata.read(key) is None
+    assert same(automaton("en", "confirm"), built) and kept_automata.read(key) is not None  # written whole again
+
+
+def altered(path, key: bytes, document, level: int = 6) -> None:
+    """The file at `path` made anew from `document` with a digest made to match."""
+    payload = zlib.compress(document if isinstance(document, bytes) else json.dumps(document).encode(), level)
+    path.write_bytes(digest_of(key, payload) + payload)
+
+
+def test_files_altered_to_make_the_reader_fail_lie_or_fill_the_memory_are_refused(cache, monkeypatch):
+    built = automaton("en", "confirm")
+    key = key_of("en", "confirm")
+    (path,) = cache.iterdir()
+    labels = sorted({arc_label for _, _, arc_label in built.arcs})
+    number = {arc_label: k for k, arc_label in enumerate(labels)}
+    document = {"states": built.n_states, "start": built.start, "accepting": sorted(built.accepting),
+                "labels": labels, "arcs": [x for s, t, arc_label in built.arcs for x in (s, t, number[arc_label])]}
+    altered(path, key, document)
+    assert kept_automata.read(key) is not None  # the form itself is read
+    arcs = document["arcs"]
+    for changed in ({"arcs": [*arcs, 0]},  # an arc cut short
+                    {"arcs": [*arcs, 0, 0, len(labels)]},  # a label no file holds
+                    {"arcs": [*arcs, 0, built.n_states, 0]},  # a state beyond the automaton
+                    {"arcs": [*arcs[:-1], 1.0]}, {"arcs": [*arcs[:-1], True]},  # numbers that are not whole
+                    {"start": -1}, {"accepting": [built.n_states]}, {"labels": [*labels[:-1], 7]},
+                    {"states": "many"}):
+        altered(path, key, {**document, **changed})
+        assert kept_automata.read(key) is None, changed
+    altered(path, key, [document])
+    assert kept_automata.read(key) is None  # not an automaton at all
+    altered(path, key, b"[" * 100_000 + b"]" * 100_000)
+    assert kept_automata.read(key) is None  # nested beyond Python's recursion
+    altered(path, key, b" " * (kept_automata.MOST_BYTES + 1), level=9)
+    assert kept_automata.read(key) is None  # unpacked, more than the bound: not unpacked
+    tagged = next(k for k, arc_label in enumerate(labels) if TAG_MARK in arc_label)
+    for tag in ("not json", '["slot", "x", "y"]', '["intent", "x", [], "7"]', "12", '["slot", "x", "y", NaN]',
+                '["intent", "undo", [], -100000000]', '["slot", "x", NaN, 1]', '["order", "x", null, 1]'):
+        wrong = list(labels)
+        wrong[tagged] = tag + TAG_MARK + labels[tagged].split(TAG_MARK)[-1]
+        altered(path, key, {**document, "labels": wrong})
+        assert kept_automata.read(key) is None, tag  # a tag of meaning that is none: refused, not a crash
+    assert meaning("yes", "en", "confirm") == ("yes", ())  # built again
+
+
+def test_the_folder_keeps_the_most_recently_used_automata(cache, monkeypatch):
+    monkeypatch.setattr(kept_automata, "MOST_FILES", 2)
+    automaton("en", "confirm")
+    first = next(cache.iterdir())
+    os.utime(first, ns=(1, 1))  # as if kept long ago
+    automaton("fr", "confirm")
+    automaton("en", "confirm")  # read, so used again
+    automaton("es", "confirm")
+    names = {p.name for p in cache.iterdir()}
+    assert len(names) == 2 and first.name in names
+
+
+def test_a_cache_folder_that_cannot_be_written_keeps_nothing_and_reads_all_the_same(cache):
+    cache.parent.mkdir(parents=True)
+    cache.write_text("a file where the folder would be")
+    assert meaning("alice met le tricératops dans la rivière")[0] == "place"
+    assert cache.is_file()
