@@ -927,3 +927,50 @@ def test_a_move_naming_a_player_said_when_who_starts_is_asked_is_said_to_be_unde
     not a name nobody has."""
     out = play(tmp_path, "draftosaurus", lines, lang=lang).stdout
     assert not_now in out
+
+
+def finished_tracked_game() -> Game:
+    """A game where only Alice's zoo is followed, played to its end, Alice with a dinosaur in the King's pen."""
+    import random
+
+    from companion.games.draftosaurus.engine import DISCARD, OVER, ROLL, Discard, Place
+    from companion.games.draftosaurus.ids import SPECIES
+
+    for seed in range(1, 40):
+        game, choices = Game.new(["Alice", "Bruno"], seed=seed, tracked=[0]), random.Random(seed)
+        while game.phase != OVER:
+            if game.phase == ROLL:
+                game.apply(game.roll_die())
+                continue
+            for player in game.waiting_for():
+                if game.phase == DISCARD:
+                    game.apply(Discard(player, choices.choice(SPECIES)))
+                    continue
+                species = choices.choice([s for s in SPECIES if set(game.legal_pens(player, s)) - {"pyramid"}])
+                game.apply(Place(player, species, choices.choice(
+                    [p for p in game.legal_pens(player, species) if p != "pyramid"])))
+        if game.zoos[0]["king_of_the_jungle"]:
+            return game
+    raise AssertionError("no seed gave the King's pen a dinosaur")
+
+
+@pytest.mark.parametrize("lang, lines, question, again", [
+    ("fr", ["oui", "aide", "deux"], "Bruno, combien de dinosaures de l'espèce T-Rex as-tu dans ton zoo, sans",
+     "Je n'attendais pas cela ici. "),
+    ("en", ["yes", "help", "two"], "Bruno, how many T-Rex dinosaurs are in your zoo, not counting",
+     "I was not expecting that here. "),
+    ("es", ["sí", "ayuda", "dos"], "Bruno, ¿cuántos dinosaurios de la especie T-Rex tienes en tu zoo, sin",
+     "No esperaba eso aquí. "),
+])
+def test_a_count_asked_at_the_end_is_asked_again_once_after_an_answer_of_another_kind(
+        tmp_path, lang, lines, question, again):
+    game = finished_tracked_game()
+    assert game.zoos[0]["king_of_the_jungle"][0] == "trex"
+    write_save(tmp_path / "g.json", "draftosaurus", {"finished": False, "state": game.to_json()})
+    result = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text", "--lang", lang], lines, tmp_path)
+    assert result.returncode == 0, result.stderr
+    said = result.stdout.splitlines()
+    asked = next(k for k, line in enumerate(said) if line.startswith(question))
+    assert said[asked + 1] == again + said[asked], result.stdout  # why, with the question, once
+    assert said[asked + 3] == said[asked], result.stdout  # after help, the question alone
+    assert said[asked] not in said[asked + 4:], result.stdout  # "two" taken

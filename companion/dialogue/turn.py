@@ -378,12 +378,15 @@ class Table(Generic[GameT, ActionT]):
         routed = self.route(verdict, state, None)
         return routed if isinstance(routed, Answer) else None
 
-    def ask(self, question: Question, half: Missing | None = None) -> Answer | None:
+    def ask(self, question: Question, half: Missing | None = None, why: str | None = None) -> Answer | None:
         """The answer to `question` that the game must interpret; queries are answered on the way. None when
-        an undo or redo closed the question (an undo said during half a command drops that half)."""
+        an undo or redo closed the question (an undo said during half a command drops that half). `why`: the
+        sentence that says why it is asked again, with the question in it (said again alone afterwards)."""
         speaker = self.player_name(question.player)
         self.state = question.state
         prompt = self.session.text(question.key, **question.params)
+        if why is not None:
+            prompt = self.session.text(why, question=prompt)
         help_key = question.help or self.help_key(question)
         help_params = {**self.help_names(question.player), **self.help_params(question)}
 

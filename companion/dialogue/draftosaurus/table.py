@@ -571,15 +571,16 @@ class DraftosaurusTable(Table[Game, Action]):
             for species in kinds:
                 question = Question(self.key(key), SETUP_STATE, {"player": self.game.players[player],
                                                                  "species": species}, help="help.number")
+                why = None
                 while True:
-                    answer = self.ask(question)
+                    answer = self.ask(question, why=why)
                     if answer is None and self.game.phase != OVER:
                         raise BackInPlay()
                     if answer is not None and isinstance(answer.slots.get("number"), int):
                         reported.setdefault(player, {})[species] = int(answer.slots["number"])
                         break
                     if answer is not None:
-                        self.session.say(AGAIN, question=self.text(key, **question.params))
+                        why = AGAIN  # said once with the question, which is not said twice
         return reported
 
     # ----- a match: the next game, and the sum at the end
