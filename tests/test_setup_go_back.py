@@ -153,3 +153,16 @@ class Spoken(Listener):
 
     def listen(self, state: str | None = None) -> Heard | None:
         return Heard(self.said.pop(0), 0.99, "sphinx") if self.said else None
+
+
+@pytest.mark.parametrize("lang, lines, said", [
+    ("fr", ["aide", "quatre"],
+     "Réponds par un nombre, par exemple trois. Pour corriger une réponse précédente, dis annule."),
+    ("en", ["help", "four"], "Answer with a number, for example three. To correct an earlier answer, say undo."),
+    ("es", ["ayuda", "cuatro"],
+     "Responde con un número, por ejemplo tres. Para corregir una respuesta anterior, di deshacer."),
+])
+def test_help_at_a_set_up_question_says_how_to_correct_an_answer(tmp_path, lang, lines, said):
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--lang", lang, "--save",
+                       str(tmp_path / "g.json")], lines, tmp_path)
+    assert said in result.stdout.splitlines(), result.stdout

@@ -98,7 +98,7 @@ def ask_until(session: Session, question: str, accept: Callable[[Answer], bool],
     return answer
 
 
-_HELP = {"yes": "help.yes_no", "number": "help.number"}  # what "help" says when these are expected
+_HELP = {"yes": "help.setup_yes_no", "number": "help.setup_number"}  # what "help" says when these are expected
 
 
 def ask_intent(session: Session, key: str, expected: Collection[str], *, again_key: str = AGAIN,
