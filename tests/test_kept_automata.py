@@ -2,10 +2,9 @@
 read back the same; a damaged or altered file is refused and the automaton built again; the folder keeps the
 newest."""
 
-import json
 import os
-import zlib
 
+import numpy as np
 import pytest
 
 from companion.language import kept_templates
@@ -13,6 +12,7 @@ from companion.language.recognition_grammar import word_graph
 from companion.paths import digest_of
 from companion.speech import kept_automata, path_meaning
 from companion.speech.fsg import TAG_MARK, minimal_meant
+from companion.speech.kept_arrays import packed
 
 PLAYERS = ("Alice", "Bruno")
 
@@ -27,13 +27,13 @@ def cache(tmp_path, monkeypatch):
 
 def forget() -> None:
     """Nothing kept in this process's memory: read from the folder, or built."""
-    kept_automata.meant_automaton.cache_clear()
+    kept_automata.meant_arcs.cache_clear()
     path_meaning.path_reader.cache_clear()
 
 
 def automaton(lang: str, state: str, players: tuple[str, ...] = PLAYERS):
     forget()
-    return kept_automata.meant_automaton("draftosaurus", lang, state, players)
+    return kept_automata.meant_arcs("draftosaurus", lang, state, players)
 
 
 def key_of(lang: str, state: str, players: tuple[str, ...] = PLAYERS) -> bytes:
@@ -43,7 +43,10 @@ def key_of(lang: str, state: str, players: tuple[str, ...] = PLAYERS) -> bytes:
 
 
 def same(a, b) -> bool:
-    return (a.n_states, a.start, a.accepting) == (b.n_states, b.start, b.accepting) and sorted(a.arcs) == sorted(b.arcs)
+    """The same automaton (tables, or automata as minimal_meant makes them, their arcs in the same order)."""
+    a, b = (x.automaton() if isinstance(x, kept_automata.ArcTable) else x for x in (a, b))
+    return (a.n_states, a.start, a.accepting) == (b.n_states, b.start, b.accepting) and \
+        sorted(a.arcs, key=lambda arc: arc[0]) == sorted(b.arcs, key=lambda arc: arc[0])
 
 
 def meaning(text: str, lang: str = "fr", state: str = "turn"):
@@ -54,7 +57,7 @@ def meaning(text: str, lang: str = "fr", state: str = "turn"):
 def test_a_kept_automaton_is_the_automaton_built_and_reads_the_same_meanings(cache):
     built = automaton("fr", "turn")
     assert same(built, minimal_meant(word_graph("draftosaurus", "fr", "turn", PLAYERS, meant=True)))
-    assert [p.name.endswith(".json.z") for p in cache.iterdir()] == [True]
+    assert [p.suffix for p in cache.iterdir()] == [".npz"]
     kept = kept_automata.read(key_of("fr", "turn"))
     assert kept is not None and kept is not built and same(kept, built)
     assert automaton("fr", "turn") is not built  # read back, not built: the same
@@ -83,9 +86,9 @@ def test_a_damaged_file_is_refused_and_the_automaton_built_and_kept_again(cache,
     assert same(automaton("en", "confirm"), built) and kept_automata.read(key) is not None  # written whole again
 
 
-def altered(path, key: bytes, document, level: int = 6) -> None:
-    """The file at `path` made anew from `document` with a digest made to match."""
-    payload = zlib.compress(document if isinstance(document, bytes) else json.dumps(document).encode(), level)
+def altered(path, key: bytes, arrays: dict, header) -> None:
+    """The file at `path` made anew from `arrays` and `header` with a digest made to match."""
+    payload = packed(arrays, header)
     path.write_bytes(digest_of(key, payload) + payload)
 
 
@@ -93,33 +96,34 @@ def test_files_altered_to_make_the_reader_fail_lie_or_fill_the_memory_are_refuse
     built = automaton("en", "confirm")
     key = key_of("en", "confirm")
     (path,) = cache.iterdir()
-    labels = sorted({arc_label for _, _, arc_label in built.arcs})
-    number = {arc_label: k for k, arc_label in enumerate(labels)}
-    document = {"states": built.n_states, "start": built.start, "accepting": sorted(built.accepting),
-                "labels": labels, "arcs": [x for s, t, arc_label in built.arcs for x in (s, t, number[arc_label])]}
-    altered(path, key, document)
+    arrays = {"offsets": built.offsets, "targets": built.targets, "labels": built.labels,
+              "accepting": np.array(sorted(built.accepting))}
+    header = {"start": built.start, "names": built.names}
+    altered(path, key, arrays, header)
     assert kept_automata.read(key) is not None  # the form itself is read
-    arcs = document["arcs"]
-    for changed in ({"arcs": [*arcs, 0]},  # an arc cut short
-                    {"arcs": [*arcs, 0, 0, len(labels)]},  # a label no file holds
-                    {"arcs": [*arcs, 0, built.n_states, 0]},  # a state beyond the automaton
-                    {"arcs": [*arcs[:-1], 1.0]}, {"arcs": [*arcs[:-1], True]},  # numbers that are not whole
-                    {"start": -1}, {"accepting": [built.n_states]}, {"labels": [*labels[:-1], 7]},
-                    {"states": "many"}):
-        altered(path, key, {**document, **changed})
+    states, arcs = len(built.offsets) - 1, len(built.targets)
+    for changed in ({"targets": np.append(built.targets[:-1], states)},  # a state beyond the automaton
+                    {"labels": np.append(built.labels[:-1], len(built.names))},  # a label the file does not hold
+                    {"labels": np.append(built.labels[:-1], -1)},
+                    {"offsets": np.append(built.offsets[:-1], arcs + 1)},  # arcs beyond the last
+                    {"offsets": np.concatenate([[0, arcs], built.offsets[2:]])},  # offsets that go back
+                    {"accepting": np.array([states])}, {"targets": built.targets[:-1]}):
+        altered(path, key, {**arrays, **changed}, header)
         assert kept_automata.read(key) is None, changed
-    altered(path, key, [document])
-    assert kept_automata.read(key) is None  # not an automaton at all
-    altered(path, key, b"[" * 100_000 + b"]" * 100_000)
-    assert kept_automata.read(key) is None  # nested beyond Python's recursion
-    altered(path, key, b" " * (kept_automata.MOST_BYTES + 1), level=9)
-    assert kept_automata.read(key) is None  # unpacked, more than the bound: not unpacked
-    tagged = next(k for k, arc_label in enumerate(labels) if TAG_MARK in arc_label)
+    for wrong in ({"start": -1}, {"start": states}, {"start": True}, {"names": [*built.names[:-1], 7]}, [header]):
+        altered(path, key, arrays, wrong if isinstance(wrong, list) else {**header, **wrong})
+        assert kept_automata.read(key) is None, wrong
+    altered(path, key, {**arrays, "extra": np.zeros(3)}, header)
+    assert kept_automata.read(key) is None  # a member more
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kept_automata, "MOST_BYTES", sum(a.nbytes for a in arrays.values()))
+        assert kept_automata.read(key) is None  # unpacked, more than the bound: not unpacked
+    tagged = next(k for k, arc_label in enumerate(built.names) if TAG_MARK in arc_label)
     for tag in ("not json", '["slot", "x", "y"]', '["intent", "x", [], "7"]', "12", '["slot", "x", "y", NaN]',
                 '["intent", "undo", [], -100000000]', '["slot", "x", NaN, 1]', '["order", "x", null, 1]'):
-        wrong = list(labels)
-        wrong[tagged] = tag + TAG_MARK + labels[tagged].split(TAG_MARK)[-1]
-        altered(path, key, {**document, "labels": wrong})
+        names = list(built.names)
+        names[tagged] = tag + TAG_MARK + names[tagged].split(TAG_MARK)[-1]
+        altered(path, key, arrays, {**header, "names": names})
         assert kept_automata.read(key) is None, tag  # a tag of meaning that is none: refused, not a crash
     assert meaning("yes", "en", "confirm") == ("yes", ())  # built again
 

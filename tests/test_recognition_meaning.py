@@ -18,6 +18,7 @@ from companion.language.grammar import _recognize, examples, games, load_grammar
 from companion.language.messages import LANGUAGES
 from companion.speech import path_meaning as pm
 from companion.speech.fsg import minimal_meant
+from companion.speech.kept_automata import ArcTable
 
 PLAYERS = ("Alice", "Jean-Luc")
 PER_STATE = 25  # phrases sampled in each state (every phrase is parsed typed in test_grammar_recognition)
@@ -135,7 +136,8 @@ def test_a_list_s_longest_value_is_taken_first_as_typed():
         b = rg.Choice((("y", "z"), ("z",)), values=("B1", "B2"), longest_first=longest_first)
         template = (rg.Ref("list_a", "a"), rg.Ref("list_b", "b"))
         grammar = rg.StateGrammar((("both", (template,)),), {"list_a": a, "list_b": b}, (((),),))
-        ends = pm.PathReader(minimal_meant(rg.grammar_graph(grammar, "en", meant=True))).paths(["x", "y", "z"])
+        table = ArcTable.of(minimal_meant(rg.grammar_graph(grammar, "en", meant=True)))
+        ends = pm.PathReader(table).paths(["x", "y", "z"])
         return rg.Tag.meaning(ends["both"][1])
 
     assert read(True) == ("both", {"a": "A2", "b": "B2"})

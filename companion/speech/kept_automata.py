@@ -1,41 +1,84 @@
-"""A dialogue state's minimal automaton with meaning (fsg.meant_automaton), kept in the cache folder (automata/)
-between runs.
+"""A dialogue state's minimal automaton with meaning (fsg.minimal_meant), kept in the cache folder (automata/)
+between runs, as a table of its arcs grouped by the state they leave (`ArcTable`).
 
 Every recogniser's words are read on it (companion.speech.path_meaning), and Whisper's phone graph is spelled out
-from it; building it took 0.3 to 0.6 s for French Draftosaurus's `any`, at the first command of a state, where
-reading it back takes about 20 ms. A kept automaton is found by a key made of what it depends on: the state's
-templates (as the recognisers' view of the state is found: companion.language.kept_templates) and the code that
-builds automata. The file begins with a digest of the key and its contents, checked before anything is read; it
-is JSON (no pickle), read within a bound on its unpacked size and checked for the shape of an automaton whose tags
-are ours, so that a damaged or altered file is refused, and the automaton built again and kept anew. The
-MOST_FILES used last are kept (each set of player names makes automata of its own).
+from it; building it took 0.3 to 0.6 s for French Draftosaurus's `any`, at the first command of a state. A kept
+automaton is found by a key made of what it depends on: the state's templates (as the recognisers' view of the
+state is found: companion.language.kept_templates) and the code that builds automata. The file begins with a
+digest of the key and its contents, checked before anything is read; it is read without pickle, within a bound on
+its unpacked size (kept_arrays), and checked for the shape of an automaton whose tags are ours, so that a damaged
+or altered file is refused, and the automaton built again and kept anew. The MOST_FILES used last are kept (each
+set of player names makes automata of its own).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import zlib
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from companion.language.recognition_grammar import Tag, word_graph
 from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, read_checked
 from companion.speech.fsg import WordAutomaton, label, minimal_meant
+from companion.speech.kept_arrays import packed, unpacked
 
 FOLDER = "automata"
-FORMAT = b"companion-meant-automaton 1, zlib json"
-MOST_FILES = 48  # French Draftosaurus's `any` with two names: 0.12 MB
-MOST_BYTES = 64 << 20  # unpacked, far above the largest (0.84 MB)
+FORMAT = b"companion-meant-automaton 2, npz compressed"
+MOST_FILES = 48  # French Draftosaurus's `any` with two names: 0.1 MB
+MOST_BYTES = 64 << 20  # unpacked, far above the largest (0.5 MB)
 _HERE = Path(__file__).parent
-_OUR_CODE = ("fsg.py", "kept_automata.py")
+_OUR_CODE = ("fsg.py", "kept_automata.py", "kept_arrays.py")
+_ARRAYS = ("offsets", "targets", "labels", "accepting")
+
+
+@dataclass(frozen=True)
+class ArcTable:
+    """An automaton's arcs grouped by the state they leave: those of state s are `targets` and `labels` (indices
+    into `names`) from offsets[s] to offsets[s + 1]. Read back from a file, nothing is rebuilt; a reader takes
+    the arcs of the states it meets (path_meaning.PathReader)."""
+
+    start: int
+    accepting: frozenset[int]
+    names: list[str]
+    offsets: np.ndarray
+    targets: np.ndarray
+    labels: np.ndarray
+
+    @classmethod
+    def of(cls, automaton: WordAutomaton) -> ArcTable:
+        names = sorted({arc_label for _, _, arc_label in automaton.arcs})
+        number = {arc_label: index for index, arc_label in enumerate(names)}
+        arcs = sorted(automaton.arcs, key=lambda arc: arc[0])  # the arcs of a state in their order
+        sources = np.array([arc[0] for arc in arcs], dtype=np.int64)
+        offsets = np.searchsorted(sources, np.arange(automaton.n_states + 1), side="left")
+        targets = np.array([arc[1] for arc in arcs], dtype=np.int64)
+        return cls(automaton.start, automaton.accepting, names, offsets, targets,
+                   np.array([number[arc[2]] for arc in arcs], dtype=np.int64))
+
+    @property
+    def n_states(self) -> int:
+        return len(self.offsets) - 1
+
+    def leaving(self, state: int) -> list[tuple[int, str]]:
+        """The arcs that leave `state`: (target, label)."""
+        begin, end = int(self.offsets[state]), int(self.offsets[state + 1])
+        return [(target, self.names[number]) for target, number in
+                zip(self.targets[begin:end].tolist(), self.labels[begin:end].tolist(), strict=True)]
+
+    def automaton(self) -> WordAutomaton:
+        return WordAutomaton(self.n_states, self.start, self.accepting,
+                             [(state, target, arc_label) for state in range(self.n_states)
+                              for target, arc_label in self.leaving(state)])
 
 
 # Kept in the process too: Whisper's match by sound and the reading of every recogniser's words use the same automaton.
 @lru_cache(maxsize=16)
-def meant_automaton(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> WordAutomaton:
+def meant_arcs(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> ArcTable:
     """The minimal automaton with meaning of what recognisers may say in a state (recognition_grammar.word_graph,
     fsg.minimal_meant): read from the cache folder when it was built before from the same templates, else built
     and kept there."""
@@ -45,7 +88,7 @@ def meant_automaton(game: str, lang: str, state: str, player_names: tuple[str, .
     found = read(found_key) if found_key is not None else None
     if found is not None:
         return found
-    built = minimal_meant(word_graph(game, lang, state, player_names, meant=True))
+    built = ArcTable.of(minimal_meant(word_graph(game, lang, state, player_names, meant=True)))
     if found_key is not None:
         keep(found_key, built)
     return built
@@ -68,59 +111,53 @@ def key(templates: str) -> bytes | None:
 
 
 def _path(key: bytes) -> Path:
-    return cache_home() / FOLDER / f"{key.hex()[:32]}.json.z"
+    return cache_home() / FOLDER / f"{key.hex()[:32]}.npz"
 
 
-def read(key: bytes) -> WordAutomaton | None:
+def read(key: bytes) -> ArcTable | None:
     """The automaton kept under `key`, or None (none kept, or a file refused)."""
     path = _path(key)
     payload = read_checked(path, lambda data: digest_of(key, data))
     if payload is None:
         return None
     try:
-        unpacker = zlib.decompressobj()
-        text = unpacker.decompress(payload, MOST_BYTES)
-        if unpacker.unconsumed_tail or not unpacker.eof:
-            return None
-        found = _checked(json.loads(text))
-    except (ValueError, TypeError, zlib.error, RecursionError):
+        found = unpacked(payload, _ARRAYS, MOST_BYTES)
+        table = None if found is None else _checked(*found)
+    except Exception:  # noqa: BLE001 - whatever a file altered to match its digest raises, it is refused
         return None
-    if found is not None:
+    if table is not None:
         with contextlib.suppress(OSError):
             os.utime(path)  # used: among the newest again
-    return found
+    return table
 
 
-def _checked(document: Any) -> WordAutomaton | None:
-    """The automaton a document holds when it has the shape of one, with tags of ours, else None."""
-    if not isinstance(document, dict):
+def _checked(arrays: dict[str, np.ndarray], header: Any) -> ArcTable | None:
+    """The table the arrays and header hold when they have the shape of one, with tags of ours, else None."""
+    if not isinstance(header, dict):
         return None
-    size, start, accepting = document.get("states"), document.get("start"), document.get("accepting")
-    labels, arcs = document.get("labels"), document.get("arcs")
-    if not (isinstance(size, int) and isinstance(start, int) and 0 <= start < size
-            and isinstance(accepting, list) and isinstance(labels, list) and isinstance(arcs, list)
-            and len(arcs) % 3 == 0 and all(isinstance(x, str) for x in labels)
-            and all(type(x) is int for x in accepting) and all(type(x) is int for x in arcs)):
+    start, names = header.get("start"), header.get("names")
+    offsets, targets, labels, accepting = (arrays[name].astype(np.int64) for name in _ARRAYS)
+    states = len(offsets) - 1
+    if not (type(start) is int and 0 <= start < states and isinstance(names, list)
+            and all(isinstance(name, str) for name in names)):
         return None
-    if any(not 0 <= x < size for x in accepting) or any(
-            not (0 <= arcs[i] < size and 0 <= arcs[i + 1] < size and 0 <= arcs[i + 2] < len(labels))
-            for i in range(0, len(arcs), 3)):
+    if not (offsets[0] == 0 and offsets[-1] == len(targets) == len(labels) and bool(np.all(np.diff(offsets) >= 0))):
         return None
-    tags = {tag for arc_label in labels for tag in label(arc_label)[1]}
+    bounds = ((targets, states), (labels, len(names)), (accepting, states))
+    if any(len(array) and (array.min() < 0 or array.max() >= limit) for array, limit in bounds):
+        return None
+    tags = {tag for name in names for tag in label(name)[1]}
     if not all(Tag.valid(tag) for tag in tags):  # each tag checked once (a state's labels share them)
         return None
-    return WordAutomaton(size, start, frozenset(accepting),
-                         [(arcs[i], arcs[i + 1], labels[arcs[i + 2]]) for i in range(0, len(arcs), 3)])
+    return ArcTable(start, frozenset(accepting.tolist()), names, offsets, targets, labels)
 
 
-def keep(key: bytes, automaton: WordAutomaton) -> None:
-    """Keep `automaton` under `key`, then drop the least recently used beyond MOST_FILES. A cache folder that
-    cannot be written keeps nothing."""
-    labels = sorted({arc_label for _, _, arc_label in automaton.arcs})
-    number = {arc_label: index for index, arc_label in enumerate(labels)}
-    document = {"states": automaton.n_states, "start": automaton.start, "accepting": sorted(automaton.accepting),
-                "labels": labels, "arcs": [x for s, t, arc_label in automaton.arcs for x in (s, t, number[arc_label])]}
-    payload = zlib.compress(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
+def keep(key: bytes, table: ArcTable) -> None:
+    """Keep `table` under `key`, then drop the least recently used beyond MOST_FILES. A cache folder that cannot
+    be written keeps nothing."""
+    arrays = {"offsets": table.offsets, "targets": table.targets, "labels": table.labels,
+              "accepting": np.array(sorted(table.accepting), dtype=np.int64)}
+    payload = packed(arrays, {"start": table.start, "names": table.names})
     path = _path(key)
     if keep_checked(path, lambda data: digest_of(key, data), payload):
-        forget_oldest(path.parent, "*.json.z", MOST_FILES)
+        forget_oldest(path.parent, "*.npz", MOST_FILES)

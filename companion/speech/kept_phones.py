@@ -14,8 +14,6 @@ its own).
 from __future__ import annotations
 
 import contextlib
-import io
-import json
 import os
 import re
 import subprocess
@@ -28,6 +26,7 @@ import numpy as np
 from companion.language.recognition_grammar import Tag
 from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, read_checked
 from companion.speech.fsg import label
+from companion.speech.kept_arrays import packed, unpacked
 from companion.speech.pronounce import espeak_path
 
 if TYPE_CHECKING:
@@ -41,9 +40,8 @@ FORMAT = b"companion-phone-graph 2, npz compressed"
 MOST_FILES = 48
 MOST_BYTES = 64 << 20  # unpacked, far above the largest (2.85 MB)
 _HERE = Path(__file__).parent
-_OUR_CODE = ("fsg.py", "phonetic.py", "pronounce.py", "kept_phones.py")
+_OUR_CODE = ("fsg.py", "phonetic.py", "pronounce.py", "kept_phones.py", "kept_arrays.py")
 _ARRAYS = ("accepting", "sources", "targets", "labels", "word_arcs")
-_MEMBERS = frozenset(f"{name}.npy" for name in (*_ARRAYS, "header"))
 
 
 @cache
@@ -95,13 +93,10 @@ def read(key: bytes) -> tuple[PhoneGraph, dict[str, tuple[str, ...]]] | None:
     if payload is None:
         return None
     try:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as stored:  # nothing unpacked before it is asked for
-            members = stored.zip.infolist()
-            if {m.filename for m in members} != _MEMBERS or len(members) != len(_MEMBERS) or \
-                    sum(m.file_size for m in members) > MOST_BYTES:
-                return None
-            arrays = {name: stored[name] for name in _ARRAYS}
-            header = json.loads(bytes(stored["header"]).decode("utf-8"))
+        found_arrays = unpacked(payload, _ARRAYS, MOST_BYTES)
+        if found_arrays is None:
+            return None
+        arrays, header = found_arrays
         found = _checked(header, arrays)
         if found is None:
             return None
@@ -122,8 +117,6 @@ def _checked(header: Any, arrays: dict[str, np.ndarray]) -> tuple[list[str], int
         return None
     symbols, size, start = header.get("symbols"), header.get("size"), header.get("start")
     words, phones = header.get("words"), header.get("phones")
-    if any(a.ndim != 1 or a.dtype.kind not in "iu" for a in arrays.values()):
-        return None
     arcs = len(arrays["sources"])
     if not (isinstance(symbols, list) and all(isinstance(s, str) for s in symbols) and isinstance(size, int)
             and isinstance(start, int) and 0 <= start < size <= arcs + 1 and isinstance(words, list)
@@ -148,11 +141,8 @@ def keep(key: bytes, graph: PhoneGraph, phones: dict[str, tuple[str, ...]]) -> N
     word_arcs = sorted(graph.word_at)
     header = {"symbols": graph.symbols, "size": graph.size, "start": graph.start,
               "words": [graph.word_at[arc] for arc in word_arcs], "phones": {w: list(p) for w, p in phones.items()}}
-    out = io.BytesIO()
-    arrays: dict[str, Any] = {name: array.astype(np.int32) for name, array in graph.arrays().items()}
-    arrays["word_arcs"] = np.array(word_arcs, dtype=np.int32)
-    arrays["header"] = np.frombuffer(json.dumps(header, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
-    np.savez_compressed(out, **arrays)
+    arrays = {**graph.arrays(), "word_arcs": np.array(word_arcs, dtype=np.int32)}
+    payload = packed(arrays, header)
     path = _path(key)
-    if keep_checked(path, lambda data: digest_of(key, data), out.getvalue()):
+    if keep_checked(path, lambda data: digest_of(key, data), payload):
         forget_oldest(path.parent, "*.npz", MOST_FILES)

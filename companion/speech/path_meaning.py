@@ -1,5 +1,5 @@
 """What a recogniser's words mean, read on the path they take through the state's compiled grammar: the minimal
-automaton with meaning (kept_automata.meant_automaton) whose sounds Whisper's match also walks
+automaton with meaning (kept_automata.meant_arcs) whose sounds Whisper's match also walks
 (companion.speech.phonetic), and whose words are those PocketSphinx's FSG and Vosk's phrases are built from. The
 tags on a path's arcs say the intent and the slots. Of the paths that spell the same words, the one the parser
 reads first is taken: its tags' ranks (Tag.rank: the template's place, then each list value's place in the order
@@ -17,8 +17,8 @@ from functools import lru_cache
 
 from companion.language.grammar import ParseResult, parse
 from companion.language.recognition_grammar import Tag, spelling
-from companion.speech.fsg import TAG_MARK, WordAutomaton, label
-from companion.speech.kept_automata import meant_automaton
+from companion.speech.fsg import TAG_MARK, label
+from companion.speech.kept_automata import ArcTable, meant_arcs
 from companion.speech.recogniser import Meaning, meaning_of
 
 # The ranks of a path's tags so far, in the order met (the parser's order: the least first), and its tags.
@@ -26,15 +26,23 @@ _Path = tuple[tuple[int, ...], tuple[str, ...]]
 
 
 class PathReader:
-    """A state's automaton with meaning, indexed to follow words: from each state, the arcs each word may take.
-    A label's tags are read when a path first takes it (French Draftosaurus's `any`: 5,636 labels)."""
+    """A state's automaton with meaning, followed word by word: the arcs that leave a state are read from its
+    table when a path first reaches it, and a label's tags when a path first takes it (French Draftosaurus's
+    `any`: 30,197 arcs, 5,636 labels; a sentence meets a few dozen)."""
 
-    def __init__(self, automaton: WordAutomaton):
-        self.start, self.accepting = automaton.start, automaton.accepting
-        self.arcs: dict[tuple[int, str], list[tuple[int, str]]] = defaultdict(list)
-        for source, target, arc_label in automaton.arcs:
-            self.arcs[(source, arc_label[arc_label.rfind(TAG_MARK) + 1:])].append((target, arc_label))
+    def __init__(self, table: ArcTable):
+        self.table, self.start, self.accepting = table, table.start, table.accepting
+        self.arcs: dict[int, dict[str, list[tuple[int, str]]]] = {}
         self.read: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}
+
+    def _leaving(self, state: int, word: str) -> list[tuple[int, str]]:
+        """The arcs of `word` that leave `state`: (target, label)."""
+        if state not in self.arcs:
+            by_word: dict[str, list[tuple[int, str]]] = defaultdict(list)
+            for target, arc_label in self.table.leaving(state):
+                by_word[arc_label[arc_label.rfind(TAG_MARK) + 1:]].append((target, arc_label))
+            self.arcs[state] = by_word
+        return self.arcs[state].get(word, [])
 
     def _tags(self, arc_label: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """A label's tags and their ranks."""
@@ -49,7 +57,7 @@ class PathReader:
         for word in words:
             after: dict[int, dict[str | None, _Path]] = defaultdict(dict)
             for state, best in frontier.items():
-                for target, arc_label in self.arcs.get((state, word), ()):
+                for target, arc_label in self._leaving(state, word):
                     tags, ranks = self._tags(arc_label)
                     for intent, (so_far, before) in best.items():
                         reached = _intent(tags) if intent is None else intent
@@ -76,7 +84,7 @@ def _intent(tags: tuple[str, ...]) -> str | None:
 
 @lru_cache(maxsize=16)
 def path_reader(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> PathReader:
-    return PathReader(meant_automaton(game, lang, state, player_names))
+    return PathReader(meant_arcs(game, lang, state, player_names))
 
 
 def path_meaning(text: str, *, game: str, lang: str, state: str,

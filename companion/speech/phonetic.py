@@ -23,7 +23,7 @@ import numpy as np
 
 from companion.language.recognition_grammar import Tag
 from companion.speech.fsg import WordAutomaton, label
-from companion.speech.kept_automata import meant_automaton
+from companion.speech.kept_automata import meant_arcs
 from companion.speech.pronounce import guess_pronunciations
 
 # espeak-ng voice that pronounces each language.
@@ -297,7 +297,7 @@ def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] 
         built, phones = found
         _remember(lang, phones)
         return built
-    automaton = meant_automaton(game, lang, state, player_names)
+    automaton = meant_arcs(game, lang, state, player_names).automaton()
     words = tuple(sorted({label(w)[0] for _, _, w in automaton.arcs}))
     phones = phones_of(words, lang)
     built = PhoneGraph(automaton, phones)
