@@ -181,7 +181,7 @@ def same_meaning(on_path, walked, players: tuple[str, ...]) -> bool:
 @needs_espeak
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game, chosen", ON_ARCS)
-def test_a_sentence_matched_by_sound_means_what_its_path_says_the_same_as_its_words_walked(game, chosen, lang):
+def test_a_sentence_matched_by_sound_means_what_its_words_mean_on_their_path(game, chosen, lang):
     """Whisper's words are matched by sound to a path of the state's phone graph, whose arcs carry the meaning
     (tags of intent and values, and the ranks that make the parser's first reading the cheapest of paths of the
     same sounds): on sampled sentences, and on the same sentences said otherwise, the path's meaning is what the
