@@ -2,7 +2,9 @@
 read back the same; a damaged or altered file is refused and the automaton built again; the folder keeps the
 newest."""
 
+import io
 import os
+import zipfile
 
 import numpy as np
 import pytest
@@ -42,6 +44,10 @@ def key_of(lang: str, state: str, players: tuple[str, ...] = PLAYERS) -> bytes:
     return found
 
 
+def refuse_to_build(*args):
+    raise AssertionError("built again where it was kept")
+
+
 def same(a, b) -> bool:
     """The same automaton (tables, or automata as minimal_meant makes them, their arcs in the same order)."""
     a, b = (x.automaton() if isinstance(x, kept_automata.ArcTable) else x for x in (a, b))
@@ -60,7 +66,9 @@ def test_a_kept_automaton_is_the_automaton_built_and_reads_the_same_meanings(cac
     assert [p.suffix for p in cache.iterdir()] == [".npz"]
     kept = kept_automata.read(key_of("fr", "turn"))
     assert kept is not None and kept is not built and same(kept, built)
-    assert automaton("fr", "turn") is not built  # read back, not built: the same
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kept_automata, "minimal_meant", refuse_to_build)
+        assert same(automaton("fr", "turn"), built)  # read back, not built
     assert meaning("alice met le tricératops dans la rivière") == \
         ("place", (("pen", "river"), ("player", "Alice"), ("species", "triceratops")))
 
@@ -70,8 +78,10 @@ def test_each_state_and_set_of_names_has_its_own_file(cache):
     automaton("en", "who", ("Zoé", "Bruno"))  # the names are words of the state
     automaton("es", "who")
     assert len(list(cache.iterdir())) == 3
-    automaton("en", "who")
-    assert len(list(cache.iterdir())) == 3  # read back, not kept twice
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kept_automata, "minimal_meant", refuse_to_build)
+        automaton("en", "who")  # read back, not built again
+    assert len(list(cache.iterdir())) == 3
 
 
 @pytest.mark.parametrize("at", [0, 40, -1])
@@ -115,9 +125,14 @@ def test_files_altered_to_make_the_reader_fail_lie_or_fill_the_memory_are_refuse
         assert kept_automata.read(key) is None, wrong
     altered(path, key, {**arrays, "extra": np.zeros(3)}, header)
     assert kept_automata.read(key) is None  # a member more
+    altered(path, key, arrays, header)
+    with zipfile.ZipFile(io.BytesIO(path.read_bytes()[32:])) as archive:  # after the digest
+        size = sum(member.file_size for member in archive.infolist())
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(kept_automata, "MOST_BYTES", sum(a.nbytes for a in arrays.values()))
+        patch.setattr(kept_automata, "MOST_BYTES", size - 1)
         assert kept_automata.read(key) is None  # unpacked, more than the bound: not unpacked
+        patch.setattr(kept_automata, "MOST_BYTES", size)
+        assert kept_automata.read(key) is not None
     tagged = next(k for k, arc_label in enumerate(built.names) if TAG_MARK in arc_label)
     for tag in ("not json", '["slot", "x", "y"]', '["intent", "x", [], "7"]', "12", '["slot", "x", "y", NaN]',
                 '["intent", "undo", [], -100000000]', '["slot", "x", NaN, 1]', '["order", "x", null, 1]'):

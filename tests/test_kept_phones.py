@@ -4,6 +4,7 @@ back the same; a damaged or altered file is refused and the graph built again; t
 import io
 import json
 import os
+import zipfile
 
 import numpy as np
 import pytest
@@ -110,6 +111,12 @@ def altered(path, key: bytes, **arrays) -> None:
     path.write_bytes(digest_of(key, out.getvalue()) + out.getvalue())
 
 
+def unpacked_size(path) -> int:
+    """What the archive kept at `path` holds, unpacked (its digest of 32 bytes set aside)."""
+    with zipfile.ZipFile(io.BytesIO(path.read_bytes()[32:])) as archive:
+        return sum(member.file_size for member in archive.infolist())
+
+
 def test_files_altered_to_make_the_reader_fail_or_fill_the_memory_are_refused(cache):
     built = graph("en", "confirm")
     key = key_of("en", "confirm")
@@ -126,9 +133,12 @@ def test_files_altered_to_make_the_reader_fail_or_fill_the_memory_are_refused(ca
     assert kept_phones.read(key) is not None  # the form itself is read
     altered(path, key, **arrays, header=encoded(header), extra=np.zeros(3))  # a member more
     assert kept_phones.read(key) is None
+    altered(path, key, **arrays, header=encoded(header))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(kept_phones, "MOST_BYTES", sum(a.nbytes for a in arrays.values()))
+        patch.setattr(kept_phones, "MOST_BYTES", unpacked_size(path) - 1)
         assert kept_phones.read(key) is None  # unpacked, more than the bound: not unpacked
+        patch.setattr(kept_phones, "MOST_BYTES", unpacked_size(path))
+        assert kept_phones.read(key) is not None
     altered(path, key, **arrays, header=np.frombuffer(b"[" * 100_000 + b"]" * 100_000, dtype=np.uint8))
     assert kept_phones.read(key) is None  # nested beyond Python's recursion
     altered(path, key, **arrays, header=encoded({**header, "size": 10**13}))

@@ -974,3 +974,17 @@ def test_a_count_asked_at_the_end_is_asked_again_once_after_an_answer_of_another
     assert said[asked + 1] == again + said[asked], result.stdout  # why, with the question, once
     assert said[asked + 3] == said[asked], result.stdout  # after help, the question alone
     assert said[asked] not in said[asked + 4:], result.stdout  # "two" taken
+
+
+@pytest.mark.parametrize("lang, lines, question", [
+    ("fr", ["oui", "rétablis", "deux"], "Bruno, combien de dinosaures"),
+    ("en", ["yes", "redo", "two"], "Bruno, how many T-Rex"),
+])
+def test_after_a_redo_with_nothing_to_redo_a_count_is_asked_again_without_the_reason_said_before(
+        tmp_path, lang, lines, question):
+    write_save(tmp_path / "g.json", "draftosaurus", {"finished": False, "state": finished_tracked_game().to_json()})
+    result = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text", "--lang", lang], lines, tmp_path)
+    said = result.stdout.splitlines()
+    asked = next(k for k, line in enumerate(said) if line.startswith(question))
+    assert said[asked + 1].endswith(said[asked]) and said[asked + 1] != said[asked], result.stdout  # "oui": why
+    assert said[asked + 3] == said[asked], result.stdout  # after "nothing to redo", the question alone

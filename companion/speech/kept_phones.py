@@ -40,7 +40,7 @@ FORMAT = b"companion-phone-graph 2, npz compressed"
 MOST_FILES = 48
 MOST_BYTES = 64 << 20  # unpacked, far above the largest (2.85 MB)
 _HERE = Path(__file__).parent
-_OUR_CODE = ("fsg.py", "phonetic.py", "pronounce.py", "kept_phones.py", "kept_arrays.py")
+_OUR_CODE = ("fsg.py", "phonetic.py", "pronounce.py", "kept_phones.py", "kept_arrays.py", "kept_automata.py")
 _ARRAYS = ("accepting", "sources", "targets", "labels", "word_arcs")
 
 

@@ -52,7 +52,9 @@ class PathReader:
         return self.read[arc_label]
 
     def paths(self, words: Sequence[str]) -> dict[str | None, _Path]:
-        """For each intent, the cheapest path that spells `words` whole (from start to an accepting state)."""
+        """For each intent, the cheapest path that spells `words` whole (from start to an accepting state). One path
+        per state and intent is kept, the least so far: exact as long as no two paths that reach the same state have
+        ranks of which one begins the other (the same words follow both), as on every sentence offered to Vosk."""
         frontier: dict[int, dict[str | None, _Path]] = {self.start: {None: ((), ())}}
         for word in words:
             after: dict[int, dict[str | None, _Path]] = defaultdict(dict)

@@ -57,7 +57,7 @@ from companion.language.recognition_grammar import (
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
 from companion.speech.fsg import compiled_fsg
-from companion.speech.path_meaning import intents_saying
+from companion.speech.path_meaning import intents_saying, path_reader
 from companion.speech.phonetic import ESPEAK_VOICES
 from companion.speech.pronounce import guess_pronunciations
 from companion.speech.recogniser import Recogniser, Recognition
@@ -229,6 +229,7 @@ class SphinxRecogniser(Recogniser):
         key = (state, tuple(player_names))
         if key not in self.searches:
             self._ensure_vocabulary(*key)
+            path_reader(self.game, self.lang, *key)  # what its words mean is read there: ready before they are said
         self.grammar = key
         self.decoder.activate_search(self._search(*key))
 

@@ -14,6 +14,7 @@ from typing import Any
 from companion.language.recognition_grammar import UNKNOWN_WORD, vosk_phrases
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
+from companion.speech.path_meaning import path_reader
 from companion.speech.recogniser import Recogniser, Recognition
 
 UNKNOWN_PENALTY = 0.5
@@ -56,6 +57,7 @@ class VoskRecogniser(Recogniser):
             recogniser = self.vosk.KaldiRecognizer(self.model, SAMPLE_RATE, json.dumps(phrases, ensure_ascii=False))
             recogniser.SetWords(True)
             self.recognisers[key] = recogniser
+            path_reader(self.game, self.lang, *key)  # what its words mean is read there: ready before they are said
         self.current = self.recognisers[key]
 
     def start(self) -> None:

@@ -579,8 +579,7 @@ class DraftosaurusTable(Table[Game, Action]):
                     if answer is not None and isinstance(answer.slots.get("number"), int):
                         reported.setdefault(player, {})[species] = int(answer.slots["number"])
                         break
-                    if answer is not None:
-                        why = AGAIN  # said once with the question, which is not said twice
+                    why = None if answer is None else AGAIN  # said once with the question, not said twice
         return reported
 
     # ----- a match: the next game, and the sum at the end
