@@ -3,7 +3,6 @@ read back the same; a damaged or altered file is refused and the automaton built
 newest."""
 
 import io
-import os
 import zipfile
 
 import numpy as np
@@ -141,18 +140,6 @@ def test_files_altered_to_make_the_reader_fail_lie_or_fill_the_memory_are_refuse
         altered(path, key, arrays, {**header, "names": names})
         assert kept_automata.read(key) is None, tag  # a tag of meaning that is none: refused, not a crash
     assert meaning("yes", "en", "confirm") == ("yes", ())  # built again
-
-
-def test_the_folder_keeps_the_most_recently_used_automata(cache, monkeypatch):
-    monkeypatch.setattr(kept_automata, "MOST_FILES", 2)
-    automaton("en", "confirm")
-    first = next(cache.iterdir())
-    os.utime(first, ns=(1, 1))  # as if kept long ago
-    automaton("fr", "confirm")
-    automaton("en", "confirm")  # read, so used again
-    automaton("es", "confirm")
-    names = {p.name for p in cache.iterdir()}
-    assert len(names) == 2 and first.name in names
 
 
 def test_a_cache_folder_that_cannot_be_written_keeps_nothing_and_reads_all_the_same(cache):

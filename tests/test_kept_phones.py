@@ -155,6 +155,7 @@ def test_files_altered_to_make_the_reader_fail_or_fill_the_memory_are_refused(ca
 
 
 def test_the_folder_keeps_the_most_recently_used_graphs(cache, monkeypatch):
+    """(The same rule keeps the automata: kept_arrays.keep_archive.)"""
     monkeypatch.setattr(kept_phones, "MOST_FILES", 2)
     graph("en", "confirm")
     first = next(cache.iterdir())

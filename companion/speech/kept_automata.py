@@ -13,8 +13,6 @@ set of player names makes automata of its own).
 
 from __future__ import annotations
 
-import contextlib
-import os
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -23,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from companion.language.recognition_grammar import Tag, word_graph
-from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, read_checked
+from companion.paths import digest_of
 from companion.speech.fsg import WordAutomaton, label, minimal_meant
-from companion.speech.kept_arrays import packed, unpacked
+from companion.speech.kept_arrays import code_digest, keep_archive, read_archive
 
 FOLDER = "automata"
 FORMAT = b"companion-meant-automaton 2, npz compressed"
@@ -97,10 +95,7 @@ def meant_arcs(game: str, lang: str, state: str, player_names: tuple[str, ...] =
 @cache
 def _code() -> bytes | None:
     """The digest of our code that builds automata; None where its sources are not installed."""
-    try:
-        return digest_of(FORMAT, *((_HERE / name).read_bytes() for name in _OUR_CODE))
-    except OSError:
-        return None
+    return code_digest(FORMAT, _HERE, _OUR_CODE)
 
 
 def key(templates: str) -> bytes | None:
@@ -110,25 +105,9 @@ def key(templates: str) -> bytes | None:
     return None if code is None else digest_of(code, templates.encode())
 
 
-def _path(key: bytes) -> Path:
-    return cache_home() / FOLDER / f"{key.hex()[:32]}.npz"
-
-
 def read(key: bytes) -> ArcTable | None:
     """The automaton kept under `key`, or None (none kept, or a file refused)."""
-    path = _path(key)
-    payload = read_checked(path, lambda data: digest_of(key, data))
-    if payload is None:
-        return None
-    try:
-        found = unpacked(payload, _ARRAYS, MOST_BYTES)
-        table = None if found is None else _checked(*found)
-    except Exception:  # noqa: BLE001 - whatever a file altered to match its digest raises, it is refused
-        return None
-    if table is not None:
-        with contextlib.suppress(OSError):
-            os.utime(path)  # used: among the newest again
-    return table
+    return read_archive(FOLDER, key, _ARRAYS, MOST_BYTES, _checked)
 
 
 def _checked(arrays: dict[str, np.ndarray], header: Any) -> ArcTable | None:
@@ -153,11 +132,7 @@ def _checked(arrays: dict[str, np.ndarray], header: Any) -> ArcTable | None:
 
 
 def keep(key: bytes, table: ArcTable) -> None:
-    """Keep `table` under `key`, then drop the least recently used beyond MOST_FILES. A cache folder that cannot
-    be written keeps nothing."""
+    """Keep `table` under `key`, then drop the least recently used beyond MOST_FILES."""
     arrays = {"offsets": table.offsets, "targets": table.targets, "labels": table.labels,
               "accepting": np.array(sorted(table.accepting), dtype=np.int64)}
-    payload = packed(arrays, {"start": table.start, "names": table.names})
-    path = _path(key)
-    if keep_checked(path, lambda data: digest_of(key, data), payload):
-        forget_oldest(path.parent, "*.npz", MOST_FILES)
+    keep_archive(FOLDER, key, arrays, {"start": table.start, "names": table.names}, MOST_FILES)

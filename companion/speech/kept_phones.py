@@ -13,7 +13,6 @@ its own).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import subprocess
@@ -24,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from companion.language.recognition_grammar import Tag
-from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, read_checked
+from companion.paths import digest_of
 from companion.speech.fsg import label
-from companion.speech.kept_arrays import packed, unpacked
+from companion.speech.kept_arrays import code_digest, keep_archive, read_archive
 from companion.speech.pronounce import espeak_path
 
 if TYPE_CHECKING:
@@ -67,10 +66,7 @@ def _espeak(lang: str) -> bytes | None:
 @cache
 def _code() -> bytes | None:
     """The digest of our code that makes the graphs; None where its sources are not installed."""
-    try:
-        return digest_of(FORMAT, *((_HERE / name).read_bytes() for name in _OUR_CODE))
-    except OSError:
-        return None
+    return code_digest(FORMAT, _HERE, _OUR_CODE)
 
 
 def key(templates: str, lang: str) -> bytes | None:
@@ -80,34 +76,19 @@ def key(templates: str, lang: str) -> bytes | None:
     return None if espeak is None or code is None else digest_of(code, espeak, lang.encode(), templates.encode())
 
 
-def _path(key: bytes) -> Path:
-    return cache_home() / FOLDER / f"{key.hex()[:32]}.npz"
-
-
 def read(key: bytes) -> tuple[PhoneGraph, dict[str, tuple[str, ...]]] | None:
     """The graph kept under `key` and the phones of its words, or None (none kept, or a file refused)."""
     from companion.speech.phonetic import PhoneGraph
 
-    path = _path(key)
-    payload = read_checked(path, lambda data: digest_of(key, data))
-    if payload is None:
-        return None
-    try:
-        found_arrays = unpacked(payload, _ARRAYS, MOST_BYTES)
-        if found_arrays is None:
-            return None
-        arrays, header = found_arrays
+    def made(arrays: dict[str, np.ndarray], header: Any) -> tuple[PhoneGraph, dict[str, tuple[str, ...]]] | None:
         found = _checked(header, arrays)
         if found is None:
             return None
         symbols, size, start, words, phones = found
         word_at = dict(zip(arrays["word_arcs"].tolist(), words, strict=True))
-        graph = PhoneGraph.kept(symbols, size, start, arrays, word_at)
-    except Exception:  # noqa: BLE001 - whatever a file altered to match its digest raises, it is refused
-        return None
-    with contextlib.suppress(OSError):
-        os.utime(path)  # used: among the newest again
-    return graph, phones
+        return PhoneGraph.kept(symbols, size, start, arrays, word_at), phones
+
+    return read_archive(FOLDER, key, _ARRAYS, MOST_BYTES, made)
 
 
 def _checked(header: Any, arrays: dict[str, np.ndarray]) -> tuple[list[str], int, int, list[str],
@@ -142,7 +123,4 @@ def keep(key: bytes, graph: PhoneGraph, phones: dict[str, tuple[str, ...]]) -> N
     header = {"symbols": graph.symbols, "size": graph.size, "start": graph.start,
               "words": [graph.word_at[arc] for arc in word_arcs], "phones": {w: list(p) for w, p in phones.items()}}
     arrays = {**graph.arrays(), "word_arcs": np.array(word_arcs, dtype=np.int32)}
-    payload = packed(arrays, header)
-    path = _path(key)
-    if keep_checked(path, lambda data: digest_of(key, data), payload):
-        forget_oldest(path.parent, "*.npz", MOST_FILES)
+    keep_archive(FOLDER, key, arrays, header, MOST_FILES)
