@@ -166,3 +166,28 @@ def test_help_at_a_set_up_question_says_how_to_correct_an_answer(tmp_path, lang,
     result = run_play(["play", "draftosaurus", "--engine", "text", "--lang", lang, "--save",
                        str(tmp_path / "g.json")], lines, tmp_path)
     assert said in result.stdout.splitlines(), result.stdout
+
+
+DINO_START = {"fr": ["deux", "Alice et Bruno", "oui", "Alice", "oui", "non"],
+              "en": ["two", "Ann and Ben", "yes", "Ann", "yes", "no"],
+              "es": ["dos", "Ana y Beto", "sí", "Ana", "sí", "no"]}
+NESTS = ["C3", "D4", "E5", "B2", "E3", "B4"]  # none on a start square
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_help_at_dino_s_nest_and_barrier_questions_says_what_to_say_there(tmp_path, lang):
+    """Said by hand, a nest is a square and a barrier two neighbouring squares: help says so (with how to correct
+    an answer, or, once there are enough barriers, how to put down no more), not the set-up's general help."""
+    help_word = {"fr": "aide", "en": "help", "es": "ayuda"}[lang]
+    between = {"fr": "entre {} et {}", "en": "between {} and {}", "es": "entre {} y {}"}[lang]
+    barriers = [between.format(*pair) for pair in (("B3", "C3"), ("C5", "C6"), ("D1", "D2"))]
+    more = {"fr": "oui", "en": "yes", "es": "sí"}[lang]
+    lines = [*DINO_START[lang], help_word, *NESTS, help_word, *barriers, more, help_word]
+    result = run_play(["play", "dino", "--engine", "text", "--lang", lang, "--save", str(tmp_path / "g.json")],
+                      lines, tmp_path)
+    said = result.stdout.splitlines()
+    say = catalog(lang).say
+    helps = [line for line in said if line in {say("dino.setup.help_nest"), say("dino.setup.help_barrier"),
+                                               say("dino.setup.help_more_barrier")}]
+    assert helps == [say("dino.setup.help_nest"), say("dino.setup.help_barrier"),
+                     say("dino.setup.help_more_barrier")], result.stdout

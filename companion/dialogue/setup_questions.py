@@ -102,10 +102,12 @@ _HELP = {"yes": "help.setup_yes_no", "number": "help.setup_number"}  # what "hel
 
 
 def ask_intent(session: Session, key: str, expected: Collection[str], *, again_key: str = AGAIN,
-               state: str = SETUP_STATE, **params: Any) -> Answer:
-    """The answer to the question `key`, asked again until its intent is one of `expected`."""
+               state: str = SETUP_STATE, help_key: str | None = None, **params: Any) -> Answer:
+    """The answer to the question `key`, asked again until its intent is one of `expected`; `help_key`, what "help"
+    says for it when not what the kind of answer expected calls for."""
     question = session.text(key, **params)
-    help_key = next((_HELP[intent] for intent in expected if intent in _HELP), None) if state == SETUP_STATE else None
+    if help_key is None and state == SETUP_STATE:
+        help_key = next((_HELP[intent] for intent in expected if intent in _HELP), None)
     return ask_until(session, question, lambda answer: answer.intent in expected, again_key, state, help_key,
                      question=question)
 

@@ -84,8 +84,8 @@ class TableSetup:
         self.session, self.board, self.chooser = session, board, chooser
         self.names: list[str] = []  # the players the command line named (none: they are asked)
 
-    def ask(self, key: str, expected: set[str], **params: Any) -> Answer:
-        return ask_intent(self.session, key, expected, again_key=SETUP_AGAIN, **params)
+    def ask(self, key: str, expected: set[str], help_key: str | None = None, **params: Any) -> Answer:
+        return ask_intent(self.session, key, expected, again_key=SETUP_AGAIN, help_key=help_key, **params)
 
     def ask_yes(self, key: str, **params: Any) -> bool:
         return ask_yes(self.session, key, again_key=SETUP_AGAIN, **params)
@@ -211,7 +211,8 @@ class TableSetup:
 
     def ask_nest(self, colour: str, answers: dict[str, Any]) -> str:
         while True:
-            answer = self.ask("dino.setup.ask_nest", {"square_answer", "nest_place"}, colour=colour)
+            answer = self.ask("dino.setup.ask_nest", {"square_answer", "nest_place"}, "dino.setup.help_nest",
+                              colour=colour)
             square, said_colour = answer.slots["square"], answer.slots.get("colour", colour)
             reason = (nest_reason(self.board, colour, square, self.nests(answers)) if said_colour == colour
                       else Reason("dino_nest_expected", {"colour": colour}))
@@ -238,7 +239,8 @@ class TableSetup:
             return None
         expected = {"barrier_place", "no", "undo"} if index >= MIN_BARRIERS else {"barrier_place"}
         while True:
-            answer = self.ask("dino.setup.ask_barrier", expected, number=index + 1)
+            help_key = "dino.setup.help_more_barrier" if index >= MIN_BARRIERS else "dino.setup.help_barrier"
+            answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1)
             if answer.intent != "barrier_place":
                 return None
             square, other = answer.slots["square"], answer.slots["other_square"]
