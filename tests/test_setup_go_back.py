@@ -191,3 +191,15 @@ def test_help_at_dino_s_nest_and_barrier_questions_says_what_to_say_there(tmp_pa
                                                say("dino.setup.help_more_barrier")}]
     assert helps == [say("dino.setup.help_nest"), say("dino.setup.help_barrier"),
                      say("dino.setup.help_more_barrier")], result.stdout
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("fr", "Refusé. Pas de nid en F2 : ce carré porte une position de départ. Un nid va sur tout carré sauf A1, A2, "
+           "A3, A4, A5, A6, F1, F2, F3, F4, F5 et F6."),
+    ("en", "No nest in F2: that square holds a start position. A nest goes on any square but A1, A2, A3, A4, A5, A6, "
+           "F1, F2, F3, F4, F5 and F6."),
+])
+def test_a_nest_refused_on_a_start_square_says_where_nests_may_go(tmp_path, lang, said):
+    result = run_play(["play", "dino", "--engine", "text", "--lang", lang, "--save", str(tmp_path / "g.json")],
+                      [*DINO_START[lang], "F2", "C3"], tmp_path)
+    assert any(line.endswith(said) for line in result.stdout.splitlines()), result.stdout

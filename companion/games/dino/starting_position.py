@@ -121,7 +121,7 @@ def nest_reason(board: Board, colour: Any, square: Any, placed: dict[str, str]) 
     if not board.is_square(square):
         return Reason("dino_unknown_square", {"value": str(square)})
     if square in board.start_squares:
-        return Reason("dino_nest_on_start", {"colour": colour, "square": square})
+        return Reason("dino_nest_on_start", {"colour": colour, "square": square, "starts": sorted(board.start_squares)})
     return None
 
 
