@@ -203,3 +203,13 @@ def test_a_nest_refused_on_a_start_square_says_where_nests_may_go(tmp_path, lang
     result = run_play(["play", "dino", "--engine", "text", "--lang", lang, "--save", str(tmp_path / "g.json")],
                       [*DINO_START[lang], "F2", "C3"], tmp_path)
     assert any(line.endswith(said) for line in result.stdout.splitlines()), result.stdout
+
+
+@pytest.mark.parametrize("lang, lines", [("fr", ["Alice", "Bruno", "oui", "aide"]),
+                                         ("en", ["Ann", "Ben", "yes", "help"]),
+                                         ("es", ["Ana", "Beto", "sí", "ayuda"])])
+def test_help_at_jurassic_snack_s_token_question_says_how_to_correct_an_answer(tmp_path, lang, lines):
+    result = run_play(["play", "jurassic-snack", "--engine", "text", "--lang", lang, "--save",
+                       str(tmp_path / "g.json")], lines, tmp_path)
+    assert catalog(lang).say("js.setup.help_mode") in result.stdout.splitlines(), result.stdout
+    assert catalog(lang).say("js.setup.help_mode").endswith(catalog(lang).say("help.setup_number").split(". ")[-1])
