@@ -451,3 +451,26 @@ def test_a_whole_winter_game_reads_as_a_native_speaker_writes(tmp_path, lang, pl
         for pattern in _BAD[lang]:
             assert not re.search(pattern, line), (pattern, line)
         assert line[:1].isupper() or line[:1] in "¿¡«\"" or line[:1].isdigit(), line
+
+
+def test_undo_at_a_board_value_asks_the_value_before_again_and_help_is_the_boards(tmp_path):
+    """After the set-up's last yes/no question, help at a board value is the board values' help (it was the yes/no
+    question's); "annule" asks the value told before again, which is forgotten, and at the first value says there
+    is none before."""
+    answers = ["deux", "Alice et Bruno", "oui", "Alice", "oui", "non",  # the set-up, the advice question last
+               "aide", "annule", "1, 2, 3, 4, 5, 6", "annule", "garde",  # the wood: told, taken back, kept
+               "un, un, un, trois, trois, sept", "trois", "4", "le bois bien ordonné, la pyramide et le point de vue",
+               "le bois, la rive gauche et le pont", "le bois, la rive gauche et le point de vue", "dé croix"]
+    result = run_play(["play", "draftosaurus", "--engine", "text", "--lang", "fr", "--board", "winter",
+                       "--save", str(tmp_path / "g.json")], answers, tmp_path)
+    assert result.returncode == 0, result.stderr
+    said = result.stdout.splitlines()
+    wood = next(k for k, line in enumerate(said) if line.startswith("Bois bien ordonné : combien de points"))
+    assert said[wood + 1].startswith("Réponds à la question sur le plateau d'hiver"), result.stdout
+    assert said[wood + 1].endswith("Pour corriger une valeur donnée juste avant, dis annule.")
+    assert said[wood + 3] == "Il n'y a pas de question avant celle-ci.", result.stdout
+    assert said[wood + 5].startswith("Noté, la table de points du bois bien ordonné : 1, 2, 3, 4, 5 et 6.")
+    assert said[wood + 7] == "D'accord, revenons à la question d'avant." and said[wood + 8] == said[wood], result.stdout
+    assert said[wood + 9].startswith("Je garde la valeur provisoire pour la table de points du bois bien ordonné")
+    remembered = json.loads((tmp_path / "config.json").read_text(encoding="utf-8"))[SETTINGS_SECTION]
+    assert "well_ordered_wood_points" not in remembered and remembered["pyramid_points"] == [1, 1, 1, 3, 3, 7]

@@ -114,13 +114,24 @@ def table_winter_board(session: Session) -> WinterBoard:
     if problem is not None:
         session.say("draft.board.settings_unreadable", path=str(problem.path))
     new: dict[str, Any] = {}
-    for key in missing:
+    index = 0
+    while index < len(missing):
+        key = missing[index]
         value = ask_value(session, board, key)
+        if value is GO_BACK:  # "annule": the value told before is asked again
+            if index == 0:
+                session.say("setup.nothing_before")
+                continue
+            index -= 1
+            new.pop(missing[index], None)
+            session.say("setup.going_back")
+            continue
         if value is None:
             session.say("draft.board.kept", board_value=key)
         else:
             new[key] = value
             session.say("draft.board.noted", board_value=key, value=value_words(session, key, value))
+        index += 1
     if not new:
         return board
     not_written = problem.path if problem is not None else remember(new)
@@ -137,13 +148,19 @@ def solo_winter_board() -> WinterBoard:
     return load_winter_board().with_values(remembered_values()[0], REMEMBERED)
 
 
+GO_BACK = object()  # what ask_value gives for "annule"
+
+
 def ask_value(session: Session, board: WinterBoard, key: str) -> Any | None:
-    """The value the table gives for `key`, checked; None when the table keeps the provisional one."""
+    """The value the table gives for `key`, checked; None when the table keeps the provisional one, GO_BACK for
+    "annule"."""
     question = session.text(f"draft.board.ask.{key}", current=value_words(session, key, board.values[key].value))
     while True:
         line, result = ask_line(session, question, STATE)
         if result.intent == "keep_value":
             return None
+        if result.intent == "undo":
+            return GO_BACK
         try:
             value = read_value(session, key, line, result)
             return check_value(key, value)
