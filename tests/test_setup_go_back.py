@@ -213,3 +213,13 @@ def test_help_at_jurassic_snack_s_token_question_says_how_to_correct_an_answer(t
                        str(tmp_path / "g.json")], lines, tmp_path)
     assert catalog(lang).say("js.setup.help_mode") in result.stdout.splitlines(), result.stdout
     assert catalog(lang).say("js.setup.help_mode").endswith(catalog(lang).say("help.setup_number").split(". ")[-1])
+
+
+@pytest.mark.parametrize("lang, barrier, said", [
+    ("fr", "entre A3 et B3", "doit rester libre. Un barrage se pose entre deux carrés qui n'en portent pas."),
+    ("es", "entre A3 y B3", "debe quedar libre. Una barrera va entre dos cuadrados que no tienen ninguna."),
+])
+def test_a_barrier_refused_against_a_start_square_says_where_barriers_may_go(tmp_path, lang, barrier, said):
+    result = run_play(["play", "dino", "--engine", "text", "--lang", lang, "--save", str(tmp_path / "g.json")],
+                      [*DINO_START[lang], *NESTS, barrier], tmp_path)
+    assert any(line.endswith(said) for line in result.stdout.splitlines()), result.stdout
