@@ -151,7 +151,7 @@ def test_files_altered_to_make_the_reader_fail_or_fill_the_memory_are_refused(ca
         altered(path, key, **arrays, header=encoded({**header, "words": words}))
         assert kept_phones.read(key) is None, tag  # a tag of meaning that is none: refused, not a crash
     phonetic.phone_graph.cache_clear()
-    assert phonetic.closest_sentence("yes", "draftosaurus", "en", "confirm", PLAYERS).meaning == ("yes", {})
+    assert phonetic.closest_sentence("yes", "draftosaurus", "en", "confirm", PLAYERS).meaning == ("yes", ())
 
 
 def test_the_folder_keeps_the_most_recently_used_graphs(cache, monkeypatch):

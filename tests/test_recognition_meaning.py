@@ -19,6 +19,7 @@ from companion.language.messages import LANGUAGES
 from companion.speech import path_meaning as pm
 from companion.speech.fsg import minimal_meant
 from companion.speech.kept_automata import ArcTable
+from companion.speech.recogniser import meaning_of
 
 PLAYERS = ("Alice", "Jean-Luc")
 PER_STATE = 25  # phrases sampled in each state (every phrase is parsed typed in test_grammar_recognition)
@@ -195,7 +196,8 @@ def test_a_sentence_matched_by_sound_means_what_its_words_mean_on_their_path(gam
             for said in (phrase, phrase[: max(1, len(phrase) - 3)]):  # as written, and its end garbled
                 found = closest_sentence(said, game, lang, state, PLAYERS)
                 assert found.text, (state, said)
-                assert found.meaning == on_path(found.text, game, lang, state), (state, said, found)
+                assert found.meaning == pm.path_meaning(found.text, game=game, lang=lang, state=state,
+                                                        player_names=PLAYERS), (state, said, found)
                 checked += 1
     assert checked >= 2 * PER_STATE * len(chosen)
 
@@ -211,11 +213,11 @@ def test_of_sentences_of_the_same_sounds_the_path_reads_the_one_the_parser_reads
         found = closest_sentence(text, "draftosaurus", "fr", state, PLAYERS)
         typed_line = parse(text, game="draftosaurus", lang="fr", state=state, player_names=PLAYERS)
         assert found.text == text and found.distance == 0
-        assert found.meaning == (typed_line.intent, typed_line.slots), (state, text)
+        assert found.meaning == meaning_of(typed_line.intent, typed_line.slots), (state, text)
     # "blue one": a word of the pawn's name (the parser's reading), not pawn one (grammars/README.md)
     found = closest_sentence("alice blue one in eleven spaces", "dino", "en", "turn", PLAYERS)
     assert found.text == "alice blue one in eleven spaces" and found.distance == 0
-    assert found.meaning == ("pawn_move", {"player": "Alice", "colour": "blue", "steps": 11})
+    assert found.meaning == meaning_of("pawn_move", {"player": "Alice", "colour": "blue", "steps": 11})
 
 
 def test_heard_words_mean_what_the_recogniser_s_path_said_in_the_grammar_it_listened_with():
@@ -232,7 +234,7 @@ def test_heard_words_mean_what_the_recogniser_s_path_said_in_the_grammar_it_list
 
 @needs_espeak
 def test_a_match_by_sound_reads_its_meaning_off_its_path_without_walking_its_words(monkeypatch):
-    from companion.speech import phonetic, second_opinion
+    from companion.speech import phonetic, second_opinion, whisper
     from companion.speech.whisper import heard_as
 
     phonetic.closest_sentence("la rivière", "draftosaurus", "fr", "turn", PLAYERS)  # the graph built first
@@ -242,7 +244,8 @@ def test_a_match_by_sound_reads_its_meaning_off_its_path_without_walking_its_wor
 
     monkeypatch.setattr(pm, "parse_heard", walked)
     monkeypatch.setattr(pm, "path_meaning", walked)
-    monkeypatch.setattr(second_opinion, "parse_heard", walked)  # Whisper's own words are read there
+    monkeypatch.setattr(second_opinion, "parse_heard", walked)
+    monkeypatch.setattr(whisper, "path_meaning", walked)  # Whisper's own words are read there
     heard = heard_as("Je met le trice et ratopse dans la riviere.", game="draftosaurus", lang="fr", state="turn",
                      player_names=PLAYERS)
     assert heard.text.endswith("le tricératops dans la rivière")

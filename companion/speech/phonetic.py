@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -25,6 +24,7 @@ from companion.language.recognition_grammar import Tag
 from companion.speech.fsg import WordAutomaton, label
 from companion.speech.kept_automata import meant_arcs
 from companion.speech.pronounce import guess_pronunciations
+from companion.speech.recogniser import Meaning, meaning_of
 
 # espeak-ng voice that pronounces each language.
 ESPEAK_VOICES = {"en": "en-us", "fr": "fr", "es": "es"}
@@ -56,11 +56,11 @@ TEMPLATE_RANK, VALUE_RANK, CLOSE = 1e-6, 1e-9, 1e-11
 @dataclass(frozen=True)
 class Closest:
     """The closest sentence (recogniser words, "" when none), its distance per phone of the text, and what it
-    means, read off the tags of the path it takes (intent and slots; None when no sentence is close)."""
+    means, read off the tags of the path it takes (None when no sentence is close)."""
 
     text: str
     distance: float
-    meaning: tuple[str, dict[str, Any]] | None = None
+    meaning: Meaning | None = None
 
 
 class PhoneGraph:
@@ -316,5 +316,6 @@ def closest_sentence(text: str, game: str, lang: str, state: str, player_names: 
         return Closest("", float("inf"))
     cost, labels = phone_graph(game, lang, state, player_names).closest(text_phones)
     read = [label(x) for x in labels]
+    meant = Tag.meaning(tag for _, tags in read for tag in tags) if read else None
     return Closest(" ".join(word for word, _ in read), cost / len(text_phones),
-                   Tag.meaning(tag for _, tags in read for tag in tags) if read else None)
+                   None if meant is None else meaning_of(*meant))

@@ -224,7 +224,7 @@ class SecondOpinion:
             meaning = sound.meaning if words == sound.text else self.meaning(words, state, players)
             if meaning is None and words != sound.text:
                 closest = closest_sentence(words, self.game, self.lang, state, tuple(players))
-                words, meaning = closest.text, None if closest.meaning is None else meaning_of(*closest.meaning)
+                words, meaning = closest.text, closest.meaning
             if words:
                 found.setdefault(words, meaning)
         heard = sound.text.split()

