@@ -158,8 +158,7 @@ class Session:
         `help_params` what it fills in (examples taken from the game as it stands); `again`, the question alone
         (a prompt may say first why it is asked again), as it is said again after an utterance not understood,
         help, a change of verbosity or a pause (by default `prompt`; without either, the question asked before)."""
-        self.question_help = help_key
-        self.help_params = dict(help_params or {})
+        self.help_for(help_key, help_params)
         if again is not None or prompt:
             self.reprompt = again or (lambda: prompt or "")
         if prompt:
@@ -174,6 +173,11 @@ class Session:
                 return answer
             if self.lost and self.reprompt is not None:  # the player must know what is asked now
                 self.say_text(self.reprompt())
+
+    def help_for(self, help_key: str | None, help_params: dict[str, Any] | None = None) -> None:
+        """What "help" says while the question asked now is open (`help_key`, filled with `help_params`; none: the
+        help of the state), not the help of the question before."""
+        self.question_help, self.help_params = help_key, dict(help_params or {})
 
     def ask_sure(self, prompt: str | None, state: str, help_key: str | None = None,
                  again: Callable[[], str] | None = None) -> Answer:

@@ -278,7 +278,7 @@ def ask_line(session: Session, question: str, state: str, help_key: str | None =
     `state`: for answers the grammar cannot hold whole (any name, a list of numbers). Shared commands said
     instead are answered (`help_key`: what "help" says, with `help_params`), and the question stays open (said
     again after help or a change of verbosity); `prompt`: the question is said first."""
-    session.question_help, session.help_params = help_key, dict(help_params or {})  # not the question's before
+    session.help_for(help_key, help_params)
     if prompt:
         session.last_prompt = session.say_text(question)
     while True:

@@ -238,8 +238,8 @@ class TableSetup:
         if index >= MIN_BARRIERS and not self.ask_yes("dino.setup.ask_more_barriers", count=index):
             return None
         expected = {"barrier_place", "no", "undo"} if index >= MIN_BARRIERS else {"barrier_place"}
+        help_key = "dino.setup.help_more_barrier" if index >= MIN_BARRIERS else "dino.setup.help_barrier"
         while True:
-            help_key = "dino.setup.help_more_barrier" if index >= MIN_BARRIERS else "dino.setup.help_barrier"
             answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1)
             if answer.intent != "barrier_place":
                 return None
