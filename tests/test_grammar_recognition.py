@@ -13,7 +13,8 @@ import pytest
 from companion.language import recognition_grammar as rg
 from companion.language.grammar import parse, states
 from companion.language.messages import LANGUAGES
-from companion.speech.fsg import WordAutomaton, compiled_fsg, minimal, minimise
+from companion.speech.fsg import WordAutomaton, compiled_fsg, minimise, spoken_words
+from companion.speech.kept_automata import meant_arcs
 
 GAME = "draftosaurus"
 ARPABET = {"AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH", "IH", "IY", "JH",
@@ -156,28 +157,40 @@ def grammars_to_compare():
     yield from (("dino", "fr", "answer", frozenset()), ("jurassic-snack", "es", "fly", frozenset()))
 
 
-def test_the_word_graph_holds_the_sentences_of_the_jsgf_grammar_as_pocketsphinx_reads_them(tmp_path):
-    """The grammar pocketsphinx listens with is compiled from the state's word graph; `companion parse --jsgf`
-    writes the same grammar as JSGF. Pocketsphinx's own reading of that JSGF and the word graph, each made a
-    minimal automaton, are the same automaton: the same sentences, with the player names in them."""
+def listened(game: str, lang: str, state: str, players=(), without=frozenset()) -> WordAutomaton:
+    """The automaton pocketsphinx listens with: the words of the state's automaton with meaning."""
+    return spoken_words(meant_arcs(game, lang, state, tuple(players)).automaton(), without)
+
+
+def fsg_of(game: str, lang: str, state: str, players=(), without=frozenset(), max_words=None):
+    """The FSG file pocketsphinx reads for a state (compiled, or read from the cache)."""
+    return compiled_fsg(f"{game} {lang} {state} {players} {sorted(without)}", state,
+                        lambda: listened(game, lang, state, players, without), max_words)
+
+
+def test_the_automaton_pocketsphinx_listens_with_holds_the_sentences_of_the_jsgf_grammar(tmp_path):
+    """The grammar pocketsphinx listens with is the words of the state's automaton with meaning, the one every
+    recogniser's words are read on; `companion parse --jsgf` writes the state's grammar as JSGF from its word
+    trees. Pocketsphinx's own reading of that JSGF, made a minimal automaton, and the automaton it listens with
+    are the same automaton: the same sentences, with the player names in them, and without the intents a rival
+    search leaves out."""
     decoder = pocketsphinx_decoder(tmp_path)
     raw = tmp_path / "raw.fsg"
     for game, lang, state, without in grammars_to_compare():
         decoder.parse_jsgf(rg.jsgf(game, lang, state, ["Alice", "Bruno"], without)).writefile(str(raw))
         from_jsgf = minimise(*read_fsg_text(raw.read_text(encoding="utf-8")))
-        direct = minimal(rg.word_graph(game, lang, state, ["Alice", "Bruno"], without))
+        direct = listened(game, lang, state, ["Alice", "Bruno"], without)
         assert canonical(direct) == canonical(from_jsgf), (game, lang, state, without)
         assert len(direct.arcs) > 20, (game, lang, state)  # a grammar, not an empty one on both sides
 
 
-def test_the_word_graph_leaves_out_the_intents_asked_and_free_text():
+def test_the_automaton_listened_with_leaves_out_the_intents_asked_and_free_text():
     """A rival search leaves some intents out; free text (a new player's name) is never in a word graph."""
-    def sentences(graph, limit=12):
-        automaton = minimal(graph)
+    def sentences(automaton, limit=12):
         return {" ".join(words) for words in _sentences(automaton, limit)}
 
-    whole = sentences(rg.word_graph(GAME, "en", "turn", ["Alice", "Bruno"]), 3)
-    without = sentences(rg.word_graph(GAME, "en", "turn", ["Alice", "Bruno"], frozenset({"undo"})), 3)
+    whole = sentences(listened(GAME, "en", "turn", ["Alice", "Bruno"]), 3)
+    without = sentences(listened(GAME, "en", "turn", ["Alice", "Bruno"], frozenset({"undo"})), 3)
     assert "undo" in whole and "undo" not in without
     assert without < whole
 
@@ -219,7 +232,7 @@ def test_spoken_sentence_through_pocketsphinx_and_the_parser(tmp_path, monkeypat
     # "see three eight" (rarely: 30 runs in a row were right), as the sentence lies close to its rivals.
     subprocess.run(["sox", "-R", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(audio)], check=True)
     decoder = pocketsphinx_decoder(tmp_path)
-    decoder.add_fsg(state, decoder.read_fsg(str(compiled_fsg(rg.word_graph(game, "en", state), state))))
+    decoder.add_fsg(state, decoder.read_fsg(str(fsg_of(game, "en", state))))
     decoder.activate_search(state)
     with wave.open(str(audio)) as handle:
         frames = handle.readframes(handle.getnframes())
@@ -241,10 +254,9 @@ def test_a_grammar_kept_to_short_sentences_is_never_larger_than_the_whole_one(gr
     """Shortening unrolls the automaton by length: when that makes it larger (a player's turn kept to 6 words
     took twice the memory of the whole grammar), the whole one is used instead; a real shortening is kept."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(grammar_cache))
-    graph = rg.word_graph(GAME, "en", "turn", ["Alice", "Bruno"], frozenset({"undo"}))
-
     def arcs(max_words):
-        _, _, words, _ = read_fsg_text(compiled_fsg(graph, "turn", max_words).read_text(encoding="utf-8"))
+        fsg = fsg_of(GAME, "en", "turn", ("Alice", "Bruno"), frozenset({"undo"}), max_words)
+        _, _, words, _ = read_fsg_text(fsg.read_text(encoding="utf-8"))
         return sum(len(targets) for targets in words.values())
 
     whole = arcs(None)

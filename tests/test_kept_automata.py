@@ -61,7 +61,7 @@ def meaning(text: str, lang: str = "fr", state: str = "turn"):
 
 def test_a_kept_automaton_is_the_automaton_built_and_reads_the_same_meanings(cache):
     built = automaton("fr", "turn")
-    assert same(built, minimal_meant(word_graph("draftosaurus", "fr", "turn", PLAYERS, meant=True)))
+    assert same(built, minimal_meant(word_graph("draftosaurus", "fr", "turn", PLAYERS)))
     assert [p.suffix for p in cache.iterdir()] == [".npz"]
     kept = kept_automata.read(key_of("fr", "turn"))
     assert kept is not None and kept is not built and same(kept, built)

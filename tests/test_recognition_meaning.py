@@ -17,7 +17,7 @@ from companion.language.folding import fold
 from companion.language.grammar import _recognize, examples, games, load_grammar, parse, states
 from companion.language.messages import LANGUAGES
 from companion.speech import path_meaning as pm
-from companion.speech.fsg import minimal_meant
+from companion.speech.fsg import label, minimal_meant
 from companion.speech.kept_automata import ArcTable
 from companion.speech.recogniser import meaning_of
 
@@ -137,7 +137,7 @@ def test_a_list_s_longest_value_is_taken_first_as_typed():
         b = rg.Choice((("y", "z"), ("z",)), values=("B1", "B2"), longest_first=longest_first)
         template = (rg.Ref("list_a", "a"), rg.Ref("list_b", "b"))
         grammar = rg.StateGrammar((("both", (template,)),), {"list_a": a, "list_b": b}, (((),),))
-        table = ArcTable.of(minimal_meant(rg.grammar_graph(grammar, "en", meant=True)))
+        table = ArcTable.of(minimal_meant(rg.grammar_graph(grammar, "en")))
         ends = pm.PathReader(table).paths(["x", "y", "z"])
         return rg.Tag.meaning(ends["both"][1])
 
@@ -182,11 +182,10 @@ def same_meaning(on_path, walked, players: tuple[str, ...]) -> bool:
 @needs_espeak
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game, chosen", ON_ARCS)
-def test_a_sentence_matched_by_sound_means_what_its_words_mean_on_their_path(game, chosen, lang):
-    """Whisper's words are matched by sound to a path of the state's phone graph, whose arcs carry the meaning
-    (tags of intent and values, and the ranks that make the parser's first reading the cheapest of paths of the
-    same sounds): on sampled sentences, and on the same sentences said otherwise, the path's meaning is what the
-    cheapest path of its words reads."""
+def test_a_sentence_matched_by_sound_means_what_the_typed_matcher_reads_in_its_words(game, chosen, lang):
+    """Whisper's words are matched by sound to a path of the state's phone graph, and the words of that path read
+    as every recogniser's are: on sampled sentences, and on the same sentences said otherwise, the sentence found
+    means what the typed matcher reads in it."""
     from companion.speech.phonetic import closest_sentence
 
     checked = 0
@@ -195,11 +194,35 @@ def test_a_sentence_matched_by_sound_means_what_its_words_mean_on_their_path(gam
         for phrase in random.Random(f"{game} {lang} {state} arcs").sample(phrases, min(PER_STATE, len(phrases))):
             for said in (phrase, phrase[: max(1, len(phrase) - 3)]):  # as written, and its end garbled
                 found = closest_sentence(said, game, lang, state, PLAYERS)
-                assert found.text, (state, said)
-                assert found.meaning == pm.path_meaning(found.text, game=game, lang=lang, state=state,
-                                                        player_names=PLAYERS), (state, said, found)
+                assert found.text and found.meaning is not None, (state, said)
+                assert same_meaning((found.meaning[0], dict(found.meaning[1])),
+                                    typed(found.text, game, lang, state, PLAYERS), PLAYERS), (state, said, found)
                 checked += 1
     assert checked >= 2 * PER_STATE * len(chosen)
+
+
+@needs_espeak
+def test_the_words_matched_by_sound_are_read_in_the_parser_s_order_not_by_a_sum_of_ranks(monkeypatch):
+    """"x y z", a: "x" or "x y", b: "z" or, listed far later, "y z": the parser reads a = "x" (the first value it
+    tries), then b = "y z". Added up, the ranks of that path (1 and 7) cost more than those of a = "x y", b = "z"
+    (2 and 3), the path the search by sound takes among those of the same sounds; the words it found are read as
+    every recogniser's are."""
+    from companion.speech import phonetic
+
+    a = rg.Choice((("x",), ("x", "y")), values=("A1", "A2"))
+    b = rg.Choice((("z",), ("q",), ("r",), ("s",), ("t",), ("y", "z")), values=("B1", "B2", "B3", "B4", "B5", "B6"))
+    template = (rg.Ref("list_a", "a"), rg.Ref("list_b", "b"))
+    grammar = rg.StateGrammar((("both", (template,)),), {"list_a": a, "list_b": b}, (((),),))
+    table = ArcTable.of(minimal_meant(rg.grammar_graph(grammar, "en")))
+    graph = phonetic.PhoneGraph(table.automaton(), phonetic.phones_of(["x", "y", "z", "q", "r", "s", "t"], "en"))
+    monkeypatch.setattr(phonetic, "phone_graph", lambda *args: graph)
+    monkeypatch.setattr(pm, "path_reader", lambda *args: pm.PathReader(table))
+
+    _, searched = graph.closest(tuple(p for w in ("x", "y", "z") for p in phonetic.phones_of([w], "en")[w]))
+    assert rg.Tag.meaning(tag for arc in searched for tag in label(arc)[1]) == ("both", {"a": "A2", "b": "B1"})
+    found = phonetic.closest_sentence("x y z", "draftosaurus", "en", "any")
+    assert found.text == "x y z" and found.distance == 0
+    assert found.meaning == meaning_of("both", {"a": "A1", "b": "B6"})
 
 
 @needs_espeak

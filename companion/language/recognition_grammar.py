@@ -8,15 +8,14 @@ apostrophes split words for that language's models. Alternatives written with di
 out (recognisers hear words). Filler words (`recognizer: fillers:`, words the parser drops) may be said once
 before and once after any command. A grammar word missing from a model's dictionary must be reported
 (`missing_words`), never dropped: English words that pocketsphinx's dictionary lacks get
-pronunciations in grammars/en/pronunciations.dict. A word graph built with its meaning (`word_graph(meant=True)`,
-`Tag`) carries it on its arcs: the intent, and the slots its lists fill. What a recogniser's words mean is read off
+pronunciations in grammars/en/pronunciations.dict. A state's word graph (`word_graph`, `Tag`) carries its
+meaning on its arcs: the intent, and the slots its lists fill. What a recogniser's words mean is read off
 the path they take through it (companion.speech.path_meaning), not parsed again; a recogniser that searches that
 graph itself (Whisper's match by sound, companion.speech.phonetic) has the meaning of the path it took.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -602,23 +601,16 @@ def _uses(sequence: tuple[object, ...], named: dict[str, Choice], target: Ref, s
 @dataclass(frozen=True)
 class WordGraph:
     """The sentences of a grammar as a graph of words: states 0..size-1 from `start` to any of `finals`;
-    `words[state]` the (word, next state) arcs, `nulls[state]` the states reached without a word. A graph built
-    with its meaning also has `tags[state]`: (tag, next state) arcs taken without a word, each a part of what the
-    sentence means (`Tag`), met before the words that say it."""
+    `words[state]` the (word, next state) arcs, `nulls[state]` the states reached without a word, `tags[state]`
+    the (tag, next state) arcs taken without a word, each a part of what the sentence means (`Tag`), met before
+    the words that say it."""
 
     size: int
     start: int
     finals: frozenset[int]
     words: dict[int, list[tuple[str, int]]]
     nulls: dict[int, list[int]]
-    tags: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
-
-    def digest(self) -> str:
-        """A digest of the graph (its states as numbered here), to key what is compiled from it."""
-        parts: tuple[object, ...] = (self.start, sorted(self.finals), sorted(self.words.items()),
-                                     sorted(self.nulls.items()))
-        text = repr((*parts, sorted(self.tags.items())) if self.tags else parts)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    tags: dict[int, list[tuple[str, int]]]
 
 
 MOST_RANK = 1_000_000  # far above a state's templates (a few thousand) and a template's list values
@@ -667,6 +659,12 @@ class Tag:
             for pair in value)
 
     @staticmethod
+    def intent_name(tag: str) -> str | None:
+        """The intent a tag names (None for a tag of another kind)."""
+        kind, name, _, _ = json.loads(tag)
+        return name if kind == "intent" and isinstance(name, str) else None
+
+    @staticmethod
     def is_order(tag: str) -> bool:
         return tag.startswith('["order"')
 
@@ -698,23 +696,22 @@ class Tag:
         return None if intent is None else (intent, slots)
 
 
-def word_graph(game: str, lang: str, state: str, player_names: Sequence[str] = (),
-               without: frozenset[str] = frozenset(), meant: bool = False) -> WordGraph:
-    """The sentences of `jsgf` (same arguments) as a word graph, built from the state's word trees directly:
-    the same language as the JSGF text, without writing it and having it parsed. With `meant`, each sentence
-    also carries its meaning on tag arcs (`Tag`): the intent first, then each list's value before its words."""
-    return grammar_graph(state_grammar(game, lang, state, tuple(player_names)), lang, without, meant)
+def word_graph(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> WordGraph:
+    """The sentences of `jsgf` (same arguments) as a word graph, built from the state's word trees directly,
+    each with its meaning on tag arcs (`Tag`): the intent first, then each list's value before its words. It is
+    compiled once into the state's automaton with meaning (companion.speech.kept_automata), which every recogniser
+    listens with or is read on."""
+    return grammar_graph(state_grammar(game, lang, state, tuple(player_names)), lang)
 
 
-def grammar_graph(grammar: StateGrammar, lang: str, without: frozenset[str] = frozenset(),
-                  meant: bool = False) -> WordGraph:
+def grammar_graph(grammar: StateGrammar, lang: str) -> WordGraph:
     """The word graph of a state's grammar (`word_graph`), with a filler phrase of `lang` allowed before and after."""
-    graph = _GraphBuilder(grammar.named, meant)
+    graph = _GraphBuilder(grammar.named)
     start, end = graph.new(), graph.new()
     in_order = [(intent, t, fixed) for (intent, templates), slots in zip(grammar.intents, grammar.fixed, strict=True)
                 for t, fixed in zip(templates, slots, strict=True)]  # as the parser tries them
     commands = [(Tag.intent(intent, fixed, rank), t) for rank, (intent, t, fixed) in enumerate(in_order)
-                if intent not in without and not _uses(t, grammar.named, WILDCARD) and _said(t)]
+                if not _uses(t, grammar.named, WILDCARD) and _said(t)]
     before, after = fillers(lang)
     begin, finish = graph.new(), graph.new()
     for tag, template in commands:
@@ -734,10 +731,10 @@ def _said(sequence: tuple[object, ...]) -> bool:
 
 class _GraphBuilder:
     """Thompson's construction over word trees: every part between two given states, named parts copied
-    where they are used (as pocketsphinx does with JSGF rules); with `meant`, tag arcs say what each path means."""
+    where they are used (as pocketsphinx does with JSGF rules); tag arcs say what each path means."""
 
-    def __init__(self, named: dict[str, Choice], meant: bool = False):
-        self.named, self.meant = named, meant
+    def __init__(self, named: dict[str, Choice]):
+        self.named = named
         self.size = 0
         self.words: dict[int, list[tuple[str, int]]] = defaultdict(list)
         self.nulls: dict[int, list[int]] = defaultdict(list)
@@ -753,9 +750,7 @@ class _GraphBuilder:
         self.nulls[source].append(target)
 
     def tagged(self, source: int, tag: str) -> int:
-        """The state after `tag` from `source` (`source` itself in a graph without meaning)."""
-        if not self.meant:
-            return source
+        """The state after `tag` from `source`."""
         target = self.new()
         self.tags[source].append((tag, target))
         return target
@@ -782,12 +777,12 @@ class _GraphBuilder:
             self.choice(part, source, target)
 
     def choice(self, choice: Choice, source: int, target: int, slot: str | None = None) -> None:
-        """A choice's options between two states. With meaning, a list's value is tagged before its words; in a
+        """A choice's options between two states. A list's value is tagged before its words; in a
         choice that may fill a slot, an option that fills none (and leaving an optional one out) is tagged too,
         with its place among the values, so that paths of the same words rank as the parser tries them (the longest
         words of a list first, when it takes them so)."""
         values = choice.values
-        ordered = self.meant and self._fills(choice)
+        ordered = self._fills(choice)
         tried: list[int] = list(range(len(choice.options)))
         if choice.longest_first:  # a list of words (stable: of the same length, as written)
             tried = sorted(tried, key=lambda index: -len(choice.options[index]))

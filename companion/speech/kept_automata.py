@@ -13,6 +13,7 @@ set of player names makes automata of its own).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -68,6 +69,13 @@ class ArcTable:
         return [(target, self.names[number]) for target, number in
                 zip(self.targets[begin:end].tolist(), self.labels[begin:end].tolist(), strict=True)]
 
+    def digest(self) -> str:
+        """A digest of the automaton, to key what is compiled from it (as numbered here)."""
+        found = hashlib.sha256(repr((self.start, sorted(self.accepting), self.names)).encode("utf-8"))
+        for array in (self.offsets, self.targets, self.labels):
+            found.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
+        return found.hexdigest()
+
     def automaton(self) -> WordAutomaton:
         return WordAutomaton(self.n_states, self.start, self.accepting,
                              [(state, target, arc_label) for state in range(self.n_states)
@@ -86,7 +94,7 @@ def meant_arcs(game: str, lang: str, state: str, player_names: tuple[str, ...] =
     found = read(found_key) if found_key is not None else None
     if found is not None:
         return found
-    built = ArcTable.of(minimal_meant(word_graph(game, lang, state, player_names, meant=True)))
+    built = ArcTable.of(minimal_meant(word_graph(game, lang, state, player_names)))
     if found_key is not None:
         keep(found_key, built)
     return built

@@ -62,7 +62,7 @@ class PathReader:
                 for target, arc_label in self._leaving(state, word):
                     tags, ranks = self._tags(arc_label)
                     for intent, (so_far, before) in best.items():
-                        reached = _intent(tags) if intent is None else intent
+                        reached = (Tag.intent_name(tags[0]) if tags else None) if intent is None else intent
                         found = (so_far + ranks, before + tags)
                         kept = after[target].get(reached)
                         if kept is None or found[0] < kept[0]:
@@ -79,11 +79,6 @@ class PathReader:
         return ends
 
 
-def _intent(tags: tuple[str, ...]) -> str | None:
-    found = Tag.meaning(tags[:1]) if tags and not Tag.is_order(tags[0]) else None
-    return found[0] if found is not None else None
-
-
 @lru_cache(maxsize=16)
 def path_reader(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> PathReader:
     return PathReader(meant_arcs(game, lang, state, player_names))
@@ -92,7 +87,13 @@ def path_reader(game: str, lang: str, state: str, player_names: tuple[str, ...] 
 def path_meaning(text: str, *, game: str, lang: str, state: str,
                  player_names: Sequence[str] = ()) -> Meaning | None:
     """What a recogniser's words mean on the cheapest path that spells them; None when no path does."""
-    words = spelling(lang).words(text)
+    return words_meaning(spelling(lang).words(text), game=game, lang=lang, state=state, player_names=player_names)
+
+
+def words_meaning(words: Sequence[str], *, game: str, lang: str, state: str,
+                  player_names: Sequence[str] = ()) -> Meaning | None:
+    """What words of the automaton (as a recogniser spells them, one by one) mean on the cheapest path that spells
+    them; None when no path does."""
     ends = path_reader(game, lang, state, tuple(player_names)).paths(words) if words else {}
     if not ends:
         return None

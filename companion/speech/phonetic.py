@@ -23,8 +23,9 @@ import numpy as np
 from companion.language.recognition_grammar import Tag
 from companion.speech.fsg import WordAutomaton, label
 from companion.speech.kept_automata import meant_arcs
+from companion.speech.path_meaning import words_meaning
 from companion.speech.pronounce import guess_pronunciations
-from companion.speech.recogniser import Meaning, meaning_of
+from companion.speech.recogniser import Meaning
 
 # espeak-ng voice that pronounces each language.
 ESPEAK_VOICES = {"en": "en-us", "fr": "fr", "es": "es"}
@@ -39,24 +40,21 @@ DELETION = 0.8   # a phone of the sentence that the text lacks
 # distance every time: a longer run costs more than sounds changed.
 DELETIONS = 4
 _UNSAID = "?"    # stands for a grammar word espeak-ng could not say
-# Of two sentences whose sounds cost the same, the one the parser reads first is taken: each word's arc costs as
-# much more as the ranks of the tags before it (recognition_grammar.Tag.rank), a template's rank by TEMPLATE_RANK, a
-# list value's by VALUE_RANK. Edit costs are tenths, and a state has at most a few thousand templates, so that this
-# never makes one sentence cheaper than another that sounds closer; costs along a path are then told apart to
-# within CLOSE (the sums of a hundred tenths err by about 1e-14). A sum of ranks is not always the parser's order,
-# which settles each part before the next: of the 210,310 sentences of every state of the three games in three
-# languages, 40 read otherwise on their path, all Dino English "<colour> [one] [<pawn_number>]" ("blue one": the
-# parser took "one" as a word of the pawn's name, the path as pawn one), until the optional word was written as a
-# choice with the number ("(one [<pawn_number>]|[<pawn_number>])", the same sentences); 61 more are read by the
-# parser through a template of free text, which the graph does not hold, and 182 differ in the case of a player's
-# name only (grammars/README.md says how to write a grammar so).
+# Of two sentences whose sounds cost the same (homophones: "quel enclos", "quels enclos"), the one the parser
+# would try first is taken: each word's arc costs as much more as the ranks of the tags before it
+# (recognition_grammar.Tag.rank), a template's rank by TEMPLATE_RANK, a list value's by VALUE_RANK. Edit costs are
+# tenths, and a state has at most a few thousand templates, so that this never makes one sentence cheaper than
+# another that sounds closer; costs along a path are then told apart to within CLOSE (the sums of a hundred tenths
+# err by about 1e-14). A sum of ranks is not always the parser's order, which settles each part before the next
+# ("x y z" with a: "x" or "x y", b: "z" or, listed far later, "y z": the parser reads a = "x"), so that the words
+# found are then read as every recogniser's are (path_meaning: the ranks compared in the order met).
 TEMPLATE_RANK, VALUE_RANK, CLOSE = 1e-6, 1e-9, 1e-11
 
 
 @dataclass(frozen=True)
 class Closest:
     """The closest sentence (recogniser words, "" when none), its distance per phone of the text, and what it
-    means, read off the tags of the path it takes (None when no sentence is close)."""
+    means, read on the automaton as every recogniser's words are (None when no sentence is close)."""
 
     text: str
     distance: float
@@ -308,14 +306,13 @@ def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] 
 
 
 def closest_sentence(text: str, game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> Closest:
-    """The sentence of `state` that sounds closest to `text`, and what it means (from the path it takes)."""
+    """The sentence of `state` that sounds closest to `text`, and what its words mean (path_meaning)."""
     said = [w for w in text.split() if w]
     heard = phones_of(said, lang)
     text_phones = tuple(p for w in said for p in heard.get(w, ()))
     if not text_phones:
         return Closest("", float("inf"))
     cost, labels = phone_graph(game, lang, state, player_names).closest(text_phones)
-    read = [label(x) for x in labels]
-    meant = Tag.meaning(tag for _, tags in read for tag in tags) if read else None
-    return Closest(" ".join(word for word, _ in read), cost / len(text_phones),
-                   None if meant is None else meaning_of(*meant))
+    words = [label(x)[0] for x in labels]
+    return Closest(" ".join(words), cost / len(text_phones),
+                   words_meaning(words, game=game, lang=lang, state=state, player_names=player_names))

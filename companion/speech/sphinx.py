@@ -2,7 +2,8 @@
 
 English works out of the box with the US English model inside the pocketsphinx package; another language
 needs a model folder (an acoustic model folder with `mdef`, and a `.dict` pronunciation dictionary).
-The state's word graph is compiled into a minimal word automaton first (see companion.speech.fsg).
+The words of the state's automaton with meaning (companion.speech.kept_automata, the one every recogniser's
+words are read on) are made a minimal word automaton first (see companion.speech.fsg).
 
 Confidence. pocketsphinx scores each frame against the best-scoring sound unit of that frame, so the
 acoustic score per frame of the recognised words says how far the grammar forced the audio away from what
@@ -52,11 +53,11 @@ from companion.language.recognition_grammar import (
     slot_meanings,
     spelling,
     vocabulary,
-    word_graph,
 )
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
-from companion.speech.fsg import compiled_fsg
+from companion.speech.fsg import compiled_fsg, spoken_words
+from companion.speech.kept_automata import meant_arcs
 from companion.speech.path_meaning import intents_saying, path_reader
 from companion.speech.phonetic import ESPEAK_VOICES
 from companion.speech.pronounce import guess_pronunciations
@@ -242,8 +243,9 @@ class SphinxRecogniser(Recogniser):
         if key not in self.searches:
             search = f"s{self.made}"
             self.made += 1
-            graph = word_graph(self.game, self.lang, state, player_names, without)
-            path = compiled_fsg(graph, search, max_words)
+            meant = meant_arcs(self.game, self.lang, state, player_names)
+            path = compiled_fsg(f"{meant.digest()} {sorted(without)}", search,
+                                lambda: spoken_words(meant.automaton(), without), max_words)
             self.decoder.add_fsg(search, self.decoder.read_fsg(str(path)))
             self.searches[key] = search
         if without:
