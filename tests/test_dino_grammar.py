@@ -3,6 +3,7 @@ checked with every game's in test_grammar_examples), squares, colours, rule topi
 made from the same templates, and `companion parse --game dino`."""
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from companion.language import recognition_grammar as rg
 from companion.language.grammar import examples, load_grammar, parse, read_grammar_file, states
 from companion.language.messages import LANGUAGES, Catalog
 from companion.language.rules import RulesBook
+from companion.speech.vosk_phrases import vosk_phrases
 
 GAME = "dino"
 OWN_INTENTS = {"pawn_move", "meteor_move", "egg_take", "square_answer", "steps_answer", "pawn_choice", "colour_choice",
@@ -64,9 +66,9 @@ def test_rule_topics_are_the_sections_of_the_rules(lang):
 def test_recogniser_phrases_are_understood_by_the_parser(lang):
     """What the recogniser may output is what the parser accepts, state by state."""
     for state in states(GAME):
-        phrases = rg.vosk_phrases(GAME, lang, state, ["Ana", "Bruno"])
+        phrases = vosk_phrases(GAME, lang, state, ["Ana", "Bruno"])
         assert phrases[-1] == rg.UNKNOWN_WORD and len(phrases) > 100
-        for phrase in phrases[:-1]:
+        for phrase in random.Random(f"{lang} {state}").sample(phrases[:-1], min(400, len(phrases) - 1)):
             assert not re.search(r"[0-9{}<>()\[\]|]", phrase.replace(rg.UNKNOWN_WORD, "")), phrase
             if rg.UNKNOWN_WORD not in phrase:
                 assert parse(phrase, game=GAME, lang=lang, state=state, player_names=["Ana", "Bruno"]).intent, phrase

@@ -1,7 +1,9 @@
 """Recogniser grammars generated from the templates: Vosk phrase lists, word graphs for pocketsphinx (and the
 same grammar as JSGF), dictionary checks that never drop a word silently, and a real round trip through pocketsphinx."""
 
+import itertools
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -15,8 +17,10 @@ from companion.language.grammar import parse, states
 from companion.language.messages import LANGUAGES
 from companion.speech.fsg import WordAutomaton, compiled_fsg, minimise, spoken_words
 from companion.speech.kept_automata import meant_arcs
+from companion.speech.vosk_phrases import grammar_sizes, vosk_grammar_json, vosk_phrases
 
 GAME = "draftosaurus"
+PER_STATE = 400  # phrases parsed in each state (a state offers Vosk 2,000 to 25,000)
 ARPABET = {"AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH", "IH", "IY", "JH",
            "K", "L", "M", "N", "NG", "OW", "OY", "P", "R", "S", "SH", "T", "TH", "UH", "UW", "V", "W", "Y", "Z", "ZH"}
 
@@ -24,21 +28,55 @@ ARPABET = {"AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER",
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("state", ["die", "turn", "confirm", "setup", "any"])
 def test_vosk_phrases_are_words_only_and_end_with_unk(lang, state):
-    phrases = rg.vosk_phrases(GAME, lang, state)
+    phrases = vosk_phrases(GAME, lang, state)
     assert phrases[-1] == rg.UNKNOWN_WORD and len(phrases) == len(set(phrases)) > 10
     for phrase in phrases[:-1]:
         assert phrase == phrase.lower() and not re.search(r"[0-9{}<>()\[\]|]", phrase.replace("[unk]", "")), phrase
-    json.loads(rg.vosk_grammar_json(GAME, lang, state))
+    json.loads(vosk_grammar_json(GAME, lang, state))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_recogniser_phrases_are_understood_by_the_parser(lang):
-    """What the recogniser may output is what the parser accepts (no [unk] free-text phrases)."""
+    """What the recogniser may output is what the parser accepts (no [unk] free-text phrases), on a sample of each
+    state's phrases."""
     for state in states(GAME):
-        for phrase in rg.vosk_phrases(GAME, lang, state, ["Alice", "Bruno"])[:-1]:
+        phrases = vosk_phrases(GAME, lang, state, ["Alice", "Bruno"])[:-1]
+        for phrase in random.Random(f"{lang} {state}").sample(phrases, min(PER_STATE, len(phrases))):
             if rg.UNKNOWN_WORD not in phrase:
                 result = parse(phrase, game=GAME, lang=lang, state=state, player_names=["Alice", "Bruno"])
                 assert result.intent is not None, (state, phrase)
+
+
+@pytest.mark.parametrize("game, lang, state", [(GAME, "fr", "turn"), (GAME, "en", "confirm"), (GAME, "es", "die"),
+                                               ("dino", "fr", "turn"), ("jurassic-snack", "es", "any")])
+def test_vosk_phrases_hold_every_pair_of_words_of_the_grammar_and_only_its_sentences(game, lang, state):
+    """Vosk learns a bigram model from its phrases: every pair of words the state's grammar lets follow one another
+    is in a phrase, every word that may begin or end a sentence begins or ends one, and every phrase but those of
+    free text is a whole sentence of the grammar. Free-text templates come after, with "[unk]" for the free text."""
+    players = ("Alice", "Bruno")
+    automaton = listened(game, lang, state, players)
+    outgoing, incoming = defaultdict(dict), defaultdict(set)
+    for source, target, word in automaton.arcs:
+        outgoing[source][word] = target
+        incoming[target].add(word)
+    allowed = {(x, y) for s in range(automaton.n_states) for x in incoming[s] for y in outgoing[s]}
+    phrases = vosk_phrases(game, lang, state, players)
+    assert phrases[-1] == rg.UNKNOWN_WORD
+    sentences = [p.split() for p in phrases[:-1] if rg.UNKNOWN_WORD not in p.split()]
+    for words in sentences:
+        at = automaton.start
+        for word in words:
+            at = outgoing[at][word]
+        assert at in automaton.accepting, words
+    assert allowed == {pair for words in sentences for pair in itertools.pairwise(words)}
+    assert {words[0] for words in sentences} == set(outgoing[automaton.start])
+    assert {words[-1] for words in sentences} == {w for s in automaton.accepting for w in incoming[s]}
+    free = [p for p in phrases if rg.UNKNOWN_WORD in p.split()][:-1]
+    assert free == list(rg.free_text_phrases(game, lang, state, players))
+
+
+def test_a_new_player_s_name_is_offered_to_vosk_as_free_text():
+    assert "je m' appelle [unk]" in vosk_phrases(GAME, "fr", "any")  # the name itself is not in any grammar
 
 
 def test_dialogue_state_limits_the_recogniser_vocabulary():
@@ -245,7 +283,7 @@ def test_spoken_sentence_through_pocketsphinx_and_the_parser(tmp_path, monkeypat
 
 
 def test_grammar_sizes_cover_every_language_and_state():
-    sizes = rg.grammar_sizes(GAME, LANGUAGES)
+    sizes = grammar_sizes(GAME, LANGUAGES)
     assert {(s.lang, s.state) for s in sizes} == {(lang, s) for lang in LANGUAGES for s in states(GAME)}
     assert all(s.words > 100 and s.phrases > 100 and s.jsgf_bytes > 1000 for s in sizes)
 

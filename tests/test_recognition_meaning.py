@@ -20,6 +20,7 @@ from companion.speech import path_meaning as pm
 from companion.speech.fsg import label, minimal_meant
 from companion.speech.kept_automata import ArcTable
 from companion.speech.recogniser import meaning_of
+from companion.speech.vosk_phrases import vosk_phrases
 
 PLAYERS = ("Alice", "Jean-Luc")
 PER_STATE = 25  # phrases sampled in each state (every phrase is parsed typed in test_grammar_recognition)
@@ -61,7 +62,7 @@ def on_path(text: str, game: str, lang: str, state: str, players: tuple[str, ...
 def test_sampled_recogniser_phrases_mean_on_their_path_what_the_typed_matcher_reads(game, lang):
     checked = 0
     for state in states(game):
-        phrases = [p for p in rg.vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
+        phrases = [p for p in vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
         for phrase in random.Random(f"{game} {lang} {state}").sample(phrases, min(PER_STATE, len(phrases))):
             found = on_path(phrase, game, lang, state)
             assert found is not None, (state, phrase)  # every phrase a recogniser is offered has a path
@@ -190,7 +191,7 @@ def test_a_sentence_matched_by_sound_means_what_the_typed_matcher_reads_in_its_w
 
     checked = 0
     for state in chosen:
-        phrases = [p for p in rg.vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
+        phrases = [p for p in vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
         for phrase in random.Random(f"{game} {lang} {state} arcs").sample(phrases, min(PER_STATE, len(phrases))):
             for said in (phrase, phrase[: max(1, len(phrase) - 3)]):  # as written, and its end garbled
                 found = closest_sentence(said, game, lang, state, PLAYERS)

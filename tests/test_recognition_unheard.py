@@ -11,9 +11,10 @@ import pytest
 from companion.dialogue.session import understand
 from companion.language.grammar import parse
 from companion.language.messages import LANGUAGES
-from companion.language.recognition_grammar import jsgf, not_as_written, unheard, vosk_phrases
+from companion.language.recognition_grammar import jsgf, not_as_written, unheard
 from companion.speech.base import Heard
 from companion.speech.path_meaning import parse_heard
+from companion.speech.vosk_phrases import vosk_phrases
 
 
 def offered(state: str) -> set[str]:
@@ -25,7 +26,9 @@ def offered(state: str) -> set[str]:
 def test_unheard_phrases_stay_out_of_recogniser_grammars_but_are_understood_typed(phrase):
     assert parse(phrase, game="draftosaurus", lang="en", state="confirm").intent == "yes"
     phrases = vosk_phrases("draftosaurus", "en", "confirm")
-    assert phrase not in phrases and not any(p.startswith(phrase + " ") for p in phrases)
+    assert phrase not in phrases or parse_heard(phrase, game="draftosaurus", lang="en", state="confirm").intent != "yes"
+    assert not any(parse_heard(p, game="draftosaurus", lang="en", state="confirm").intent == "yes"
+                   for p in phrases if p.startswith(phrase + " "))  # "go ahead" reads on: "go" and "ahead" are `next`'s
     alternatives = offered("confirm")
     assert phrase not in alternatives and "yeah" in alternatives
     assert "yes" in phrases

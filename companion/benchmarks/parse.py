@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         "benchmark": "parse", "results": results, "peak_memory_mb": round(peak_memory_mb(), 1),
         "target": {"p95_ms": TARGET_P95_MS, "worst_p95_ms": worst_p95, "met": worst_p95 < TARGET_P95_MS}}
     if not args.no_sizes:
-        from companion.language.recognition_grammar import grammar_sizes
+        from companion.speech.vosk_phrases import grammar_sizes
         report["grammar_sizes"] = [s.to_json() for s in grammar_sizes(args.game, langs)]
     if args.json:
         print(json.dumps(report, ensure_ascii=False))

@@ -92,13 +92,14 @@ def spoken_value(slot: str, value: object, words: Catalog, spec: GameSpec) -> st
 
 def _export(kind: str, game: str, lang: str, state: str, players: list[str], as_json: bool) -> int:
     from companion.language import recognition_grammar as recognition
+    from companion.speech.vosk_phrases import grammar_sizes, vosk_grammar_json
 
     if kind == "vosk":
-        print(recognition.vosk_grammar_json(game, lang, state, players))
+        print(vosk_grammar_json(game, lang, state, players))
     elif kind == "jsgf":
         sys.stdout.write(recognition.jsgf(game, lang, state, players))
     else:
-        sizes = recognition.grammar_sizes(game, LANGUAGES, player_names=players)
+        sizes = grammar_sizes(game, LANGUAGES, player_names=players)
         if as_json:
             print(json.dumps([s.to_json() for s in sizes], ensure_ascii=False, indent=1))
         else:

@@ -1,7 +1,9 @@
 """Grammars for speech recognisers, generated from the same templates the parser uses.
 
-Per game, language and dialogue state: a phrase list for Vosk (its KaldiRecognizer builds a small
-language model from it; "[unk]" catches anything else) and a JSGF grammar for pocketsphinx.
+Per game, language and dialogue state: the recognisers' view of the state as word trees (`state_grammar`), the
+word graph with meaning compiled from them (`word_graph`: Vosk's phrase list, PocketSphinx's automaton and
+Whisper's phone graph are made from it, companion.speech), the phrases of its templates of free text ("[unk]"
+catches the free text) and a JSGF grammar of the same sentences.
 Recognisers spell words as their dictionaries do (lower case, accents kept), so these grammars keep
 the spelling of the templates; `recognizer:` in grammars/<lang>/common.yaml says how hyphens and
 apostrophes split words for that language's models. Alternatives written with digits are left
@@ -10,8 +12,8 @@ before and once after any command. A grammar word missing from a model's diction
 (`missing_words`), never dropped: English words that pocketsphinx's dictionary lacks get
 pronunciations in grammars/en/pronunciations.dict. A state's word graph (`word_graph`, `Tag`) carries its
 meaning on its arcs: the intent, and the slots its lists fill. What a recogniser's words mean is read off
-the path they take through it (companion.speech.path_meaning), not parsed again; a recogniser that searches that
-graph itself (Whisper's match by sound, companion.speech.phonetic) has the meaning of the path it took.
+the path they take through it (companion.speech.path_meaning), not parsed again, the words of the path Whisper's
+match by sound took in it (companion.speech.phonetic) too.
 """
 
 from __future__ import annotations
@@ -448,42 +450,19 @@ class _Pruner:
         return self.pruned[name]
 
 
-# ---------------------------------------------------------------- Vosk
+# ---------------------------------------------------------------- free text
 
-def vosk_phrases(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> list[str]:
-    """Phrases for Vosk's KaldiRecognizer (as a JSON list), ending with "[unk]".
-
-    Every alternative, list value and optional word appears in at least one phrase; Vosk's
-    bigram model over these phrases lets other combinations through. Each filler is said before (or after)
-    the first phrase of one intent in turn, which gives Vosk's model the pairs of words it needs ("so
-    undo", "undo please") for two more phrases per intent.
-    """
-    return list(_vosk_phrases(game, lang, state, tuple(player_names)))
-
-
-# Kept: Whisper's prompt asks for a state's vocabulary at every command, and a coverage check for the whole
-# grammar's (0.04 to 0.09 s each for Draftosaurus, built again every time before).
+# Kept: Vosk's phrase list asks for them at each state's grammar, a coverage check for the whole grammar's.
 @lru_cache(maxsize=64)
-def _vosk_phrases(game: str, lang: str, state: str, player_names: tuple[str, ...]) -> tuple[str, ...]:
+def free_text_phrases(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Phrases of the state's templates of free text (a new player's name), which no word graph holds: the free
+    text said as "[unk]", the word a Vosk model hears for a word it does not know. Each alternative and list value
+    of such a template appears in at least one phrase (a wildcard alone is the "[unk]" Vosk's list ends with)."""
     grammar = state_grammar(game, lang, state, player_names)
-    phrases: dict[str, None] = {}
-    firsts: list[tuple[str, ...]] = []
-    for _, templates in grammar.intents:
-        covered = [words for template in templates for words in _cover(template, grammar.named)
-                   if words and words != (UNKNOWN_WORD,)]  # a wildcard alone is the "[unk]" every list ends with
-        phrases.update(dict.fromkeys(" ".join(words) for words in covered))
-        firsts.extend(covered[:1])
-    before, after = fillers(lang)
-    for index, words in enumerate(firsts):
-        if before:
-            phrases[" ".join(before[index % len(before)] + words)] = None
-        if after:
-            phrases[" ".join(words + after[index % len(after)])] = None
-    return (*phrases, UNKNOWN_WORD)
-
-
-def vosk_grammar_json(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:
-    return json.dumps(vosk_phrases(game, lang, state, player_names), ensure_ascii=False)
+    phrases = [" ".join(words) for _, templates in grammar.intents for template in templates
+               if _uses(template, grammar.named, WILDCARD) for words in _cover(template, grammar.named)
+               if words and words != (UNKNOWN_WORD,)]
+    return tuple(dict.fromkeys(phrases))
 
 
 def _cover(sequence: tuple[object, ...], named: dict[str, Choice]) -> list[tuple[str, ...]]:
@@ -824,8 +803,19 @@ def vocabulary(game: str, lang: str, state: str = "any", player_names: Sequence[
 
 @lru_cache(maxsize=64)
 def _vocabulary(game: str, lang: str, state: str, player_names: tuple[str, ...]) -> tuple[str, ...]:
-    words = {w for phrase in _vosk_phrases(game, lang, state, player_names) for w in phrase.split()}
-    words.discard(UNKNOWN_WORD)
+    grammar = state_grammar(game, lang, state, player_names)
+    words: set[str] = set()
+    pending: list[object] = [template for _, templates in grammar.intents for template in templates]
+    pending += grammar.named.values()  # the named parts the templates use, and only those (state_grammar)
+    pending += [phrase for phrases in fillers(lang) for phrase in phrases]  # heard before and after a command
+    while pending:
+        part = pending.pop()
+        if isinstance(part, str):
+            words.add(part)
+        elif isinstance(part, tuple):
+            pending.extend(part)
+        elif isinstance(part, Choice):
+            pending.extend(part.options)
     return tuple(sorted(words))
 
 
@@ -892,31 +882,3 @@ def write_pocketsphinx_dictionary(target: Path | str, lang: str = "en",
     added = [f"{w} {p}" for w, p in pronunciations(lang).items() if w not in known]
     target.write_text(base_text.rstrip("\n") + "\n" + "\n".join(added) + ("\n" if added else ""), encoding="utf-8")
     return target
-
-
-# ---------------------------------------------------------------- sizes
-
-@dataclass(frozen=True)
-class GrammarSize:
-    game: str
-    lang: str
-    state: str
-    words: int
-    phrases: int
-    jsgf_bytes: int
-
-    def to_json(self) -> dict[str, object]:
-        return dict(self.__dict__)
-
-
-def grammar_sizes(game: str, langs: Iterable[str], game_states: Iterable[str] | None = None,
-                  player_names: Sequence[str] = ()) -> list[GrammarSize]:
-    """Vocabulary size, Vosk phrase count and JSGF size for each language and state."""
-    from companion.language.grammar import states
-    sizes = []
-    for lang in langs:
-        for state in game_states or states(game):
-            phrases = vosk_phrases(game, lang, state, player_names)
-            sizes.append(GrammarSize(game, lang, state, len(vocabulary(game, lang, state, player_names)),
-                                     len(phrases), len(jsgf(game, lang, state, player_names).encode())))
-    return sizes

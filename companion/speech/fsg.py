@@ -13,6 +13,7 @@ largest grammar), so the grammars avoid needless states (see grammars/README.md)
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import tempfile
 from collections import defaultdict
@@ -216,6 +217,71 @@ def spoken_words(meant: WordAutomaton, without: frozenset[str] = frozenset()) ->
         if not (without and intents[arc_label]):
             words[source].append((label(arc_label)[0], target))
     return minimise(meant.start, set(meant.accepting), words, {})
+
+
+def covering_sentences(automaton: WordAutomaton) -> list[tuple[str, ...]]:
+    """Sentences of an acyclic deterministic automaton in which every pair of words it lets follow one another
+    appears, and every word that may begin or end a sentence begins or ends one: each the shortest sentence to a
+    pair not yet met, on through pairs not met yet while there are, then the shortest way to its end. A bigram
+    model learnt from them (Vosk's, from its phrase list) knows every word pair of the grammar, and backs off only
+    outside it."""
+    outgoing: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    incoming: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for source, target, word in sorted(automaton.arcs):
+        outgoing[source].append((word, target))
+        incoming[target].append((source, word))
+    before = _shortest(automaton.start, outgoing)  # the words from the start to each state
+    after = _shortest_to(automaton.accepting, incoming)  # the words from each state to an accepting one
+    found: dict[tuple[str, ...], None] = {}
+    pairs: set[tuple[str, str]] = set()
+    ends: set[tuple[str, int]] = set()  # (word, 0): it begins a sentence; (word, 1): it ends one
+
+    def add(sentence: tuple[str, ...]) -> None:
+        found[sentence] = None
+        pairs.update(itertools.pairwise(sentence))
+        ends.update({(sentence[0], 0), (sentence[-1], 1)})
+
+    for word, target in outgoing[automaton.start]:
+        if (word, 0) not in ends and target in after:
+            add((word, *after[target]))
+    for state in sorted(before):
+        for source, word in incoming[state]:
+            if state in automaton.accepting and (word, 1) not in ends and source in before:
+                add((*before[source], word))
+            for following, target in outgoing[state]:
+                if (word, following) not in pairs and source in before and target in after:
+                    said = [*before[source], word, following]
+                    while (step := next(((w, t) for w, t in outgoing[target]
+                                         if (said[-1], w) not in pairs and t in after), None)) is not None:
+                        said.append(step[0])  # on through pairs not met yet, while there are
+                        pairs.add((said[-2], said[-1]))
+                        target = step[1]
+                    add((*said, *after[target]))
+    return list(found)
+
+
+def _shortest(start: int, outgoing: dict[int, list[tuple[str, int]]]) -> dict[int, tuple[str, ...]]:
+    """The fewest words from `start` to each state it reaches (breadth first, arcs in their order)."""
+    words: dict[int, tuple[str, ...]] = {start: ()}
+    queue = [start]
+    for state in queue:
+        for word, target in outgoing[state]:
+            if target not in words:
+                words[target] = (*words[state], word)
+                queue.append(target)
+    return words
+
+
+def _shortest_to(accepting: frozenset[int], incoming: dict[int, list[tuple[int, str]]]) -> dict[int, tuple[str, ...]]:
+    """The fewest words from each state to an accepting one (breadth first backwards, arcs in their order)."""
+    words: dict[int, tuple[str, ...]] = dict.fromkeys(sorted(accepting), ())
+    queue = sorted(accepting)
+    for state in queue:
+        for source, word in incoming[state]:
+            if source not in words:
+                words[source] = (word, *words[state])
+                queue.append(source)
+    return words
 
 
 def shortened(automaton: WordAutomaton, max_words: int) -> WordAutomaton:
