@@ -169,6 +169,24 @@ def test_a_name_said_at_set_up_is_read_back_and_heard_without_its_capital():
     assert outcome(elsewhere, False, False) == "applied"
 
 
+def test_a_hand_heard_is_the_hand_said_when_the_game_takes_the_same_species():
+    """"vos tyrannosaurus rex mon tricératops" heard for "un tyrannosaurus rex et un tricératops": no count said is
+    one card, as the game takes a hand (advice.hand_of); another count or species is another hand."""
+    from companion.benchmarks.listen import same_meaning
+    from companion.language.grammar import parse
+
+    said_text = "un tyrannosaurus rex et un tricératops"
+    said = parse(said_text, game="draftosaurus", lang="fr", state="hand_named")
+    assert said.slots == {"count1": 1, "card1": "trex", "count2": 1, "card2": "triceratops"}
+    said_as = {"intent": said.intent, "slots": said.slots}
+    for heard, same in (("vos tyrannosaurus rex mon tricératops", True), ("le tricératops et le t-rex", True),
+                        ("deux tyrannosaurus rex et un tricératops", False), ("le t-rex et le diplodocus", False),
+                        ("le t-rex", False)):
+        found = parse(heard, game="draftosaurus", lang="fr", state="hand_named")
+        assert found.intent == "hand_cards", heard
+        assert same_meaning(found.intent, found.slots, said_as) is same, heard
+
+
 def test_the_bench_knows_the_bots_among_the_players_by_the_names_the_program_gives_them():
     from companion.benchmarks.listen import bot_names
     from companion.language.messages import catalog

@@ -41,6 +41,7 @@ from companion.benchmarks.synthetic import (
     speak_to_wav,
     synthetic_voices,
 )
+from companion.dialogue.draftosaurus.advice import HAND_INTENT, hand_of
 from companion.dialogue.draftosaurus.queries import QUERIES
 from companion.dialogue.session import SHARED_INTENTS, doubtful, rival_margin, understand
 from companion.errors import BadInput
@@ -275,11 +276,15 @@ def measure(args: argparse.Namespace, folder: Path) -> dict:
 
 
 def same_meaning(intent: str | None, slots: dict, said: dict) -> bool:
-    """Whether what was heard means what was said (`said`: its intent and slots). A player's name is compared
-    without its capitals: a name said has none, and recognisers write words in small letters."""
+    """Whether what was heard means what was said (`said`: its intent and slots), as the game takes it. A player's
+    name is compared without its capitals: a name said has none, and recognisers write words in small letters. A
+    hand is the species it names, each as many times as said ("le T-Rex et le tricératops" is "un T-Rex et un
+    tricératops")."""
     def spoken(values: dict) -> dict:
         return {k: v.casefold() if k == "player" and isinstance(v, str) else v for k, v in values.items()}
 
+    if intent == said["intent"] == HAND_INTENT:
+        return sorted(hand_of(slots)) == sorted(hand_of(said["slots"]))
     return intent == said["intent"] and spoken(slots) == spoken(said["slots"])
 
 

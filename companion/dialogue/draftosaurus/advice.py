@@ -8,6 +8,7 @@ it, the dinosaurs they hold. What a player played is their last placement, with 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.dialogue.session import Answer
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 HAND_STATE = "hand_named"  # "which dinosaurs do you hold?": the species of a hand, each with its count
 HAND_SLOTS = 6  # a hand names at most six species (card1..card6, each with its count1..count6)
+HAND_INTENT = "hand_cards"
 
 
 # ---------------------------------------------------------------- advice
@@ -66,13 +68,19 @@ def ask_hand(table: DraftosaurusTable, player: int) -> list[str] | Answer | None
     name = table.game.players[player]
     answer = table.session.ask(table.text("ask_hand", player=name), HAND_STATE, speaker=name,
                                help_key=table.key("help.hand_named"))
-    if answer.intent == "hand_cards":
-        return [str(answer.slots[f"card{slot}"]) for slot in range(1, HAND_SLOTS + 1) if f"card{slot}" in answer.slots
-                for _ in range(int(answer.slots.get(f"count{slot}", 1)))]
+    if answer.intent == HAND_INTENT:
+        return hand_of(answer.slots)
     if answer.intent in ("no", "stop"):
         table.say("advice_dropped")
         return None
     return answer
+
+
+def hand_of(slots: Mapping[str, object]) -> list[str]:
+    """The species a hand said names (the slots of `HAND_INTENT`), each as many times as said: once when no count
+    is said ("le T-Rex et le tricératops" is one of each)."""
+    return [str(slots[f"card{slot}"]) for slot in range(1, HAND_SLOTS + 1) if f"card{slot}" in slots
+            for _ in range(int(str(slots.get(f"count{slot}", 1))))]
 
 
 def say_advice(table: DraftosaurusTable, advice: Advice) -> None:
