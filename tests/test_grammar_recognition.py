@@ -222,8 +222,8 @@ def test_the_automaton_pocketsphinx_listens_with_holds_the_sentences_of_the_jsgf
         assert len(direct.arcs) > 20, (game, lang, state)  # a grammar, not an empty one on both sides
 
 
-def test_the_automaton_listened_with_leaves_out_the_intents_asked_and_free_text():
-    """A rival search leaves some intents out; free text (a new player's name) is never in a word graph."""
+def test_the_automaton_listened_with_leaves_out_the_intents_asked():
+    """A rival search leaves some intents out: their sentences only."""
     def sentences(automaton, limit=12):
         return {" ".join(words) for words in _sentences(automaton, limit)}
 
@@ -286,6 +286,24 @@ def test_grammar_sizes_cover_every_language_and_state():
     sizes = grammar_sizes(GAME, LANGUAGES)
     assert {(s.lang, s.state) for s in sizes} == {(lang, s) for lang in LANGUAGES for s in states(GAME)}
     assert all(s.words > 100 and s.phrases > 100 and s.jsgf_bytes > 1000 for s in sizes)
+
+
+def test_a_kept_fsg_file_is_read_back_and_a_damaged_one_compiled_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    built = []
+
+    def automaton():
+        built.append(1)
+        return listened(GAME, "en", "confirm")
+
+    path = compiled_fsg("the key", "confirm", automaton)
+    text = path.read_text(encoding="utf-8")
+    assert compiled_fsg("the key", "confirm", automaton) == path and len(built) == 1  # read back
+    for damaged in (text.replace("TRANSITION", "TRANSITIOM", 1), text[:-40], "#" + text, ""):
+        path.write_text(damaged, encoding="utf-8")
+        assert compiled_fsg("the key", "confirm", automaton) == path and path.read_text(encoding="utf-8") == text
+    assert len(built) == 5  # compiled again each time
+    assert compiled_fsg("another key", "confirm", automaton) != path
 
 
 def test_a_grammar_kept_to_short_sentences_is_never_larger_than_the_whole_one(grammar_cache, tmp_path, monkeypatch):

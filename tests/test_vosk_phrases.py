@@ -1,13 +1,15 @@
 """Vosk's phrase list of a state is made from the state's automaton with meaning, kept in the cache folder and read
 back the same; a damaged file, or one that holds no list of phrases, is made and kept again."""
 
-import json
+import io
 
+import numpy as np
 import pytest
 
 from companion.paths import digest_of
 from companion.speech import kept_automata, vosk_phrases
 from companion.speech.fsg import covering_sentences, spoken_words
+from companion.speech.kept_arrays import packed, read_archive
 
 PLAYERS = ("Alice", "Bruno")
 
@@ -40,7 +42,7 @@ def test_the_kept_phrases_are_those_made_and_are_read_back(cache):
     meant = kept_automata.meant_arcs("draftosaurus", "en", "confirm", PLAYERS)
     covering = [" ".join(s) for s in covering_sentences(spoken_words(meant.automaton()))]
     assert made[:len(covering)] == covering and made[-1] == "[unk]"
-    assert [p.suffix for p in cache.iterdir()] == [".json"]
+    assert [p.suffix for p in cache.iterdir()] == [".npz"]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(vosk_phrases, "covering_sentences", refuse_to_make)
         assert phrases() == made  # read back, not made
@@ -60,13 +62,37 @@ def test_a_damaged_file_is_made_and_kept_again(cache, at):
         assert phrases() == made  # kept whole again
 
 
-@pytest.mark.parametrize("payload", [b"not json", b'{"yes": 1}', b'["yes", 7]', b"\xff\xfe", b"null"])
-def test_a_file_that_holds_no_list_of_phrases_is_made_again(cache, payload):
+def key() -> bytes:
+    meant = kept_automata.meant_arcs("draftosaurus", "en", "confirm", PLAYERS)
+    return digest_of(vosk_phrases._code(), meant.digest().encode())
+
+
+def kept() -> list[str] | None:
+    return read_archive(vosk_phrases.FOLDER, key(), (), vosk_phrases.MOST_BYTES, vosk_phrases._phrases)
+
+
+@pytest.mark.parametrize("header", ["not a list", {"yes": 1}, ["yes", 7], None, [["yes"]]])
+def test_a_file_that_holds_no_list_of_phrases_is_made_again(cache, header):
+    made = phrases()
+    covering = kept()
+    assert covering is not None and made[:len(covering)] == covering
+    (path,) = cache.iterdir()
+    payload = packed({}, header)
+    path.write_bytes(digest_of(key(), payload) + payload)  # a digest made to match what it holds
+    assert kept() is None
+    assert phrases() == made and kept() == covering  # made and kept whole again
+
+
+def test_a_file_nested_deep_enough_to_break_the_reader_is_made_again(cache):
     made = phrases()
     (path,) = cache.iterdir()
-    kept = json.loads(path.read_bytes()[32:])
-    key = digest_of(vosk_phrases._code(), kept_automata.meant_arcs("draftosaurus", "en", "confirm", PLAYERS)
-                    .digest().encode())
-    path.write_bytes(digest_of(key, payload) + payload)  # a digest made to match what it holds
-    assert phrases() == made
-    assert json.loads(path.read_bytes()[32:]) == kept and len(kept) > 10  # kept whole again
+    deep = _archive_with_header(b"[" * 100_000 + b"]" * 100_000)  # a list within a list, a hundred thousand deep
+    path.write_bytes(digest_of(key(), deep) + deep)
+    assert kept() is None and phrases() == made
+
+
+def _archive_with_header(header: bytes) -> bytes:
+    """An archive as kept_arrays.packed writes one, its header these bytes of JSON."""
+    out = io.BytesIO()
+    np.savez_compressed(out, header=np.frombuffer(header, dtype=np.uint8))
+    return out.getvalue()

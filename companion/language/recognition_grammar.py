@@ -452,8 +452,6 @@ class _Pruner:
 
 # ---------------------------------------------------------------- free text
 
-# Kept: Vosk's phrase list asks for them at each state's grammar, a coverage check for the whole grammar's.
-@lru_cache(maxsize=64)
 def free_text_phrases(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Phrases of the state's templates of free text (a new player's name), which no word graph holds: the free
     text said as "[unk]", the word a Vosk model hears for a word it does not know. Each alternative and list value

@@ -53,8 +53,8 @@ class VoskRecogniser(Recogniser):
         key = (state, tuple(player_names))
         if key not in self.recognisers:
             phrases = vosk_phrases(self.game, self.lang, state, key[1])
-            self.unknown_to_model |= {w for p in phrases for w in p.split()
-                                      if w != UNKNOWN_WORD and self.model.vosk_model_find_word(w) < 0}
+            words = {w for p in phrases for w in p.split()} - {UNKNOWN_WORD}  # each looked up once
+            self.unknown_to_model |= {w for w in words if self.model.vosk_model_find_word(w) < 0}
             recogniser = self.vosk.KaldiRecognizer(self.model, SAMPLE_RATE, json.dumps(phrases, ensure_ascii=False))
             recogniser.SetWords(True)
             self.recognisers[key] = recogniser
