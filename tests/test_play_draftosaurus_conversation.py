@@ -269,7 +269,8 @@ FOREST_ROLLED = {"fr": "Dé : forêt", "en": "Die: forest", "es": "Dado: bosque"
 @pytest.mark.parametrize("lang", ["fr", "en", "es"])
 def test_an_undo_back_into_the_turn_before_says_the_die_in_force_again(tmp_path, lang):
     """Cy's placement ended the turn (the die passed to Ben): taking it back brings Ann's forest roll back, and
-    the die is said with the undo; taking back Ben's placement then stays within the turn, and says no die."""
+    the die is said with the undo, with whom it binds, Cy being asked again and not Ann who rolled; taking back
+    Ben's placement then stays within the turn, and says no die."""
     lines = draft(tmp_path, UNDO_LINES[lang], "Ann,Ben,Cy", lang, "--die", "physical").stdout.splitlines()
     words = catalog(lang)
     rolled = next(line for line in lines if line.startswith(FOREST_ROLLED[lang]))
@@ -277,6 +278,8 @@ def test_an_undo_back_into_the_turn_before_says_the_die_in_force_again(tmp_path,
                                                                          .split("@")[0])]
     assert len(undone) == 2
     assert lines[undone[0] + 1] == rolled  # the die of Ann's turn binds again: said with the undo
+    assert lines[undone[0] + 2] == words.say("draft.die_binds", player="Cy")  # Ann rolled; Cy is asked
+    assert lines[undone[0] + 3].startswith("Cy")  # then asked
     assert lines.count(rolled) == 2  # and not after the second undo, within the turn
     game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
     assert (game.turn, str(game.face.value)) == (1, "forest")

@@ -365,7 +365,10 @@ class DraftosaurusTable(Table[Game, Action]):
         if self.seats.solo:
             solo.after_undo(self)
         elif (self.game.round, self.game.turn) != turn and self.game.face is not None and self.game.phase == PLACE:
-            self.say_face()
+            self.say_face()  # with the roller's freedom: the player asked next may be bound
+            asked = self.question()
+            if isinstance(asked, Question) and asked.player not in (None, self.game.roller):
+                self.say("die_binds", player=self.game.players[asked.player])
 
     def prompt_again(self, question: Question, query: Answer) -> str | None:
         return solo.prompt_again(self, question, query)
