@@ -101,6 +101,15 @@ def test_quitting_on_a_recogniser_s_word_is_asked_first_but_a_typed_quit_is_not(
         play([("dé croix", None), ("au revoir", None)])
 
 
+@pytest.mark.parametrize("said", [("au revoir", 0.9), ("aide", 0.3), ("répète", 0.3)])
+def test_a_no_to_a_read_back_of_a_quit_or_a_shared_command_asks_the_open_question_again(said):
+    """"Tu veux quitter ?" or "J'ai entendu : aide. C'est bien ça ?", answered no: the player hears the question
+    still open (Alice's move), not silence."""
+    _, out = play([("dé croix", None), said, ("non", 0.9), ("tricératops rivière", None)])
+    refused = out.index("D'accord, je n'en tiens pas compte.")
+    assert out[refused:].splitlines()[1] == "Alice ?"  # the question, shortly (verbosity short)
+
+
 def test_a_move_needs_more_certainty_than_a_question():
     """A rival of another meaning close behind (another zoo, another species) reads back the move, not the
     question; far behind, or of the same meaning, it reads back nothing."""

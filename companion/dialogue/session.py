@@ -308,6 +308,7 @@ class Session:
             if verdict is not True:
                 if verdict is False:
                     self.say("session.confirm_refused")
+                self.lost = True  # the question open before is asked again
                 return
         raise QuitRequested()
 
@@ -334,6 +335,7 @@ class Session:
             if verdict is not True:
                 if verdict is False:
                     self.say("session.confirm_refused")
+                self.lost = True  # the question open before is asked again
                 return True
         if intent == "repeat":
             self._repeat()
