@@ -330,6 +330,25 @@ SHARED_NEST_SAID = {
 }
 
 
+@pytest.mark.parametrize("lang, yes, undo, no", [("fr", "oui", "annule", "non"), ("en", "yes", "undo", "no"),
+                                                ("es", "sí", "deshacer", "no")])
+def test_undo_at_a_barrier_one_more_takes_back_the_yes_and_asks_again(tmp_path, lang, yes, undo, no):
+    """Three blocking dinosaurs placed, a yes to one more, then "undo" at its question: the yes is taken back and
+    "one more?" asked again (a no then ends the barriers), where it went on to the rules without a word."""
+    lines = SHARED_NEST_SETUP[lang]
+    result = play(tmp_path, ["Ana", "Bruno"], [*lines[:11], yes, undo, no, yes], lang)
+    assert result.returncode == 0, result.stderr
+    words = catalog(lang)
+    more = words.say("dino.setup.ask_more_barriers", count=3)
+    fourth = words.say("dino.setup.ask_barrier", number=4)
+    said = [line for line in result.stdout.splitlines() if line.strip()]
+    at = said.index(fourth)
+    assert said[at - 1] == more and said[at + 1:at + 3] == [words.say("setup.going_back"), more]
+    assert words.say("dino.setup.ask_barrier", number=5) not in said
+    game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
+    assert len(game.setup.barriers) == 3
+
+
 @pytest.mark.parametrize("lang", ["fr", "en", "es"])
 def test_two_nests_on_one_square_ask_which_egg_by_its_colour(tmp_path, lang):
     """Where two nests share the square a move ends on, the question names both and takes a colour or no (a

@@ -109,13 +109,14 @@ def test_names_said_at_once_that_cannot_be_taken_leave_the_names_said_before(tmp
     ("es", ["2", "Ana y Beto", "sí", "Ana", "sí", "no", "B5", "E1", "B3", "C3", "B4", "D4", "entre D4 y D5",
             "entre D5 y D6", "entre D2 y D3", "sí", "ya está", "sí"]),
     ("fr", ["2", "Ana et Beto", "oui", "Ana", "oui", "non", "B5", "E1", "B3", "C3", "B4", "D4", "entre D4 et D5",
-            "entre D5 et D6", "entre D2 et D3", "oui", "annule", "oui"]),
+            "entre D5 et D6", "entre D2 et D3", "oui", "annule", "non", "oui"]),
     ("en", ["2", "Ana and Ben", "yes", "Ana", "yes", "no", "B5", "E1", "B3", "C3", "B4", "D4", "between D4 and D5",
             "between D5 and D6", "between D2 and D3", "yes", "no", "yes"]),
 ])
 def test_a_yes_to_one_more_barrier_is_taken_back_by_no_that_is_all_or_undo(tmp_path, lang, lines):
     """Placing Dino's barriers by hand, a yes to one more after the least needed is no dead end: the question for
-    the next barrier takes a no, "that's all" or an undo, and the game goes on with those placed."""
+    the next barrier takes a no or "that's all", and the game goes on with those placed; an undo takes the yes back
+    and asks "one more?" again (test_dino_play.py), where a no does the same."""
     result = play(tmp_path, "dino", lines, "--seed", "1", lang=lang)
     assert result.returncode == 0, result.stderr
     assert len(saved_state(tmp_path / "g.json")["state"]["setup"]["barriers"]) == 3

@@ -230,24 +230,27 @@ class TableSetup:
         return self.by_hand(answers) and (index == 0 or answers.get(f"barrier {index - 1}") is not None)
 
     def ask_barrier(self, index: int, answers: dict[str, Any]) -> Border | None:
-        """The barrier `index`, after a yes to one more once there are enough; None for no more: a no, or, at the
-        barrier's question, "no", "that's all" or "undo" taking back that yes."""
+        """The barrier `index`, after a yes to one more once there are enough; None for no more: a no, or "no" or
+        "that's all" at the barrier's question. "Undo" there takes back that yes: one more is asked again."""
         if index == 0:
             first = self.players(answers)[answers.get("first", 0)]
             self.session.say("dino.setup.barriers_intro", player=first, least=MIN_BARRIERS, most=MAX_BARRIERS)
-        if index >= MIN_BARRIERS and not self.ask_yes("dino.setup.ask_more_barriers", count=index):
-            return None
         expected = {"barrier_place", "no", "undo"} if index >= MIN_BARRIERS else {"barrier_place"}
         help_key = "dino.setup.help_more_barrier" if index >= MIN_BARRIERS else "dino.setup.help_barrier"
         while True:
-            answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1)
-            if answer.intent != "barrier_place":
+            if index >= MIN_BARRIERS and not self.ask_yes("dino.setup.ask_more_barriers", count=index):
                 return None
-            square, other = answer.slots["square"], answer.slots["other_square"]
-            reason = border_reason(self.board, square, other, self.barriers(answers))
-            if reason is None:  # the squares touch: their border is not None
-                return self.board.border(square, other)
-            self.refuse(reason)
+            answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1)
+            while answer.intent == "barrier_place":
+                square, other = answer.slots["square"], answer.slots["other_square"]
+                reason = border_reason(self.board, square, other, self.barriers(answers))
+                if reason is None:  # the squares touch: their border is not None
+                    return self.board.border(square, other)
+                self.refuse(reason)
+                answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1)
+            if answer.intent == "no":
+                return None
+            self.session.say("setup.going_back")  # "undo": the yes to one more taken back
 
     # ----- the rules
 
