@@ -143,7 +143,7 @@ def test_questions_refusals_and_eggs_by_hand(tmp_path):
     assert result.returncode == 0, result.stderr
     assert ("Quel pion rouge : le premier, qui attend à la machine de A1, ou le second, qui attend à la machine de F6 ?"
             in out)
-    assert "Refusé. C1 est à 3 emplacements au moins : 2 ne suffit pas." in out
+    assert "Refusé. C1 est à 3 emplacements au moins : 2 ne suffisent pas." in out
     assert "Combien d'emplacements jusqu'en B2 ? Au moins 3. Je te fais confiance pour le chemin." in out
     assert "Il y a un œuf rouge à prendre en B2. Le prends-tu ? Oui ou non." in out
     assert "Ana : pion rouge en B2, 3 emplacements." in out
