@@ -215,6 +215,20 @@ def test_fall_penalties_and_final_scores(tmp_path):
     assert saved_state(tmp_path / "g.json")["finished"] is True
 
 
+def test_once_the_meteor_has_fallen_its_state_says_so_and_a_resumed_game_too(tmp_path):
+    """"0 pierre avant sa chute" after the fall: it says the meteor fell and the count is under way."""
+    lines = [*SETUP[:-1], "non", "3", "8 pierres", "non",
+             "mon pion rouge numéro 1 avance de 3 jusqu'en B2 et je prends un œuf rouge",
+             "tout pour la météorite", "mon pion rouge numéro 1 avance de 1 jusqu'en B3", "la météorite"]
+    fallen = ("La météorite est tombée, au bout de 8 pierres : plus de déplacement ; il reste à compter les pions "
+              "restés sur le plateau.")
+    out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
+    assert fallen in out and "avant sa chute" not in out.split("La météorite est tombée")[-1]
+    resumed = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], ["2 points"], tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert fallen in resumed.stdout and "Ana gagne avec 4 points." in resumed.stdout
+
+
 def test_set_up_by_voice_refuses_what_the_rules_forbid(tmp_path):
     lines = ["sept", "trois",  # 7 players refused
              "Ana", "Bruno", "Chloé", "oui", "Bruno",  # the names read back; the oldest starts

@@ -21,6 +21,9 @@ QUERIES = Queries(SHARED_QUERIES)
 @QUERIES.answers("meteor_state")
 def meteor_state(table: DinoTable, slots: dict[str, Any]) -> None:
     game = table.game
+    if game.meteor_left == 0:  # fallen: what is left is the count
+        table.say("meteor_state_fallen", total=game.meteor_total)
+        return
     table.say("meteor_state", left=game.meteor_left, travelled=game.meteor_travelled, total=game.meteor_total)
 
 
