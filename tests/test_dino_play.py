@@ -241,7 +241,7 @@ def test_set_up_by_voice_refuses_what_the_rules_forbid(tmp_path):
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "Dino se joue de deux à six joueurs." in out
-    assert "Refusé. Le rouge est déjà pris par Bruno." in out
+    assert "Refusé. Le rouge est déjà pris par Bruno. Restent libres : jaune, vert, orange et violet." in out
     assert "Choisis parmi 4, 3 ou 2." in out
     assert "Refusé. La course de la météorite compte de 1 à 38 pierres sur ce plateau, pas 69." in out
     assert "Bruno commence" in out

@@ -164,7 +164,8 @@ class TableSetup:
             colour = self.ask_colour(players[index], [c for c in self.board.pawn_colours if c not in taken])
             if colour in self.board.pawn_colours and colour not in taken:
                 break
-            self.refuse(Reason("dino_colour_taken", {"colour": colour, "player": players[taken.index(colour)]})
+            self.refuse(Reason("dino_colour_taken", {"colour": colour, "player": players[taken.index(colour)],
+                                                     "free": [c for c in self.board.pawn_colours if c not in taken]})
                         if colour in taken else
                         Reason("dino_unknown_pawn_colour", {"value": colour, "colours": list(self.board.pawn_colours)}))
         if index == len(players) - 1:
