@@ -348,6 +348,20 @@ def test_an_unknown_name_lists_the_players(tmp_path):
     assert "Je ne connais personne qui s'appelle Xavier. Les joueurs sont Alice et Bruno." in setup
 
 
+@pytest.mark.parametrize("lang, lines, said", [
+    ("fr", ["dé croix", "le zoo de la bruno", "le zoo de Marie Claire"],
+     ["Le zoo de Bruno est vide.", "Je ne connais personne qui s'appelle Marie Claire."]),
+    ("en", ["the die says cross", "the zoo of the bruno"], ["Bruno's zoo is empty."]),
+    ("es", ["dado cruz", "el zoo de la bruno"], ["El zoo de Bruno está vacío."]),
+])
+def test_a_name_heard_with_a_word_before_it_is_the_player_whose_name_ends_it(tmp_path, lang, lines, said):
+    """"le zoo de Bruno", heard "le zoo de la bruno" (the article taken into the name): Bruno's zoo, where it said
+    that nobody is called "la bruno"; a name no player's ends is still nobody's."""
+    out = draft(tmp_path, lines, lang=lang).stdout
+    for sentence in said:
+        assert sentence in out
+
+
 def test_a_command_during_the_pause_says_how_to_go_on(tmp_path):
     out = draft(tmp_path, ["pause", "dé croix", "reprendre", "dé croix"]).stdout
     assert "La partie est en pause. Dis reprendre pour continuer, ou quitter." in out

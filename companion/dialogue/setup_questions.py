@@ -352,6 +352,14 @@ def player_by_name(players: Sequence[str], name: Any) -> int | None:
     return next((index for index, player in enumerate(players) if name_key(player) == wanted), None)
 
 
+def player_ending(players: Sequence[str], name: Any) -> int | None:
+    """The player whose name ends the words said where a name goes, the longest first ("la bruno", a name heard with
+    the article before it, is Bruno's); None when no player's does."""
+    words = clean_name(str(name)).split()
+    return next((found for start in range(1, len(words))
+                 if (found := player_by_name(players, " ".join(words[start:]))) is not None), None)
+
+
 def listed_names(players: str, lang: str = "en") -> list[str]:
     """The names of a --players option ("Ana, Bo"): split at commas, cleaned (text.clean_name), empty ones left
     out; BadInput for a name no game can hold (a separator in it, the same name twice)."""

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from companion.dialogue.recent import remember
 from companion.dialogue.savefile import SaveFileError, moved_notice, write_save
 from companion.dialogue.session import Answer, QuitRequested, Session, bot_seat_words
-from companion.dialogue.setup_questions import player_by_name
+from companion.dialogue.setup_questions import player_by_name, player_ending
 from companion.dialogue.solo import Seats
 from companion.errors import BadInput, RuleViolation
 from companion.games.common import OVER, LoggedGame, Reason
@@ -549,11 +549,13 @@ class Table(Generic[GameT, ActionT]):
         return None if name is None else player_by_name(self.game.players, name)
 
     def player_said(self, name: Any, default: int | None) -> int | None:
-        """The player named, `default` when no name was said; None, and the players listed, for a name that is
-        nobody's."""
+        """The player named (or whose name ends the words said: "le zoo de la bruno" is Bruno's), `default` when no
+        name was said; None, and the players listed, for a name that is nobody's."""
         if name is None:
             return default
         found = self.player_named(name)
+        if found is None:
+            found = player_ending(self.game.players, name)
         if found is None:
             bots = bot_seat_words(self.session.catalog, str(name), self.game.players)
             if bots is not None:
