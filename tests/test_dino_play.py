@@ -215,6 +215,22 @@ def test_fall_penalties_and_final_scores(tmp_path):
     assert saved_state(tmp_path / "g.json")["finished"] is True
 
 
+@pytest.mark.parametrize("lang", ["fr", "en", "es"])
+def test_the_example_of_a_blocking_dinosaur_is_a_place_still_free(tmp_path, lang):
+    """Once a blocking dinosaur stands between B3 and C3, the question and its help give another place as their
+    example, one a blocking dinosaur may take."""
+    lines = SHARED_NEST_SETUP[lang]
+    help_word = {"fr": "aide", "en": "help", "es": "ayuda"}[lang]
+    result = play(tmp_path, ["Ana", "Bruno"], [*lines[:9], help_word, *lines[9:]], lang)
+    assert result.returncode == 0, result.stderr
+    words = catalog(lang)
+    out = result.stdout
+    assert words.say("dino.setup.ask_barrier", number=1, first="B3", second="C3") in out
+    second = words.say("dino.setup.ask_barrier", number=2, first="B1", second="C1")
+    assert second in out and words.say("dino.setup.help_barrier", first="B1", second="C1") in out
+    assert words.say("dino.setup.ask_barrier", number=2, first="B3", second="C3") not in out
+
+
 def test_once_the_meteor_has_fallen_its_state_says_so_and_a_resumed_game_too(tmp_path):
     """"0 pierre avant sa chute" after the fall: it says the meteor fell and the count is under way."""
     lines = [*SETUP[:-1], "non", "3", "8 pierres", "non",
@@ -354,11 +370,14 @@ def test_undo_at_a_barrier_one_more_takes_back_the_yes_and_asks_again(tmp_path, 
     assert result.returncode == 0, result.stderr
     words = catalog(lang)
     more = words.say("dino.setup.ask_more_barriers", count=3)
-    fourth = words.say("dino.setup.ask_barrier", number=4)
+    def asked(number: int) -> list[int]:  # where the question for that blocking dinosaur was asked
+        head = words.say("dino.setup.ask_barrier", number=number, first="@", second="@").split("@")[0]
+        return [index for index, line in enumerate(said) if line.startswith(head)]
+
     said = [line for line in result.stdout.splitlines() if line.strip()]
-    at = said.index(fourth)
+    (at,) = asked(4)
     assert said[at - 1] == more and said[at + 1:at + 3] == [words.say("setup.going_back"), more]
-    assert words.say("dino.setup.ask_barrier", number=5) not in said
+    assert not asked(5)
     game = Game.from_json(saved_state(tmp_path / "g.json")["state"])
     assert len(game.setup.barriers) == 3
 

@@ -180,15 +180,16 @@ class Session:
         self.question_help, self.help_params = help_key, dict(help_params or {})
 
     def ask_sure(self, prompt: str | None, state: str, help_key: str | None = None,
-                 again: Callable[[], str] | None = None) -> Answer:
+                 again: Callable[[], str] | None = None, help_params: dict[str, Any] | None = None) -> Answer:
         """`ask`, with the words of an unsure answer read back first (set-up questions, which no game checks);
-        `again` as for `ask`."""
-        answer = self.ask(prompt, state, help_key=help_key, again=again)
+        `again`, `help_key` and `help_params` as for `ask`."""
+        answer = self.ask(prompt, state, help_key=help_key, help_params=help_params, again=again)
         while answer.doubtful or answer.unsure:
             verdict = self.confirm(self.text("session.confirm", heard=heard_words(answer)), state)
             if verdict is True:
                 return replace(answer, doubtful=False, heard=None)
-            answer = verdict if isinstance(verdict, Answer) else self.ask(None, state, help_key=help_key)
+            answer = verdict if isinstance(verdict, Answer) else self.ask(None, state, help_key=help_key,
+                                                                          help_params=help_params)
         return answer
 
     def hear(self, state: str) -> Answer | None:

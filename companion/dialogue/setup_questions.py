@@ -82,19 +82,21 @@ def ask_alone(session: Session, ask: Callable[[], T]) -> T:
 
 
 def ask_until(session: Session, question: str, accept: Callable[[Answer], bool], again_key: str = AGAIN, /,
-              state: str = SETUP_STATE, help_key: str | None = None, **again_params: Any) -> Answer:
+              state: str = SETUP_STATE, help_key: str | None = None, help_params: dict[str, Any] | None = None,
+              **again_params: Any) -> Answer:
     """Ask `question` (heard in `state`) until `accept` takes the answer; each new try says `again_key` (with
     `again_params`) once: after help or a line not understood, the question alone is said again. `help_key` is what
-    "help" says for it. "Annule", unless `accept` takes it: GoBack."""
-    answer = session.ask_sure(question, state, help_key)
+    "help" says for it (filled with `help_params`). "Annule", unless `accept` takes it: GoBack."""
+    answer = session.ask_sure(question, state, help_key, help_params=help_params)
     while not accept(answer):
         if answer.intent == "undo":
             raise GoBack()
         if answer.intent == "rules":  # the rules (the game's usual ones) are told, then the question is asked again
             session.say_rules(RulesBook.load(registry.game(session.game).stem, session.lang), answer.slots.get("topic"))
-            answer = session.ask_sure(question, state, help_key)
+            answer = session.ask_sure(question, state, help_key, help_params=help_params)
             continue
-        answer = session.ask_sure(session.text(again_key, **again_params), state, help_key, again=lambda: question)
+        answer = session.ask_sure(session.text(again_key, **again_params), state, help_key, again=lambda: question,
+                                  help_params=help_params)
     return answer
 
 
@@ -103,13 +105,14 @@ _HELP = {"yes": "help.setup_yes_no", "number": "help.setup_number"}  # what "hel
 
 def ask_intent(session: Session, key: str, expected: Collection[str], *, again_key: str = AGAIN,
                state: str = SETUP_STATE, help_key: str | None = None, **params: Any) -> Answer:
-    """The answer to the question `key`, asked again until its intent is one of `expected`; `help_key`, what "help"
-    says for it when not what the kind of answer expected calls for."""
+    """The answer to the question `key` (filled with `params`), asked again until its intent is one of `expected`;
+    `help_key`, what "help" says for it (filled with the same `params`) when not what the kind of answer expected
+    calls for."""
     question = session.text(key, **params)
     if help_key is None and state == SETUP_STATE:
         help_key = next((_HELP[intent] for intent in expected if intent in _HELP), None)
     return ask_until(session, question, lambda answer: answer.intent in expected, again_key, state, help_key,
-                     question=question)
+                     help_params=params, question=question)
 
 
 def ask_yes(session: Session, key: str, *, again_key: str = AGAIN, **params: Any) -> bool:

@@ -241,17 +241,28 @@ class TableSetup:
         while True:
             if index >= MIN_BARRIERS and not self.ask_yes("dino.setup.ask_more_barriers", count=index):
                 return None
-            answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1)
+            first, second = self.free_border(self.barriers(answers))  # the example: a place still free
+            answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1, first=first,
+                              second=second)
             while answer.intent == "barrier_place":
                 square, other = answer.slots["square"], answer.slots["other_square"]
                 reason = border_reason(self.board, square, other, self.barriers(answers))
                 if reason is None:  # the squares touch: their border is not None
                     return self.board.border(square, other)
                 self.refuse(reason)
-                answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1)
+                answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1, first=first,
+                                  second=second)
             if answer.intent == "no":
                 return None
             self.session.say("setup.going_back")  # "undo": the yes to one more taken back
+
+    def free_border(self, placed: tuple[Border, ...]) -> Border:
+        """Where a blocking dinosaur may still stand, as an example: between B3 and C3 while that is free, else
+        the first such border of the board."""
+        ordered = [(square, other) for square in self.board.squares for other in self.board.neighbours(square)]
+        return next(((square, other) for square, other in [("B3", "C3"), *ordered]
+                     if border_reason(self.board, square, other, placed[:0]) is None
+                     and self.board.border(square, other) not in placed), ("B3", "C3"))
 
     # ----- the rules
 
