@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.benchmarks.synthetic import speak_to_wav
+from companion.benchmarks.synthetic import _mbrola, speak_to_wav, synthetic_voices
 from companion.errors import BadInput
 from companion.speech.audio import FRAME_SAMPLES, SAMPLE_RATE, Resampler, WavFileSource, read_wav, write_wav
 from companion.speech.endpoint import Endpointer, EndpointSettings, frame_level_db
@@ -71,6 +71,24 @@ def test_a_file_becomes_frames_of_30_ms(tmp_path):
     frames = list(WavFileSource(path).frames())
     assert len(frames) == SAMPLE_RATE // FRAME_SAMPLES
     assert {len(f) for f in frames} == {FRAME_SAMPLES * 2}
+
+
+@pytest.mark.skipif(not synthetic_voices("fr", ("mbrola",)), reason="the mbrola voices are not installed")
+def test_a_recording_given_that_starts_with_a_word_is_heard_after_a_silence_of_its_own(tmp_path):
+    """"aide" said by mbrola fr1, the recording cut right at the word (0.6 s): the endpointer takes the room's noise
+    from the quietest moment it heard, the word itself, and never heard it. Given by a player (`listen --file`,
+    `play --audio`), such a recording is preceded by half a second of silence; one that starts quiet is read as it
+    is, and so are the bench's own files."""
+    path = tmp_path / "aide.wav"
+    _mbrola("aide", path, "fr1", 150)
+    as_it_is, given = WavFileSource(path), WavFileSource(path, lead_in=True)
+    lead = WavFileSource.LEAD_IN_MS * SAMPLE_RATE / 1000 / FRAME_SAMPLES  # in frames
+    assert abs(len(list(given.frames())) - len(list(as_it_is.frames())) - lead) < 1
+    assert not list(Endpointer().speech(as_it_is.frames()))
+    assert list(Endpointer().speech(given.frames()))
+    samples, rate = read_wav(path)
+    quiet = write_wav(tmp_path / "quiet.wav", np.concatenate([np.zeros(rate // 2, dtype=np.float32), samples]), rate)
+    assert len(list(WavFileSource(quiet, lead_in=True).frames())) == len(list(WavFileSource(quiet).frames()))
 
 
 @pytest.fixture(scope="module")

@@ -163,13 +163,19 @@ class AudioSource(ABC):
 
 
 class WavFileSource(AudioSource):
-    """One WAV file, handed out in chunks the size a microphone would deliver."""
+    """One WAV file, handed out in chunks the size a microphone would deliver. With `lead_in`, a file that starts
+    loud (its first chunk above LOUD_DB) is preceded by LEAD_IN_MS of silence: a microphone always hears some before
+    a word, and the endpointer takes the room's noise from the quietest moment it heard, so a recording cut right at
+    its first word ("aide" said alone, 0.6 s) was never heard at all."""
 
     CHUNK_MS = 100
+    LEAD_IN_MS = 500
+    LOUD_DB = -40.0
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, *, lead_in: bool = False):
         self.path = Path(path)
         self.samples, self.native_rate = read_wav(self.path)
+        self.lead_in = lead_in
 
     @property
     def seconds(self) -> float:
@@ -177,6 +183,9 @@ class WavFileSource(AudioSource):
 
     def chunks(self) -> Iterator[np.ndarray]:
         size = self.native_rate * self.CHUNK_MS // 1000
+        first = self.samples[:size].astype(np.float64)
+        if self.lead_in and len(first) and 10 * np.log10(float(np.mean(first * first)) + 1e-10) > self.LOUD_DB:
+            yield np.zeros(self.native_rate * self.LEAD_IN_MS // 1000, dtype=np.float32)
         for start in range(0, len(self.samples), size):
             yield self.samples[start:start + size]
 

@@ -80,7 +80,7 @@ def terminal_confirm(lang: str, keys: IO[str] | None = None,
 def _file_sources(paths: Sequence[Path]) -> Iterator[AudioSource]:
     for path in paths:  # FileRefused, said in the user's language: missing, a folder, a device, a pipe
         check_regular_file(Path(path))
-    return (WavFileSource(Path(p)) for p in paths)
+    return (WavFileSource(Path(p), lead_in=True) for p in paths)  # recordings a player or a script gives
 
 
 def _recogniser(engine: str, lang: str, game: str, model: Path | None, config: SpeechConfig,
