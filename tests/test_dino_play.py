@@ -237,12 +237,14 @@ def test_once_the_meteor_has_fallen_its_state_says_so_and_a_resumed_game_too(tmp
              "mon pion rouge numéro 1 avance de 3 jusqu'en B2 et je prends un œuf rouge",
              "tout pour la météorite", "mon pion rouge numéro 1 avance de 1 jusqu'en B3", "la météorite"]
     fallen = ("La météorite est tombée, au bout de 8 pierres : plus de déplacement ; il reste à compter les pions "
-              "restés sur le plateau.")
+              "encore sur le plateau.")
     out = play(tmp_path, ["Ana", "Bruno"], lines).stdout
     assert fallen in out and "avant sa chute" not in out.split("La météorite est tombée")[-1]
     resumed = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], ["2 points"], tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert fallen in resumed.stdout and "Ana gagne avec 4 points." in resumed.stdout
+    over = run_play(["resume", str(tmp_path / "g.json"), "--engine", "text"], ["la météorite"], tmp_path).stdout
+    assert "La météorite est tombée, au bout de 8 pierres." in over and fallen not in over  # counted: the game over
 
 
 def test_set_up_by_voice_refuses_what_the_rules_forbid(tmp_path):
@@ -257,7 +259,7 @@ def test_set_up_by_voice_refuses_what_the_rules_forbid(tmp_path):
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "Dino se joue de deux à six joueurs." in out
-    assert "Refusé. Le rouge est déjà pris par Bruno. Restent libres : jaune, vert, orange et violet." in out
+    assert "Refusé. Le rouge est déjà pris par Bruno. Au choix : jaune, vert, orange et violet." in out
     assert "Choisis parmi 4, 3 ou 2." in out
     assert "Refusé. La course de la météorite compte de 1 à 38 pierres sur ce plateau, pas 69." in out
     assert "Bruno commence" in out

@@ -576,6 +576,16 @@ def test_a_spoken_no_never_passes_as_a_confident_yes(tmp_path, lang):
         assert not (intent == "yes" and not doubtful(heard, None)), (word, voice, speed, heard)
 
 
+@pytest.mark.parametrize("lang, written", [("es", "uy"), ("es", "¡Uy!"), ("fr", "Oups."), ("en", "oops"),
+                                           ("en", "Whoops!")])
+def test_an_interjection_whisper_writes_is_not_taken_as_an_undo(lang, written):
+    """Whisper writes "uy" for other short sounds: an interjection it writes is matched by sound to the sentences
+    recognisers are offered, never taken as the undo it means typed."""
+    heard = heard_as(written, game=GAME, lang=lang, state="turn", player_names=PLAYERS)
+    assert not (heard.meaning is not None and heard.meaning[0] == "undo" and heard.confidence >= ACTION_CONFIDENCE)
+    assert parse(written, game=GAME, lang=lang, state="turn").intent == "undo"  # typed, it still undoes
+
+
 @needs_mbrola
 @pytest.mark.slow
 def test_a_call_for_help_never_passes_as_a_confident_undo(tmp_path):

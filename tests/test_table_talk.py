@@ -116,7 +116,7 @@ def test_names_said_at_once_that_cannot_be_taken_leave_the_names_said_before(tmp
 def test_a_yes_to_one_more_barrier_is_taken_back_by_no_that_is_all_or_undo(tmp_path, lang, lines):
     """Placing Dino's barriers by hand, a yes to one more after the least needed is no dead end: the question for
     the next barrier takes a no or "that's all", and the game goes on with those placed; an undo takes the yes back
-    and asks "one more?" again (test_dino_play.py), where a no does the same."""
+    and asks "one more?" again (test_dino_play.py), and a no to it then ends them."""
     result = play(tmp_path, "dino", lines, "--seed", "1", lang=lang)
     assert result.returncode == 0, result.stderr
     assert len(saved_state(tmp_path / "g.json")["state"]["setup"]["barriers"]) == 3
@@ -349,8 +349,9 @@ def test_an_unknown_name_lists_the_players(tmp_path):
 
 
 @pytest.mark.parametrize("lang, lines, said", [
-    ("fr", ["dé croix", "le zoo de la bruno", "le zoo de Marie Claire"],
-     ["Le zoo de Bruno est vide.", "Je ne connais personne qui s'appelle Marie Claire."]),
+    ("fr", ["dé croix", "le zoo de la bruno", "le zoo de Marie Claire", "le zoo de Bruno et Alice"],
+     ["Le zoo de Bruno est vide.", "Je ne connais personne qui s'appelle Marie Claire.",
+      "Je ne connais personne qui s'appelle Bruno et Alice."]),
     ("en", ["the die says cross", "the zoo of the bruno"], ["Bruno's zoo is empty."]),
     ("es", ["dado cruz", "el zoo de la bruno"], ["El zoo de Bruno está vacío."]),
 ])

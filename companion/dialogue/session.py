@@ -115,7 +115,8 @@ class Session:
         self.question_help: str | None = None  # what "help" says for the open question, when it has its own
         self.help_params: dict[str, Any] = {}  # what the help of the open question says of the game as it is
         self.reprompt: Callable[[], str] | None = None  # the open question, in the verbosity of the moment
-        self.lost = False  # the last utterance was not understood, or asked for help or another verbosity
+        self.lost = False  # the last utterance was not understood, asked for help or another verbosity, or a
+        #                    read-back of it was answered no: the open question is asked again
 
     def settings(self) -> dict[str, str]:
         """What a resumed game must be played with again."""

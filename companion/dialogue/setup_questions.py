@@ -355,12 +355,18 @@ def player_by_name(players: Sequence[str], name: Any) -> int | None:
     return next((index for index, player in enumerate(players) if name_key(player) == wanted), None)
 
 
+SHORT_WORD = 3  # letters of an article or a preposition ("la", "l'", "the", "del"), not of most names
+
+
 def player_ending(players: Sequence[str], name: Any) -> int | None:
-    """The player whose name ends the words said where a name goes, the longest first ("la bruno", a name heard with
-    the article before it, is Bruno's); None when no player's does."""
+    """The player whose name the words said where a name goes end with, after one short word that is no player's
+    ("la bruno", a name heard with its article, is Bruno's; "Jean Paul" and "bruno et alice" are nobody's)."""
     words = clean_name(str(name)).split()
-    return next((found for start in range(1, len(words))
-                 if (found := player_by_name(players, " ".join(words[start:]))) is not None), None)
+    if len(words) < 2 or len(words[0]) > SHORT_WORD:
+        return None
+    if any(name_key(words[0]) in name_key(player).split() for player in players):
+        return None
+    return player_by_name(players, " ".join(words[1:]))
 
 
 def listed_names(players: str, lang: str = "en") -> list[str]:

@@ -185,7 +185,8 @@ class WavFileSource(AudioSource):
         size = self.native_rate * self.CHUNK_MS // 1000
         first = self.samples[:size].astype(np.float64)
         if self.lead_in and len(first) and 10 * np.log10(float(np.mean(first * first)) + 1e-10) > self.LOUD_DB:
-            yield np.zeros(self.native_rate * self.LEAD_IN_MS // 1000, dtype=np.float32)
+            for _ in range(self.LEAD_IN_MS // self.CHUNK_MS):
+                yield np.zeros(size, dtype=np.float32)
         for start in range(0, len(self.samples), size):
             yield self.samples[start:start + size]
 

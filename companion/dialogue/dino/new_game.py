@@ -165,7 +165,8 @@ class TableSetup:
             if colour in self.board.pawn_colours and colour not in taken:
                 break
             self.refuse(Reason("dino_colour_taken", {"colour": colour, "player": players[taken.index(colour)],
-                                                     "free": [c for c in self.board.pawn_colours if c not in taken]})
+                                                     "free_colours": [c for c in self.board.pawn_colours
+                                                                      if c not in taken]})
                         if colour in taken else
                         Reason("dino_unknown_pawn_colour", {"value": colour, "colours": list(self.board.pawn_colours)}))
         if index == len(players) - 1:
@@ -256,12 +257,12 @@ class TableSetup:
                 return None
             self.session.say("setup.going_back")  # "undo": the yes to one more taken back
 
-    def free_border(self, placed: tuple[Border, ...]) -> Border:
-        """Where a blocking dinosaur may still stand, as an example: between B3 and C3 while that is free, else
-        the first such border of the board."""
+    def free_border(self, placed: tuple[Border, ...]) -> tuple[str, str]:
+        """Two squares a blocking dinosaur may still stand between, as an example: B3 and C3 while that is free,
+        else the first such pair of the board (MAX_BARRIERS are asked at most: one is always left)."""
         ordered = [(square, other) for square in self.board.squares for other in self.board.neighbours(square)]
         return next(((square, other) for square, other in [("B3", "C3"), *ordered]
-                     if border_reason(self.board, square, other, placed[:0]) is None
+                     if border_reason(self.board, square, other, ()) is None  # () : no count to reach
                      and self.board.border(square, other) not in placed), ("B3", "C3"))
 
     # ----- the rules

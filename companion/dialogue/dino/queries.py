@@ -21,8 +21,9 @@ QUERIES = Queries(SHARED_QUERIES)
 @QUERIES.answers("meteor_state")
 def meteor_state(table: DinoTable, slots: dict[str, Any]) -> None:
     game = table.game
-    if game.meteor_left == 0:  # fallen: what is left is the count
-        table.say("meteor_state_fallen", total=game.meteor_total)
+    if game.meteor_left == 0:  # fallen: the pawns left on the board counted, or the game over
+        table.say("meteor_state_counting" if game.phase == PENALTIES else "meteor_state_fallen",
+                  total=game.meteor_total)
         return
     table.say("meteor_state", left=game.meteor_left, travelled=game.meteor_travelled, total=game.meteor_total)
 
@@ -76,9 +77,9 @@ def pawn_state(table: DinoTable, slots: dict[str, Any]) -> None:
     if slots.get("colour") is not None and game.player_of_colour(slots["colour"]) is not None:
         players = [game.player_of_colour(slots["colour"])]
     else:
-        if slots.get("player") is not None and table.player_said(slots["player"], None) is None:
+        named = table.player_said(slots.get("player"), None)
+        if slots.get("player") is not None and named is None:
             return
-        named = table.player_named(slots.get("player"))
         players = range(len(game.players)) if named is None else [named]
     table.session.say_text(" ".join(table.pawn_line(view) for p in players for view in game.pawns(p)))
 

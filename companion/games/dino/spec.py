@@ -9,7 +9,7 @@ SPEC = GameSpec(
     engine="companion.games.dino.engine:Game", table="companion.dialogue.dino:DinoTable",
     random_start="companion.games.dino.simulate:random_start",
     ids={"colour": "colours", "egg": "colours"},
-    id_lists={"colours": "colours", "free": "colours"},
+    id_lists={"colours": "colours", "free_colours": "colours"},
     slot_words={"pawn": FROM_ONE},  # pawns 0 and 1 inside, first and second when said
     options=(
         path_option("--board", "a YAML board description edited to match your board (default: the one shipped)"),

@@ -109,7 +109,7 @@ def _colours_reason(setup: Setup) -> Reason | None:
             return Reason("dino_unknown_pawn_colour", {"value": str(colour), "colours": list(known)})
         if colour in setup.colours[:index]:
             return Reason("dino_colour_taken", {"colour": colour, "player": setup.players[setup.colours.index(colour)],
-                                                "free": [c for c in known if c not in setup.colours[:index]]})
+                                                "free_colours": [c for c in known if c not in setup.colours[:index]]})
     return None
 
 
