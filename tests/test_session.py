@@ -110,6 +110,22 @@ def test_a_no_to_a_read_back_of_a_quit_or_a_shared_command_asks_the_open_questio
     assert out[refused:].splitlines()[1] == "Alice ?"  # the question, shortly (verbosity short)
 
 
+def test_a_no_to_the_read_back_of_a_set_up_answer_says_so_and_asks_the_question_again():
+    """"deux joueur" heard unsure at the number of players, read back, answered no: the question is asked again (it
+    was followed by silence, the player left to guess what was awaited)."""
+    from companion.dialogue.setup_questions import SETUP_STATE, ask_intent
+
+    out = io.StringIO()
+    session = Session(game="draftosaurus", lang="fr", speaker=TextSpeaker(out),
+                      listener=Heard_([("deux joueur", 0.3), ("non", 0.9), ("deux", 0.95)]), verbosity="short")
+    answer = ask_intent(session, "draft.setup.ask_count", {"number"}, state=SETUP_STATE)
+    lines = out.getvalue().splitlines()
+    question = session.text("draft.setup.ask_count")
+    assert lines == [question, "J'ai entendu : deux joueur. C'est bien ça ? Oui ou non.",
+                     "D'accord, je n'en tiens pas compte.", question]
+    assert answer.slots["number"] == 2
+
+
 def test_a_move_needs_more_certainty_than_a_question():
     """A rival of another meaning close behind (another zoo, another species) reads back the move, not the
     question; far behind, or of the same meaning, it reads back nothing."""

@@ -189,8 +189,13 @@ class Session:
             verdict = self.confirm(self.text("session.confirm", heard=heard_words(answer)), state)
             if verdict is True:
                 return replace(answer, doubtful=False, heard=None)
-            answer = verdict if isinstance(verdict, Answer) else self.ask(None, state, help_key=help_key,
-                                                                          help_params=help_params)
+            if isinstance(verdict, Answer):
+                answer = verdict
+                continue
+            # a no: said so, then the question again (not silence: what is awaited now is not said otherwise)
+            self.say("session.confirm_refused")
+            answer = self.ask(again() if again is not None else prompt, state, help_key=help_key,
+                              help_params=help_params, again=again)
         return answer
 
     def hear(self, state: str) -> Answer | None:
