@@ -110,6 +110,15 @@ def test_a_no_to_a_read_back_of_a_quit_or_a_shared_command_asks_the_open_questio
     assert out[refused:].splitlines()[1] == "Alice ?"  # the question, shortly (verbosity short)
 
 
+@pytest.mark.parametrize("said", [("aide", 0.3), ("au revoir", 0.9)])
+def test_a_command_said_in_answer_to_a_read_back_of_a_shared_command_or_a_quit_is_taken(said):
+    """"J'ai entendu : aide. C'est bien ça ?" or "Tu veux quitter ?", answered with a move: the move is played, where it
+    was dropped and the question asked again."""
+    game, out = play([("dé croix", None), said, ("tricératops rivière", None)])
+    assert game.zoos[0]["river"] == ["triceratops"], out
+    assert "D'accord, je n'en tiens pas compte." not in out
+
+
 def test_a_no_to_the_read_back_of_a_set_up_answer_says_so_and_asks_the_question_again():
     """"deux joueur" heard unsure at the number of players, read back, answered no: the question is asked again (it
     was followed by silence, the player left to guess what was awaited)."""

@@ -117,6 +117,7 @@ class Session:
         self.reprompt: Callable[[], str] | None = None  # the open question, in the verbosity of the moment
         self.lost = False  # the last utterance was not understood, asked for help or another verbosity, or a
         #                    read-back of it was answered no: the open question is asked again
+        self.said_instead: Answer | None = None  # a command said in answer to a read-back: the next one heard
 
     def settings(self) -> dict[str, str]:
         """What a resumed game must be played with again."""
@@ -200,6 +201,9 @@ class Session:
 
     def hear(self, state: str) -> Answer | None:
         """The next utterance as an Answer; None when it needed no more (not understood, refused, shared)."""
+        if self.said_instead is not None:
+            answer, self.said_instead = self.said_instead, None
+            return answer
         heard = self._hear(state)
         if not heard.text.strip():
             return None
@@ -313,11 +317,18 @@ class Session:
         if answer.heard is not None and answer.heard.spoken:
             verdict = self.confirm(self.text("session.confirm_quit"), state)
             if verdict is not True:
-                if verdict is False:
-                    self.say("session.confirm_refused")
-                self.lost = True  # the question open before is asked again
+                self._not_confirmed(verdict)
                 return
         raise QuitRequested()
+
+    def _not_confirmed(self, verdict: bool | Answer) -> None:
+        """A read-back of a shared command or a quit answered otherwise than yes: a no is said so, and the question
+        open before asked again; a command said instead is the next one heard."""
+        if isinstance(verdict, Answer):
+            self.said_instead = verdict
+            return
+        self.say("session.confirm_refused")
+        self.lost = True
 
     def say_rules(self, book: RulesBook, topic: Any) -> None:
         """The rules on `topic` from `book`, or the topics there are (no topic): at a turn or a set-up question."""
@@ -340,9 +351,7 @@ class Session:
         if answer.unsure:
             verdict = self.confirm(self.text("session.confirm", heard=heard_words(answer)), state)
             if verdict is not True:
-                if verdict is False:
-                    self.say("session.confirm_refused")
-                self.lost = True  # the question open before is asked again
+                self._not_confirmed(verdict)
                 return True
         if intent == "repeat":
             self._repeat()
