@@ -201,9 +201,9 @@ class Session:
 
     def hear(self, state: str) -> Answer | None:
         """The next utterance as an Answer; None when it needed no more (not understood, refused, shared)."""
-        if self.said_instead is not None:
-            answer, self.said_instead = self.said_instead, None
-            return answer
+        instead = self.take_said_instead()
+        if instead is not None:
+            return instead
         heard = self._hear(state)
         if not heard.text.strip():
             return None
@@ -320,6 +320,11 @@ class Session:
                 self._not_confirmed(verdict)
                 return
         raise QuitRequested()
+
+    def take_said_instead(self) -> Answer | None:
+        """The command said in answer to a read-back, not yet handed on (then forgotten), or None."""
+        instead, self.said_instead = self.said_instead, None
+        return instead
 
     def _not_confirmed(self, verdict: bool | Answer) -> None:
         """A read-back of a shared command or a quit answered otherwise than yes: a no is said so, and the question

@@ -285,7 +285,7 @@ def ask_line(session: Session, question: str, state: str, help_key: str | None =
     if prompt:
         session.last_prompt = session.say_text(question)
     while True:
-        instead, session.said_instead = session.said_instead, None  # said in answer to a read-back
+        instead = session.take_said_instead()  # said in answer to a read-back
         heard = instead.heard if instead is not None and instead.heard is not None else session.listener.listen(state)
         if heard is None:
             raise EndOfInput()

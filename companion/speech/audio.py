@@ -181,10 +181,14 @@ class WavFileSource(AudioSource):
     def seconds(self) -> float:
         return len(self.samples) / self.native_rate
 
+    def _starts_loud(self, size: int) -> bool:
+        """Whether the first `size` samples are above LOUD_DB."""
+        first = self.samples[:size].astype(np.float64)
+        return bool(len(first)) and 10 * np.log10(float(np.mean(first * first)) + 1e-10) > self.LOUD_DB
+
     def chunks(self) -> Iterator[np.ndarray]:
         size = self.native_rate * self.CHUNK_MS // 1000
-        first = self.samples[:size].astype(np.float64)
-        if self.lead_in and len(first) and 10 * np.log10(float(np.mean(first * first)) + 1e-10) > self.LOUD_DB:
+        if self.lead_in and self._starts_loud(size):
             for _ in range(self.LEAD_IN_MS // self.CHUNK_MS):
                 yield np.zeros(size, dtype=np.float32)
         for start in range(0, len(self.samples), size):

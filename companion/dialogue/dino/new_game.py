@@ -37,7 +37,7 @@ from companion.games.dino.ids import (
     OWN_EXITS_MAX_PLAYERS,
     eggs_per_nest,
 )
-from companion.games.dino.starting_position import Setup, border_reason, nest_reason, random_layout
+from companion.games.dino.starting_position import Setup, border_reason, colour_reason, nest_reason, random_layout
 
 SETUP_AGAIN = "dino.setup.expected_answer"
 DEFAULT_BOTS = 2  # a solo game without --bots: three players (its spec.py says it in --help)
@@ -162,13 +162,10 @@ class TableSetup:
         taken = [answers[f"colour {before}"] for before in range(index)]
         while True:
             colour = self.ask_colour(players[index], [c for c in self.board.pawn_colours if c not in taken])
-            if colour in self.board.pawn_colours and colour not in taken:
+            reason = colour_reason(self.board.pawn_colours, colour, taken, players)
+            if reason is None:
                 break
-            self.refuse(Reason("dino_colour_taken", {"colour": colour, "player": players[taken.index(colour)],
-                                                     "free_colours": [c for c in self.board.pawn_colours
-                                                                      if c not in taken]})
-                        if colour in taken else
-                        Reason("dino_unknown_pawn_colour", {"value": colour, "colours": list(self.board.pawn_colours)}))
+            self.refuse(reason)
         if index == len(players) - 1:
             self.session.say("dino.setup.colours_chosen", pairs=self.pairs(players, [*taken, colour]))
         return colour
@@ -243,16 +240,13 @@ class TableSetup:
             if index >= MIN_BARRIERS and not self.ask_yes("dino.setup.ask_more_barriers", count=index):
                 return None
             first, second = self.free_border(self.barriers(answers))  # the example: a place still free
-            answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1, first=first,
-                              second=second)
-            while answer.intent == "barrier_place":
+            while (answer := self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1, first=first,
+                                      second=second)).intent == "barrier_place":
                 square, other = answer.slots["square"], answer.slots["other_square"]
                 reason = border_reason(self.board, square, other, self.barriers(answers))
                 if reason is None:  # the squares touch: their border is not None
                     return self.board.border(square, other)
                 self.refuse(reason)
-                answer = self.ask("dino.setup.ask_barrier", expected, help_key, number=index + 1, first=first,
-                                  second=second)
             if answer.intent == "no":
                 return None
             self.session.say("setup.going_back")  # "undo": the yes to one more taken back

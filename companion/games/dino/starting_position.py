@@ -4,6 +4,7 @@ variants."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,13 +104,21 @@ def _players_reason(setup: Setup) -> Reason | None:
 def _colours_reason(setup: Setup) -> Reason | None:
     if len(setup.colours) != len(setup.players):
         raise BadInput(f"give one pawn colour per player ({len(setup.players)}), not {len(setup.colours)}")
-    known = setup.board.pawn_colours
     for index, colour in enumerate(setup.colours):
-        if colour not in known:
-            return Reason("dino_unknown_pawn_colour", {"value": str(colour), "colours": list(known)})
-        if colour in setup.colours[:index]:
-            return Reason("dino_colour_taken", {"colour": colour, "player": setup.players[setup.colours.index(colour)],
-                                                "free_colours": [c for c in known if c not in setup.colours[:index]]})
+        reason = colour_reason(setup.board.pawn_colours, colour, setup.colours[:index], setup.players)
+        if reason is not None:
+            return reason
+    return None
+
+
+def colour_reason(known: Sequence[str], colour: Any, taken: Sequence[str], players: Sequence[str]) -> Reason | None:
+    """Why the next player may not take `colour` (the board's colours `known`; those `taken` by the players before,
+    `players` in the same order), or None."""
+    if colour not in known:
+        return Reason("dino_unknown_pawn_colour", {"value": str(colour), "colours": list(known)})
+    if colour in taken:
+        return Reason("dino_colour_taken", {"colour": colour, "player": players[list(taken).index(colour)],
+                                            "free_colours": [c for c in known if c not in taken]})
     return None
 
 
