@@ -88,6 +88,6 @@ def test_a_game_asks_its_first_question_without_parsing_anything(tmp_path, args)
     assert again.stdout == first.stdout and len(again.stdout) > 10, (first.stdout, again.stdout, again.stderr)
     modules = again.stderr.split()
     assert "companion.cli" in modules, again.stderr
-    for name in ("hassil", "unicode_rbnf", "yaml", "importlib.resources", "companion.language.matcher",
+    for name in ("hassil", "unicode_rbnf", "yaml", "importlib.resources", "companion.language.nodes",
                  "companion.language.recognition_grammar"):
         assert name not in modules, name

@@ -23,11 +23,12 @@ from companion import registry
 from companion.errors import RuleViolation
 from companion.games.common import OVER, LoggedGame, Reason, ReplayRefused
 from companion.games.spec import GameSpec
-from companion.language.grammar import examples, parse, state_templates, states
+from companion.language.automaton import minimal_meant
+from companion.language.grammar import examples, parse, states
+from companion.language.kept_automata import typed_arcs
 from companion.language.messages import LANGUAGES, catalog
 from companion.language.recognition_grammar import jsgf, word_graph
 from companion.language.saying import saying
-from companion.speech.fsg import minimal_meant
 from tests.conftest import budget
 from tests.games.race.spec import SPEC as RACE
 
@@ -217,7 +218,7 @@ def test_every_refusal_reason_of_a_game_has_a_sentence_in_every_language(spec):
 @pytest.mark.parametrize("spec", games())
 def test_every_dialogue_state_compiles_and_every_example_is_understood(spec, lang):
     for state in states(spec.id):
-        assert state_templates(spec.id, lang, state).templates, (state, lang)
+        assert typed_arcs(spec.id, lang, state).names, (state, lang)  # what typed text is read on
         assert "public <utterance>" in jsgf(spec.id, lang, state, ("Alice", "Bruno")), (state, lang)
         # the automaton every recogniser listens with or is read on
         assert minimal_meant(word_graph(spec.id, lang, state, ("Alice", "Bruno"))).arcs, (state, lang)

@@ -13,10 +13,11 @@ from collections import defaultdict
 import pytest
 
 from companion.language import recognition_grammar as rg
+from companion.language.automaton import WordAutomaton, minimise
 from companion.language.grammar import parse, states
+from companion.language.kept_automata import meant_arcs
 from companion.language.messages import LANGUAGES
-from companion.speech.fsg import WordAutomaton, compiled_fsg, minimise, spoken_words
-from companion.speech.kept_automata import meant_arcs
+from companion.speech.fsg import compiled_fsg, spoken_words
 from companion.speech.vosk_phrases import grammar_sizes, vosk_grammar_json, vosk_phrases
 
 GAME = "draftosaurus"

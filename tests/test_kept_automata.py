@@ -8,12 +8,12 @@ import zipfile
 import numpy as np
 import pytest
 
-from companion.language import kept_templates
+from companion.language import kept_automata, kept_templates, reading
+from companion.language.automaton import TAG_MARK, minimal_meant
+from companion.language.kept_arrays import packed
 from companion.language.recognition_grammar import word_graph
 from companion.paths import digest_of
-from companion.speech import kept_automata, path_meaning
-from companion.speech.fsg import TAG_MARK, minimal_meant
-from companion.speech.kept_arrays import packed
+from companion.speech import path_meaning
 
 PLAYERS = ("Alice", "Bruno")
 
@@ -29,7 +29,7 @@ def cache(tmp_path, monkeypatch):
 def forget() -> None:
     """Nothing kept in this process's memory: read from the folder, or built."""
     kept_automata.meant_arcs.cache_clear()
-    path_meaning.path_reader.cache_clear()
+    reading.path_reader.cache_clear()
 
 
 def automaton(lang: str, state: str, players: tuple[str, ...] = PLAYERS):

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from companion.language import kept_templates
+from companion.language.automaton import TAG_MARK
 from companion.paths import digest_of
 from companion.speech import kept_phones, phonetic
-from companion.speech.fsg import TAG_MARK
 from companion.speech.pronounce import espeak_path
 
 pytestmark = pytest.mark.skipif(espeak_path() is None, reason="espeak-ng is not installed (install.sh)")

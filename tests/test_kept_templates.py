@@ -1,6 +1,7 @@
-"""A dialogue state's compiled templates kept in the cache folder: read back by the next process, which then
-parses without hassil and means the same; a damaged or altered file is never used; a changed grammar is
-compiled again."""
+"""A dialogue state's compiled templates kept in the cache folder (the recognisers' view; typed text's automaton is
+kept as the recognisers' are, tests/test_kept_automata.py): read back by the next process, which then parses and
+hears without hassil and means the same; a damaged or altered file is never used; a changed grammar is compiled
+again."""
 
 import gc
 import json
@@ -13,8 +14,8 @@ from types import SimpleNamespace
 import pytest
 
 from companion.language import grammar, kept_templates
-from companion.language.grammar import StateTemplates, Template
 from companion.language.messages import LANGUAGES
+from companion.language.recognition_grammar import _built_state_grammar, _is_state_grammar
 from companion.paths import digest_of
 from tests.conftest import run_python
 
@@ -45,28 +46,24 @@ def run_twice(script: str, tmp_path: Path) -> list:
     return printed
 
 
-def test_a_new_process_parses_with_the_kept_templates_without_hassil_and_means_the_same(tmp_path):
+def test_a_new_process_parses_with_the_kept_automata_without_hassil_and_means_the_same(tmp_path):
+    from companion.language import kept_automata
+
     said = run_twice(PARSE, tmp_path)
     assert len(said) >= 120
     assert all(intent is not None for _, intent, _, _ in said)
-    assert len(list((tmp_path / "cache" / "companion" / kept_templates.FOLDER).iterdir())) >= 3
+    assert len(list((tmp_path / "cache" / "companion" / kept_automata.TYPED_FOLDER).iterdir())) >= 3
+
+
+def read(key: bytes) -> object:
+    return kept_templates.read_as(key, _is_state_grammar)
 
 
 def kept_file(monkeypatch, tmp_path, state="die"):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    key = kept_templates.key("draftosaurus", "en", state)
-    kept_templates.keep(key, grammar.state_templates("draftosaurus", "en", state))
+    key = kept_templates.key("draftosaurus", "en", state, ())
+    kept_templates.keep(key, _built_state_grammar("draftosaurus", "en", state, ()))
     return key, kept_templates.path(key)
-
-
-def test_kept_templates_are_read_back_whole(monkeypatch, tmp_path):
-    key, path = kept_file(monkeypatch, tmp_path)
-    found = kept_templates.read(key)
-    compiled = grammar.state_templates("draftosaurus", "en", "die")
-    assert found is not None and path.is_file()
-    assert [t.intent for t in found.templates] == [t.intent for t in compiled.templates]
-    assert sorted(found.by_first_word) == sorted(compiled.by_first_word) and len(found.open_start) == len(
-        compiled.open_start)
 
 
 def test_a_damaged_kept_file_is_not_used(monkeypatch, tmp_path):
@@ -74,8 +71,8 @@ def test_a_damaged_kept_file_is_not_used(monkeypatch, tmp_path):
     whole = path.read_bytes()
     for damaged in (b"", whole[:100], whole[:-1], whole[:40] + bytes([whole[40] ^ 1]) + whole[41:]):
         path.write_bytes(damaged)
-        assert kept_templates.read(key) is None
-    assert kept_templates.read(kept_templates.key("draftosaurus", "en", "turn")) is None  # another key: none kept
+        assert read(key) is None
+    assert read(kept_templates.key("draftosaurus", "en", "turn", ())) is None  # another key: none kept
 
 
 class Planted:
@@ -95,15 +92,15 @@ def test_a_kept_file_altered_to_make_anything_else_is_refused_and_runs_nothing(m
                     b"not a pickle"):
         packed = zlib.compress(payload)
         path.write_bytes(digest_of(key, packed) + packed)  # a digest made to match
-        assert kept_templates.read(key) is None
+        assert read(key) is None
     assert not marker.exists()
 
 
 def test_a_kept_file_that_unpacks_to_more_than_the_bound_is_not_unpacked_whole(monkeypatch, tmp_path):
     key, _ = kept_file(monkeypatch, tmp_path)
-    assert kept_templates.read(key) is not None
+    assert read(key) is not None
     monkeypatch.setattr(kept_templates, "MOST_BYTES", 1000)  # a file that unpacks to gigabytes is refused the same
-    assert kept_templates.read(key) is None
+    assert read(key) is None
 
 
 def test_a_changed_grammar_or_state_is_another_key(monkeypatch):
@@ -147,19 +144,6 @@ def test_a_change_of_any_hassil_module_is_another_key(monkeypatch, tmp_path):
     assert len(set(digests)) == 3
 
 
-def test_a_kept_file_of_the_allowed_classes_in_another_shape_is_refused(monkeypatch, tmp_path):
-    key, path = kept_file(monkeypatch, tmp_path)
-    compiled = grammar.state_templates("draftosaurus", "en", "die")
-    template = compiled.templates[0]
-    for wrong in (StateTemplates(compiled.templates, compiled.by_first_word, ("oops",)),
-                  StateTemplates((*compiled.templates, "oops"), compiled.by_first_word, compiled.open_start),
-                  StateTemplates(compiled.templates, {"die": [template]}, compiled.open_start),
-                  StateTemplates((Template("die", "not a node", (), template.vocabulary),), {}, ())):
-        packed = zlib.compress(pickle.dumps(wrong))
-        path.write_bytes(digest_of(key, packed) + packed)
-        assert kept_templates.read(key) is None, wrong
-
-
 def test_every_grammar_is_read_whole_by_hassil():
     """A template hassil cannot read is found here, though a state kept compiled never reads it again."""
     for game in grammar.games():
@@ -182,23 +166,23 @@ def test_only_the_newest_kept_files_stay(monkeypatch, tmp_path):
     monkeypatch.setattr(kept_templates, "MOST_FILES", 3)
     keys = []
     for state in ("die", "turn", "confirm", "setup", "who"):
-        keys.append(kept_templates.key("draftosaurus", "en", state))
-        kept_templates.keep(keys[-1], grammar.state_templates("draftosaurus", "en", state))
+        keys.append(kept_templates.key("draftosaurus", "en", state, ()))
+        kept_templates.keep(keys[-1], _built_state_grammar("draftosaurus", "en", state, ()))
         os.utime(kept_templates.path(keys[-1]), (len(keys), len(keys)))  # one second apart, in order
     assert sorted(p.name for p in kept_templates.path(keys[0]).parent.iterdir()) == sorted(
         kept_templates.path(key).name for key in keys[-3:])
-    assert kept_templates.read(keys[0]) is None and kept_templates.read(keys[-1]) is not None
+    assert read(keys[0]) is None and read(keys[-1]) is not None
 
 
 def test_reading_leaves_the_garbage_collector_as_it_found_it(monkeypatch, tmp_path):
     key, path = kept_file(monkeypatch, tmp_path)
-    assert gc.isenabled() and kept_templates.read(key) is not None and gc.isenabled()
+    assert gc.isenabled() and read(key) is not None and gc.isenabled()
     packed = zlib.compress(b"not a pickle")
     path.write_bytes(digest_of(key, packed) + packed)
-    assert kept_templates.read(key) is None and gc.isenabled()
+    assert read(key) is None and gc.isenabled()
     gc.disable()
     try:
-        kept_templates.read(key)
+        read(key)
         assert not gc.isenabled()  # paused by the caller: left paused
     finally:
         gc.enable()
@@ -238,7 +222,6 @@ def test_the_recognisers_view_is_kept_per_set_of_players_and_read_back_equal(mon
     kept_templates.keep(key, built)
     found = kept_templates.read_as(key, recognition_grammar._is_state_grammar)
     assert found == built and found is not built
-    assert kept_templates.read(key) is None  # not the typed-text matcher's shape
 
 
 def test_a_recognisers_view_altered_in_its_file_is_refused(monkeypatch, tmp_path):
@@ -271,7 +254,7 @@ def test_a_recognisers_view_altered_in_its_file_is_refused(monkeypatch, tmp_path
         replace(built, named={**built.named, "list_odd": Choice((("x",),), values=({"not": "plain"},))}),
         replace(built, named={**built.named, **doubling}),  # a few lines that spell out a billion words
         object.__new__(type(built)),  # nothing in it
-        grammar.state_templates("draftosaurus", "en", "die"),  # the typed matcher's
+        recognition_grammar.typed_state_grammar("draftosaurus", "en", "die"),  # typed text's view: never kept
     ]
     for altered in altered_views:
         packed = zlib.compress(pickle.dumps(altered))

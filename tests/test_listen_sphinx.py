@@ -264,10 +264,11 @@ def test_only_the_states_used_last_keep_their_search_and_a_state_used_again_is_h
 def test_what_the_words_of_a_state_mean_is_ready_once_pocketsphinx_listens_in_it(monkeypatch):
     """The state's automaton with meaning is read (or built) when pocketsphinx takes the state's grammar, not once
     the player has spoken."""
-    from companion.speech import kept_automata, path_meaning
+    from companion.language import kept_automata, reading
+    from companion.speech import path_meaning
     from companion.speech.sphinx import SphinxRecogniser
 
-    path_meaning.path_reader.cache_clear()
+    reading.path_reader.cache_clear()
     recogniser = SphinxRecogniser("en", "draftosaurus")
     recogniser.use_grammar("confirm", ("Ann", "Ben"))
 
@@ -275,6 +276,6 @@ def test_what_the_words_of_a_state_mean_is_ready_once_pocketsphinx_listens_in_it
         raise AssertionError("read after the words were heard")
 
     monkeypatch.setattr(kept_automata, "meant_arcs", refuse)
-    monkeypatch.setattr(path_meaning, "meant_arcs", refuse)
+    monkeypatch.setattr(reading, "meant_arcs", refuse)
     said = path_meaning.parse_heard("yes", game="draftosaurus", lang="en", state="confirm", player_names=("Ann", "Ben"))
     assert said.intent == "yes"

@@ -24,7 +24,8 @@ from companion.language.grammar import (
     rewrite_templates,
     written_templates,
 )
-from companion.language.matcher import (
+from companion.language.messages import LANGUAGES
+from companion.language.nodes import (
     Alt,
     DynamicList,
     GrammarError,
@@ -35,7 +36,6 @@ from companion.language.matcher import (
     Wildcard,
     Words,
 )
-from companion.language.messages import LANGUAGES
 from companion.language.recognition_grammar import _spoken_compiler, spelling
 from tests.games.race.spec import SPEC as RACE
 
@@ -190,5 +190,5 @@ def test_a_list_filling_another_slot_shares_the_respelled_words_of_the_list():
     assert isinstance(node, Seq)
     second, first = node.items[0], node.items[-1]
     assert isinstance(second, Trie) and isinstance(first, Trie)
-    assert (second.slot, first.slot) == ("second", "dino") and second.root is first.root
+    assert (second.slot, first.slot) == ("second", "dino") and second.entries is first.entries
     assert first is folded.list_node("dino") and folded.name_of(second) == folded.name_of(first) == "list_dino"

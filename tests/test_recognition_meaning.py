@@ -13,12 +13,13 @@ import pytest
 from companion.dialogue.session import Heard, understand
 from companion.games.common import name_key
 from companion.language import recognition_grammar as rg
+from companion.language.automaton import label, minimal_meant
 from companion.language.folding import fold
 from companion.language.grammar import _recognize, examples, games, load_grammar, parse, states
+from companion.language.kept_automata import ArcTable
 from companion.language.messages import LANGUAGES
+from companion.language.reading import PathReader
 from companion.speech import path_meaning as pm
-from companion.speech.fsg import label, minimal_meant
-from companion.speech.kept_automata import ArcTable
 from companion.speech.recogniser import meaning_of
 from companion.speech.vosk_phrases import vosk_phrases
 
@@ -139,7 +140,7 @@ def test_a_list_s_longest_value_is_taken_first_as_typed():
         template = (rg.Ref("list_a", "a"), rg.Ref("list_b", "b"))
         grammar = rg.StateGrammar((("both", (template,)),), {"list_a": a, "list_b": b}, (((),),))
         table = ArcTable.of(minimal_meant(rg.grammar_graph(grammar, "en")))
-        ends = pm.PathReader(table).paths(["x", "y", "z"])
+        ends = PathReader(table).paths(["x", "y", "z"])
         return rg.Tag.meaning(ends["both"][1])
 
     assert read(True) == ("both", {"a": "A2", "b": "B2"})
@@ -217,7 +218,7 @@ def test_the_words_matched_by_sound_are_read_in_the_parser_s_order_not_by_a_sum_
     table = ArcTable.of(minimal_meant(rg.grammar_graph(grammar, "en")))
     graph = phonetic.PhoneGraph(table.automaton(), phonetic.phones_of(["x", "y", "z", "q", "r", "s", "t"], "en"))
     monkeypatch.setattr(phonetic, "phone_graph", lambda *args: graph)
-    monkeypatch.setattr(pm, "path_reader", lambda *args: pm.PathReader(table))
+    monkeypatch.setattr(pm, "path_reader", lambda *args: PathReader(table))
 
     _, searched = graph.closest(tuple(p for w in ("x", "y", "z") for p in phonetic.phones_of([w], "en")[w]))
     assert rg.Tag.meaning(tag for arc in searched for tag in label(arc)[1]) == ("both", {"a": "A2", "b": "B1"})

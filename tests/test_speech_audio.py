@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from companion.benchmarks.synthetic import _mbrola, speak_to_wav, synthetic_voices
 from companion.errors import BadInput
+from companion.language.automaton import determinise, minimise
 from companion.speech.audio import FRAME_SAMPLES, SAMPLE_RATE, Resampler, WavFileSource, read_wav, write_wav
 from companion.speech.endpoint import Endpointer, EndpointSettings, frame_level_db
-from companion.speech.fsg import determinise, minimise, shortened
+from companion.speech.fsg import shortened
 from companion.speech.pronounce import guess_pronunciations, ipa_to_cmu
 from tests.conftest import budget
 

@@ -6,10 +6,11 @@ import io
 import numpy as np
 import pytest
 
+from companion.language import kept_automata
+from companion.language.kept_arrays import packed, read_archive
 from companion.paths import digest_of
-from companion.speech import kept_automata, vosk_phrases
+from companion.speech import vosk_phrases
 from companion.speech.fsg import covering_sentences, spoken_words
-from companion.speech.kept_arrays import packed, read_archive
 
 PLAYERS = ("Alice", "Bruno")
 

@@ -9,8 +9,9 @@ from typing import Any
 
 from companion.benchmarks import peak_memory_mb, percentile
 from companion.errors import BadInput
-from companion.language.grammar import examples, games, load_grammar, parse, state_templates, states
+from companion.language.grammar import examples, games, load_grammar, parse, states
 from companion.language.messages import LANGUAGES, check_language
+from companion.language.reading import typed_reader
 
 TARGET_P95_MS = 5.0
 
@@ -24,12 +25,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def load_seconds(game: str, lang: str) -> float:
-    """Time to read a language's grammar and its every state's templates in this process: compiled, or read back
-    from the cache folder where they are kept (companion.language.kept_templates)."""
+    """Time to read a language's grammar and its every state's automaton with meaning in this process: compiled,
+    or read back from the cache folder where they are kept (companion.language.kept_automata)."""
     start = time.perf_counter()
     load_grammar(game, lang)
     for state in states(game):
-        state_templates(game, lang, state)
+        typed_reader(game, lang, state)
     return time.perf_counter() - start
 
 

@@ -1,11 +1,11 @@
-"""Compiling hassil templates, parsed by hassil, into the word-matching nodes of companion.language.matcher.
+"""Compiling hassil templates, parsed by hassil, into the nodes of companion.language.nodes.
 
 The one walk of hassil's parsed templates. A game's templates are read by hassil once, as written
 (companion.language.grammar.written_templates), and compiled by one compiler, whose rules and lists are compiled
-once; each reader takes the nodes in its own spelling (`Respelled`): the typed-text matcher folded, the recognisers'
-grammars (companion.language.recognition_grammar) spelled as recognisers spell words, companion.language.saying as
-written. So that they can write a rule or a list once and refer to it by name, the compiler keeps the name of each
-rule and list it compiled (`name_of`).
+once; each reader takes the nodes in its own spelling (`Respelled`): the automaton typed text is read on folded,
+the recognisers' (both made by companion.language.recognition_grammar) spelled as recognisers spell words,
+companion.language.saying as written. So that they can write a rule or a list once and refer to it by name, the
+compiler keeps the name of each rule and list it compiled (`name_of`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from hassil import (
 )
 from hassil.intents import SlotList
 
-from companion.language.matcher import (
+from companion.language.nodes import (
     Alt,
     DynamicList,
     GrammarError,
@@ -150,9 +150,9 @@ def _check_whole_words(sequence: Sequence) -> None:
 
 class Respelled:
     """The nodes of a compiler with each word respelled by `words`: one word written in a template may become none
-    ("?"), one, or several ("t-rex" → "t rex"). Templates are compiled once, as written; the typed-text matcher reads
-    them folded (companion.language.folding) and the recognisers spelled as they spell words. Rules and lists stay
-    shared, and keep their names (`name_of`)."""
+    ("?"), one, or several ("t-rex" → "t rex"). Templates are compiled once, as written; typed text is read on them
+    folded (companion.language.folding), recognisers' words on them spelled as recognisers spell words. Rules and
+    lists stay shared, and keep their names (`name_of`)."""
 
     def __init__(self, compiler: Compiler, words: Callable[[str], Iterable[str]]):
         self.compiler, self.words = compiler, words

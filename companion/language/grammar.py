@@ -10,7 +10,7 @@ filler words never change the result. Loaded grammars are cached per (game, lang
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
@@ -26,12 +26,11 @@ if TYPE_CHECKING:
     from hassil import Intents
 
     from companion.language.compiler import Compiler, Respelled
-    from companion.language.matcher import Node, Trie, Vocabulary
 
 # hassil (and the compiler of its templates) are imported where a grammar is compiled, not with this module:
 # hassil's imports (unicode_rbnf, importlib.metadata, email) took 0.10 to 0.13 s of processor time at each start,
-# and a game's first question needs no grammar. Once a state's templates are kept compiled in the cache folder
-# (see `state_templates`), parsing in that state needs no hassil at all.
+# and a game's first question needs no grammar. Once a state's automaton with meaning is kept in the cache folder
+# (see `_recognize`), parsing in that state needs no hassil at all.
 
 STATES_FILE = "states.yaml"
 COMMON_FILE = "common"
@@ -186,8 +185,8 @@ def _rewrite_list(body: dict[str, Any], template: Callable[[str], str]) -> dict[
 
 
 class GameGrammar:
-    """One game in one language: its fillers at once, the rest when first asked for (a state whose templates are
-    kept compiled is parsed without hassil's reading of the templates, `written_templates`)."""
+    """One game in one language: its fillers at once, the rest when first asked for (a state whose automaton is
+    kept is parsed without hassil's reading of the templates, `written_templates`)."""
 
     def __init__(self, game: str, lang: str, source: dict[str, Any]):
         self.game, self.lang, self.source = game, lang, source
@@ -202,7 +201,7 @@ class GameGrammar:
     @cached_property
     def intents(self) -> Intents:
         """Every intent, its folded templates read by hassil: hassil's own matching, which the tests compare the
-        matcher with (the program compiles `written_templates`)."""
+        parser with (the program compiles `written_templates`)."""
         from hassil import Intents
 
         return Intents.from_dict(self.folded)
@@ -271,20 +270,10 @@ def _spellings(source: dict[str, Any]) -> dict[str, str]:
     return spellings
 
 
-@dataclass(frozen=True)
-class Template:
-    """One compiled sentence template of an intent, with the slots its block fixes."""
-
-    intent: str
-    node: Node
-    fixed_slots: tuple[tuple[str, Any], ...]
-    vocabulary: Vocabulary  # every word it may take (see `_recognize`)
-
-
 @cache
 def written_templates(game: str, lang: str) -> tuple[Intents, Compiler]:
     """A game's templates in a language as written, read by hassil once, and their one compiler (its rules and lists
-    compiled once; the players' names a list filled at run time). The typed-text matcher reads its nodes folded
+    compiled once; the players' names a list filled at run time). The parser reads its nodes folded
     (`folded_templates`), the recognisers spelled as they hear words (companion.language.recognition_grammar), and
     companion.language.saying as written."""
     from hassil import Intents  # hassil's classes: only where templates are compiled
@@ -303,76 +292,18 @@ def folded_templates(game: str, lang: str) -> Respelled:
     return Respelled(written_templates(game, lang)[1], lambda word: fold(word).words)
 
 
-@dataclass(frozen=True)
-class StateTemplates:
-    """The compiled templates of a state in priority order, indexed by the word they may start with."""
-
-    templates: tuple[Template, ...]
-    by_first_word: dict[str, tuple[Template, ...]]
-    open_start: tuple[Template, ...]  # templates that may start with any word
-
-    def candidates(self, first_word: str) -> tuple[Template, ...]:
-        return self.by_first_word.get(first_word, self.open_start)
-
-
-@cache
-def state_templates(game: str, lang: str, state: str) -> StateTemplates:
-    """The compiled templates of the intents active in a state, in priority order: compiled once, then read back
-    from the cache folder (see companion.language.kept_templates)."""
-    from companion.language import kept_templates
-
-    key = kept_templates.key(game, lang, state)
-    found = kept_templates.read(key)
-    if found is None:
-        found = _compiled_state(game, lang, state)
-        kept_templates.keep(key, found)
-    return found
-
-
-def _compiled_state(game: str, lang: str, state: str) -> StateTemplates:
-    from companion.language.matcher import GrammarError, vocabulary
-
-    load_grammar(game, lang)  # its check: every intent of the game's states has sentences
-    intents = written_templates(game, lang)[0]
-    compiler = folded_templates(game, lang)
-    templates = []
-    # Each template's vocabulary is found as it is compiled, and kept with it. Found lazily, at the first sentence
-    # parsed in each state, a state's first sentence read from kept templates took up to 0.4 to 0.8 s instead of
-    # 0.05 to 0.07 s (`bench parse`, the slowest English sentence). The walk's memo (rules and lists are shared
-    # nodes) lives for this state only: kept for the whole grammar, it held 25 MB for the states of English.
-    walked: dict[int, tuple[Node, Vocabulary]] = {}
-    for name in state_intents(game, state):
-        for block in intents.intents[name].data:
-            fixed = tuple(block.slots.items())
-            for sentence in block.sentences:
-                try:
-                    node = compiler.sentence(sentence)
-                    templates.append(Template(name, node, fixed, vocabulary(node, walked)))
-                except GrammarError as error:
-                    raise GrammarError(f"grammars/{lang}, intent {name}: {error}") from None
-    open_start = tuple(t for t in templates if t.node.first is None or t.node.nullable)
-    # Open-start templates are looked up by identity: equal templates have the same first words, so the index is
-    # the same, and comparing the dataclasses took 484,569 __eq__ calls. Indexing the French Draftosaurus `any`
-    # state in a fresh process: 0.385 s by equality, 0.054 s by identity (`turn`: 0.140 s, 0.036 s).
-    opens = {id(t) for t in open_start}
-    words = {w for t in templates if t.node.first is not None for w in t.node.first}
-    by_word = {w: tuple(t for t in templates
-                        if id(t) in opens or (t.node.first is not None and w in t.node.first))
-               for w in words}
-    return StateTemplates(tuple(templates), by_word, open_start)
-
-
 @lru_cache(maxsize=64)
-def player_list(player_names: tuple[str, ...]) -> Trie:
-    """The dynamic list of player names: folded for matching, given back as written."""
-    from companion.language.matcher import Trie
-
-    return Trie(PLAYER_LIST, [(fold(name).words, name.strip()) for name in player_names if fold(name).words])
-
-
-@lru_cache(maxsize=64)
-def _player_words(player_names: tuple[str, ...]) -> frozenset[str]:
-    return frozenset().union(*_folded_names(player_names))
+def _names(player_names: tuple[str, ...]) -> dict[str, Any]:
+    """The players' names as a tree of their folded words, the name as written under "" where one ends (of two
+    names folded alike, the first)."""
+    root: dict[str, Any] = {}
+    for name in player_names:
+        node = root
+        for word in fold(name).words:
+            node = node.setdefault(word, {})
+        if node is not root:
+            node.setdefault("", name.strip())
+    return root
 
 
 # ---------------------------------------------------------------- parsing
@@ -480,30 +411,44 @@ def _match(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str,
 
 def _recognize(folded: Folded, grammar: GameGrammar, state: str, players: tuple[str, ...],
                intents: frozenset[str] | None = None, strangers: int = 0) -> tuple[str, dict[str, str | int]] | None:
-    """The first template of the state (of `intents` only, when given) that takes the words as they are."""
-    from companion.language.matcher import Context, Wildcard, WildSpan, match_first
+    """The first template of the state (of `intents` only, when given) that takes the words as they are, read on
+    the path they take through the state's automaton with meaning (companion.language.recognition_grammar: the
+    least ranked path is the one the templates' order gives; the players' names and free text are read as the
+    path meets them)."""
+    from companion.language.nodes import WildSpan
+    from companion.language.reading import typed_reader
+    from companion.language.recognition_grammar import Open, Tag
 
-    names = Wildcard(PLAYER_LIST, strangers) if strangers else player_list(players)
-    ctx = Context(folded.words, {PLAYER_LIST: names})
-    # A template is tried only if it may take every word of the sentence: 2 templates are tried a phrase instead of
-    # 18. With it, with the names' words kept folded and with no readings searched in a sentence without fillers,
-    # parsing the 35,043 phrases the English Draftosaurus recognisers may output, in a process that first makes
-    # them, took a median 10.9 s of processor time instead of 19.3 s (5 paired runs, ratio 0.56).
-    words = frozenset(folded.words)
-    lists = {PLAYER_LIST: None if strangers else _player_words(players)}
-    for template in state_templates(grammar.game, grammar.lang, state).candidates(folded.words[0]):
-        if intents is not None and template.intent not in intents:
-            continue
-        if not template.vocabulary.may_take(words, lists):
-            continue
-        found = match_first(template.node, ctx)
-        if found is None:
-            continue
-        slots: dict[str, str | int] = dict(template.fixed_slots)
-        for name, value in found:
-            slots[name] = folded.original_words(value.start, value.end) if isinstance(value, WildSpan) else value
-        return template.intent, slots
-    return None
+    names = None if strangers else _names(players)
+
+    def fill(part: Open, words: Sequence[str], place: int) -> Iterator[tuple[int, Any]]:
+        if part.names and names is not None:
+            found, node = [], names
+            for end in range(place, len(words)):
+                if words[end] not in node:
+                    break
+                node = node[words[end]]
+                if "" in node:
+                    found.append((end + 1, node[""]))
+            yield from reversed(found)
+            return
+        most = strangers if part.names else part.most
+        last = len(words) if most is None else min(len(words), place + most)
+        for end in range(last, place, -1):
+            yield end, WildSpan(place, end)
+
+    ends = typed_reader(grammar.game, grammar.lang, state).paths(folded.words, fill)
+    chosen = [end for intent, end in ends.items() if intent is not None and (intents is None or intent in intents)]
+    if not chosen:
+        return None
+    _, tags, filled = min(chosen, key=lambda end: end[0])
+    meaning = Tag.meaning(tags)
+    if meaning is None:
+        return None
+    intent, slots = meaning
+    for name, value in filled:
+        slots[name] = folded.original_words(value.start, value.end) if isinstance(value, WildSpan) else value
+    return intent, slots
 
 
 

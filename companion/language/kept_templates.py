@@ -1,13 +1,13 @@
-"""A dialogue state's compiled templates, kept in the cache folder (grammar/) between runs: the typed-text
-matcher's (companion.language.grammar.StateTemplates) and the recognisers' (recognition_grammar.StateGrammar,
-for one set of players' names).
+"""A dialogue state's compiled templates, kept in the cache folder (grammar/) between runs: the recognisers' view
+of the state (recognition_grammar.StateGrammar, for one set of players' names). The key of a state's compiled
+templates (`key`) also finds its automata (companion.language.kept_automata), the typed text's among them.
 
 Every process that parses a sentence, or hears one, would otherwise import hassil, have it read the templates of
 the game and compile those of the state. A kept file is found by a key made of everything the compiled templates
 depend on: the grammar as written, the state's intents (and the players' names, for the recognisers), and the code
 that folds, spells, reads and compiles templates (ours and hassil's, and the program's version). It begins with a
 digest of the key and its contents, checked before it is unpacked, and it is read by an unpickler that makes
-nothing but the nodes of compiled templates, then checked for the shape of what was kept (a file altered to hold
+nothing but the word trees of a state's view, then checked for the shape of what was kept (a file altered to hold
 anything else is refused); a file refused, or none, means the state is compiled again and kept anew.
 """
 
@@ -31,20 +31,15 @@ from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from companion.language.grammar import StateTemplates
-
 Kept = TypeVar("Kept")
 
 FOLDER = "grammar"
 FORMAT = (f"companion-templates 3, zlib, pickle {pickle.HIGHEST_PROTOCOL}, Python {sys.version_info[:2]}, "
           f"companion {__version__}").encode()
 _HERE = Path(__file__).parent
-_OUR_CODE = ("grammar.py", "matcher.py", "compiler.py", "folding.py", "recognition_grammar.py", "kept_templates.py")
+_OUR_CODE = ("grammar.py", "nodes.py", "compiler.py", "folding.py", "recognition_grammar.py", "kept_templates.py")
 # The only things a kept file may make.
-_MADE = {("companion.language.matcher", name) for name in
-         ("Words", "Seq", "Alt", "Trie", "TemplateValues", "Wildcard", "DynamicList", "Vocabulary")} | {
-    ("companion.language.grammar", "Template"), ("companion.language.grammar", "StateTemplates")} | {
-    ("companion.language.recognition_grammar", name) for name in ("Choice", "Ref", "StateGrammar")}
+_MADE = {("companion.language.recognition_grammar", name) for name in ("Choice", "Ref", "StateGrammar")}
 
 
 @cache
@@ -66,8 +61,8 @@ def _grammar(game: str, lang: str) -> bytes:
 
 
 def key(game: str, lang: str, state: str, players: Sequence[str] | None = None) -> bytes:
-    """What a state's compiled templates depend on, as a digest: the typed-text matcher's, or with `players` the
-    recognisers' for those names."""
+    """What a state's compiled templates depend on, as a digest: the typed text's (found in its automaton,
+    kept_automata.typed_arcs), or with `players` the recognisers' for those names."""
     from companion.language.grammar import PLAYER_LIST, state_intents
 
     heard = None if players is None else list(players)
@@ -102,12 +97,6 @@ def _unpickled(payload: bytes) -> object:
             gc.enable()
 
 
-def read(found_by: bytes) -> StateTemplates | None:
-    """The typed-text matcher's templates kept under this key, or None (none kept, or a file damaged or
-    altered)."""
-    return read_as(found_by, _shaped)
-
-
 def read_as(found_by: bytes, shaped: Callable[[object], TypeGuard[Kept]]) -> Kept | None:
     """What is kept under this key if `shaped` finds it of its shape, else None (none kept, or a file damaged or
     altered)."""
@@ -129,20 +118,6 @@ def read_as(found_by: bytes, shaped: Callable[[object], TypeGuard[Kept]]) -> Kep
     return found
 
 
-def _shaped(found: object) -> TypeGuard[StateTemplates]:
-    """Whether `found` is compiled templates: the classes the unpickler may make, each where it belongs."""
-    from companion.language.grammar import StateTemplates, Template
-    from companion.language.matcher import Node, Vocabulary
-
-    if not (isinstance(found, StateTemplates) and isinstance(found.templates, tuple)
-            and isinstance(found.open_start, tuple) and isinstance(found.by_first_word, dict)):
-        return False
-    listed = [*found.templates, *found.open_start, *(t for ts in found.by_first_word.values() for t in ts)]
-    return all(isinstance(t, Template) and isinstance(t.intent, str) and isinstance(t.node, Node)
-               and isinstance(t.vocabulary, Vocabulary) and isinstance(t.fixed_slots, tuple) for t in listed) and all(
-        isinstance(ts, tuple) for ts in found.by_first_word.values())
-
-
 def keep(found_by: bytes, templates: Any) -> None:
     """Keep the templates for the next start, swapped in whole; nothing is kept where the cache folder cannot be
     written (a file cut short by a power cut fails its digest and is compiled again)."""
@@ -155,8 +130,8 @@ def keep(found_by: bytes, templates: Any) -> None:
         forget_oldest(kept.parent, "*.bin", MOST_FILES)
 
 
-# Every state of the three games in three languages (their yes/no questions included) makes 177 files for typed
-# text, and the recognisers' views as many again for each set of players' names heard (88 per set, 12 KB at most);
+# The recognisers' views of every state of the three games in three languages make 88 files for each set of
+# players' names heard (12 KB at most);
 # a new version of the program or of its grammars makes new ones. Beyond this many, those used longest ago (read or
 # kept) are removed.
 # Compressed (zlib, level 6), the largest, French Draftosaurus's `any`, takes 71 KB instead of 433 KB: about 13 ms

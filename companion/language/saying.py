@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.language.folding import fold
 from companion.language.grammar import _match, check_state, load_grammar, state_intents, written_templates
-from companion.language.matcher import Alt, DynamicList, Node, Seq, TemplateValues, Trie, Wildcard, Words
+from companion.language.nodes import Alt, DynamicList, Node, Seq, TemplateValues, Trie, Wildcard, Words
 
 Said = frozenset[tuple[str, Any]]  # the slots a piece of template fills, with their values
 Ways = dict[Said, tuple[tuple[str, ...], ...]]  # for each set of slots filled, words that fill them

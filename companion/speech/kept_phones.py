@@ -17,15 +17,14 @@ import os
 import re
 import subprocess
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from companion.language.automaton import label
+from companion.language.kept_arrays import code_digest, keep_archive, read_archive
 from companion.language.recognition_grammar import Tag
 from companion.paths import digest_of
-from companion.speech.fsg import label
-from companion.speech.kept_arrays import code_digest, keep_archive, read_archive
 from companion.speech.pronounce import espeak_path
 
 if TYPE_CHECKING:
@@ -38,8 +37,8 @@ FORMAT = b"companion-phone-graph 2, npz compressed"
 # 30 MB at most.
 MOST_FILES = 48
 MOST_BYTES = 64 << 20  # unpacked, far above the largest (2.85 MB)
-_HERE = Path(__file__).parent
-_OUR_CODE = ("fsg.py", "phonetic.py", "pronounce.py", "kept_phones.py", "kept_arrays.py", "kept_automata.py")
+_OUR_CODE = ("language/automaton.py", "speech/phonetic.py", "speech/pronounce.py", "speech/kept_phones.py",
+             "language/kept_arrays.py", "language/kept_automata.py")
 _ARRAYS = ("accepting", "sources", "targets", "labels", "word_arcs")
 
 
@@ -66,7 +65,7 @@ def _espeak(lang: str) -> bytes | None:
 @cache
 def _code() -> bytes | None:
     """The digest of our code that makes the graphs; None where its sources are not installed."""
-    return code_digest(FORMAT, _HERE, _OUR_CODE)
+    return code_digest(FORMAT, _OUR_CODE)
 
 
 def key(templates: str, lang: str) -> bytes | None:

@@ -20,9 +20,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from companion.language.automaton import WordAutomaton, label
+from companion.language.kept_automata import meant_arcs
 from companion.language.recognition_grammar import Tag
-from companion.speech.fsg import WordAutomaton, label
-from companion.speech.kept_automata import meant_arcs
 from companion.speech.path_meaning import words_meaning
 from companion.speech.pronounce import guess_pronunciations
 from companion.speech.recogniser import Meaning
@@ -132,7 +132,7 @@ class PhoneGraph:
 
     def closest(self, text_phones: tuple[str, ...]) -> tuple[float, list[str]]:
         """The lowest total edit cost between `text_phones` and a sentence, and the labels of that sentence's
-        words (fsg.label: each word with the tags of meaning before it)."""
+        words (automaton.label: each word with the tags of meaning before it)."""
         if not len(self.accepting):
             return float("inf"), []
         rows = np.full((len(text_phones) + 1, self.size), np.inf)
@@ -284,7 +284,7 @@ def phone_graph(game: str, lang: str, state: str, player_names: tuple[str, ...] 
     with the same espeak-ng, else built (its words said by espeak-ng) and kept there. It spells out the minimal
     automaton of what recognisers may say in `state` (free-text templates left out, a filler phrase allowed
     before and after: recognition_grammar.fillers), the sentences pocketsphinx searches, with what each means on
-    its arcs (fsg.minimal_meant), from the same word trees. A kept graph is found by what the recognisers' view of
+    its arcs (automaton.minimal_meant), from the same word trees. A kept graph is found by what the recognisers' view of
     the state depends on (kept_templates.key), so that reading it builds nothing else."""
     from companion.language import kept_templates
     from companion.speech import kept_phones

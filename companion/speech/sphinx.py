@@ -2,7 +2,7 @@
 
 English works out of the box with the US English model inside the pocketsphinx package; another language
 needs a model folder (an acoustic model folder with `mdef`, and a `.dict` pronunciation dictionary).
-The words of the state's automaton with meaning (companion.speech.kept_automata, the one every recogniser's
+The words of the state's automaton with meaning (companion.language.kept_automata, the one every recogniser's
 words are read on) are made a minimal word automaton first (see companion.speech.fsg).
 
 Confidence. pocketsphinx scores each frame against the best-scoring sound unit of that frame, so the
@@ -47,6 +47,8 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.language.kept_automata import meant_arcs
+from companion.language.reading import path_reader
 from companion.language.recognition_grammar import (
     MissingWords,
     pronunciations,
@@ -57,8 +59,7 @@ from companion.language.recognition_grammar import (
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
 from companion.speech.fsg import compiled_fsg, spoken_words
-from companion.speech.kept_automata import meant_arcs
-from companion.speech.path_meaning import intents_saying, path_reader
+from companion.speech.path_meaning import intents_saying
 from companion.speech.phonetic import ESPEAK_VOICES
 from companion.speech.pronounce import guess_pronunciations
 from companion.speech.recogniser import Recogniser, Recognition

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.language.reading import path_reader
 from companion.language.recognition_grammar import UNKNOWN_WORD
 from companion.speech.audio import SAMPLE_RATE
 from companion.speech.base import Unavailable
-from companion.speech.path_meaning import path_reader
 from companion.speech.recogniser import Recogniser, Recognition
 from companion.speech.vosk_phrases import vosk_phrases
 

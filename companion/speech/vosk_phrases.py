@@ -14,16 +14,15 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from companion.language.kept_arrays import code_digest, keep_archive, read_archive
+from companion.language.kept_automata import ArcTable, meant_arcs
 from companion.language.recognition_grammar import UNKNOWN_WORD, free_text_phrases, jsgf, vocabulary
 from companion.paths import digest_of
 from companion.speech.fsg import covering_sentences, spoken_words
-from companion.speech.kept_arrays import code_digest, keep_archive, read_archive
-from companion.speech.kept_automata import ArcTable, meant_arcs
 
 FOLDER = "vosk"
 FORMAT = b"companion-vosk-phrases 1, npz compressed"
@@ -69,7 +68,8 @@ def _phrases(arrays: dict[str, np.ndarray], header: Any) -> list[str] | None:
 @cache
 def _code() -> bytes | None:
     """The digest of our code that makes the phrases; None where its sources are not installed."""
-    return code_digest(FORMAT, Path(__file__).parent, ("fsg.py", "vosk_phrases.py", "kept_arrays.py"))
+    return code_digest(FORMAT, ("speech/fsg.py", "language/automaton.py", "speech/vosk_phrases.py",
+                                "language/kept_arrays.py"))
 
 
 def vosk_grammar_json(game: str, lang: str, state: str, player_names: Sequence[str] = ()) -> str:

@@ -1,4 +1,4 @@
-"""A dialogue state's minimal automaton with meaning (fsg.minimal_meant), kept in the cache folder (automata/)
+"""A dialogue state's minimal automaton with meaning (automaton.minimal_meant), kept in the cache folder (automata/)
 between runs, as a table of its arcs grouped by the state they leave (`ArcTable`).
 
 Every recogniser's words are read on it (companion.speech.path_meaning), and Whisper's phone graph is spelled out
@@ -16,22 +16,22 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from companion.language.automaton import WordAutomaton, label, minimal_meant
+from companion.language.kept_arrays import code_digest, keep_archive, read_archive
 from companion.language.recognition_grammar import Tag, word_graph
 from companion.paths import digest_of
-from companion.speech.fsg import WordAutomaton, label, minimal_meant
-from companion.speech.kept_arrays import code_digest, keep_archive, read_archive
 
 FOLDER = "automata"
+TYPED_FOLDER = "typed"  # the typed text's: one per game, language and state, none per set of names
 FORMAT = b"companion-meant-automaton 2, npz compressed"
 MOST_FILES = 48  # French Draftosaurus's `any` with two names: 0.1 MB
+MOST_TYPED_FILES = 200  # the three games have 31 states, each heard in three languages, as it is and confirming
 MOST_BYTES = 64 << 20  # unpacked, far above the largest (0.5 MB)
-_HERE = Path(__file__).parent
-_OUR_CODE = ("fsg.py", "kept_automata.py", "kept_arrays.py")
+_OUR_CODE = ("language/automaton.py", "language/kept_automata.py", "language/kept_arrays.py")
 _ARRAYS = ("offsets", "targets", "labels", "accepting")
 
 
@@ -86,7 +86,7 @@ class ArcTable:
 @lru_cache(maxsize=16)
 def meant_arcs(game: str, lang: str, state: str, player_names: tuple[str, ...] = ()) -> ArcTable:
     """The minimal automaton with meaning of what recognisers may say in a state (recognition_grammar.word_graph,
-    fsg.minimal_meant): read from the cache folder when it was built before from the same templates, else built
+    automaton.minimal_meant): read from the cache folder when it was built before from the same templates, else built
     and kept there."""
     from companion.language import kept_templates
 
@@ -100,10 +100,27 @@ def meant_arcs(game: str, lang: str, state: str, player_names: tuple[str, ...] =
     return built
 
 
+@lru_cache(maxsize=64)
+def typed_arcs(game: str, lang: str, state: str) -> ArcTable:
+    """The minimal automaton with meaning of what may be typed in a state (recognition_grammar.typed_state_grammar:
+    players' names and free text are open arcs, read when a sentence is), kept as `meant_arcs` is."""
+    from companion.language import kept_templates
+    from companion.language.recognition_grammar import grammar_graph, typed_state_grammar
+
+    found_key = key(kept_templates.key(game, lang, state).hex())
+    found = read(found_key, TYPED_FOLDER) if found_key is not None else None
+    if found is not None:
+        return found
+    built = ArcTable.of(minimal_meant(grammar_graph(typed_state_grammar(game, lang, state), lang, typed=True)))
+    if found_key is not None:
+        keep(found_key, built, TYPED_FOLDER, MOST_TYPED_FILES)
+    return built
+
+
 @cache
 def _code() -> bytes | None:
     """The digest of our code that builds automata; None where its sources are not installed."""
-    return code_digest(FORMAT, _HERE, _OUR_CODE)
+    return code_digest(FORMAT, _OUR_CODE)
 
 
 def key(templates: str) -> bytes | None:
@@ -113,9 +130,9 @@ def key(templates: str) -> bytes | None:
     return None if code is None else digest_of(code, templates.encode())
 
 
-def read(key: bytes) -> ArcTable | None:
-    """The automaton kept under `key`, or None (none kept, or a file refused)."""
-    return read_archive(FOLDER, key, _ARRAYS, MOST_BYTES, _checked)
+def read(key: bytes, folder: str = FOLDER) -> ArcTable | None:
+    """The automaton kept under `key` in `folder`, or None (none kept, or a file refused)."""
+    return read_archive(folder, key, _ARRAYS, MOST_BYTES, _checked)
 
 
 def _checked(arrays: dict[str, np.ndarray], header: Any) -> ArcTable | None:
@@ -139,8 +156,8 @@ def _checked(arrays: dict[str, np.ndarray], header: Any) -> ArcTable | None:
     return ArcTable(start, frozenset(accepting.tolist()), names, offsets, targets, labels)
 
 
-def keep(key: bytes, table: ArcTable) -> None:
-    """Keep `table` under `key`, then drop the least recently used beyond MOST_FILES."""
+def keep(key: bytes, table: ArcTable, folder: str = FOLDER, most: int = MOST_FILES) -> None:
+    """Keep `table` under `key` in `folder`, then drop the least recently used beyond `most`."""
     arrays = {"offsets": table.offsets, "targets": table.targets, "labels": table.labels,
               "accepting": np.array(sorted(table.accepting), dtype=np.int64)}
-    keep_archive(FOLDER, key, arrays, {"start": table.start, "names": table.names}, MOST_FILES)
+    keep_archive(folder, key, arrays, {"start": table.start, "names": table.names}, most)

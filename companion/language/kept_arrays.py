@@ -1,4 +1,5 @@
-"""The files kept in the cache folder for recognisers (phone graphs, automata): whole-number arrays and a JSON
+"""The files kept in the cache folder for the grammar's automata and what recognisers make of them (phone graphs,
+phrase lists): whole-number arrays and a JSON
 header in an npz archive, behind a digest of its key and contents (checked before anything is read), read without
 pickle and within a bound on its unpacked size, then checked for its shape by what reads it; the files used last
 are kept."""
@@ -20,11 +21,14 @@ from companion.paths import cache_home, digest_of, forget_oldest, keep_checked, 
 Made = TypeVar("Made")
 
 
-def code_digest(form: bytes, folder: Path, names: tuple[str, ...]) -> bytes | None:
-    """The digest of `form` and the source files `names` of `folder` (what makes a kept file); None where they are
-    not installed."""
+SOURCES = Path(__file__).parents[1]  # the package's folder
+
+
+def code_digest(form: bytes, names: tuple[str, ...]) -> bytes | None:
+    """The digest of `form` and the package's source files `names` ("language/automaton.py": what makes a kept
+    file); None where they are not installed."""
     try:
-        return digest_of(form, *((folder / name).read_bytes() for name in names))
+        return digest_of(form, *((SOURCES / name).read_bytes() for name in names))
     except OSError:
         return None
 
