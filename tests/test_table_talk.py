@@ -57,6 +57,20 @@ def test_every_name_said_at_once_is_split_and_confirmed_in_one_sentence(tmp_path
     assert setup["players"] == names and setup["first_roller"] == 1
 
 
+@pytest.mark.parametrize("lang, lines, said", [
+    ("fr", ["deux", "euh", "Carmen", "Bruno euh", "oui"],
+     ["Je n'ai pas entendu de nom. Quel nom ?", "Je note 2 noms : Carmen et Bruno. C'est bien ça ?"]),
+    ("en", ["two", "Carmen", "uh, Bob", "yes"], ["I have 2 names: Carmen and Bob. Is that right?"]),
+    ("es", ["dos", "me llamo Carmen", "eh, Beto", "sí"], ["Apunto 2 nombres: Carmen y Beto. ¿Es correcto?"]),
+    ("fr", ["deux", "Ben, euh, et Bruno", "oui"], ["Je note 2 noms : Ben et Bruno. C'est bien ça ?"]),
+])
+def test_a_sound_of_hesitation_around_a_name_is_no_name(tmp_path, lang, lines, said):
+    """"uh, Bob" said for the second player was two names, "uh" and "Bob", that took the place of the first
+    player's; "Bruno euh" was a name. "Ben", a French filler word, stays a name."""
+    out = play(tmp_path, "dino", lines, lang=lang).stdout
+    assert all(sentence in out for sentence in said), out
+
+
 def test_a_name_holding_a_separator_is_refused_with_the_reason(tmp_path):
     result = play(tmp_path, "draftosaurus",
                   ["deux", "Alice; Bruno", "Alice", "Bruno", "oui", "Alice", "oui", "oui", "non"])

@@ -15,7 +15,8 @@ from companion import registry
 from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Session
 from companion.errors import BadInput
 from companion.games.common import name_key, same_name
-from companion.language.grammar import CONFIRM_STATE, ParseResult, parse
+from companion.language.folding import fold_phrase
+from companion.language.grammar import CONFIRM_STATE, ParseResult, hesitations, parse
 from companion.language.messages import Catalog, catalog
 from companion.language.rules import RulesBook
 from companion.terminal_text import clean_name
@@ -157,10 +158,21 @@ def example_names(words: Catalog, count: int) -> str:
 
 def split_names(line: str, lang: str) -> list[str]:
     """The names said in one line: "Alice, Bruno, Chloé et David" gives four names (a name keeps any
-    character that is not a comma, and an "and" between names separates them)."""
+    character that is not a comma, and an "and" between names separates them). Sounds of hesitation around a name
+    are left out, and a part made of them only is no name: "euh, Bruno" is Bruno (grammar.hesitations)."""
     words = "|".join(AND_WORDS.get(lang, ()))
     parts = re.split(rf",|\s+(?:{words})\s+", line, flags=re.IGNORECASE) if words else line.split(",")
-    return [" ".join(part.split()) for part in parts if part.strip()]
+    sounds = hesitations(lang)
+    names = []
+    for part in parts:
+        said = part.split()
+        while said and fold_phrase(said[0]) in sounds:
+            said.pop(0)
+        while said and fold_phrase(said[-1]) in sounds:
+            said.pop()
+        if said:
+            names.append(" ".join(said))
+    return names
 
 
 def ask_names(session: Session, count: int, keys: Sequence[str] | None = None) -> list[str]:

@@ -248,6 +248,12 @@ def _meaning_words(folded: dict[str, Any]) -> frozenset[str]:
 
 
 @cache
+def hesitations(lang: str) -> frozenset[str]:
+    """Sounds of hesitation (`hesitations:` in grammars/<lang>/common.yaml), folded: never a name."""
+    return frozenset(fold_phrase(str(sound)) for sound in read_grammar_file(lang, COMMON_FILE).get("hesitations") or ())
+
+
+@cache
 def words_known(game: str, lang: str) -> frozenset[str]:
     """Every word of a game's grammar in a language, folded (without compiling the grammar)."""
     return frozenset(_spellings(grammar_source(game, lang)))
