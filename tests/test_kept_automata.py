@@ -11,7 +11,7 @@ import pytest
 from companion.language import kept_automata, kept_templates, reading
 from companion.language.automaton import TAG_MARK, minimal_meant
 from companion.language.kept_arrays import packed
-from companion.language.recognition_grammar import word_graph
+from companion.language.recognition_grammar import OPEN_MARK, word_graph
 from companion.paths import digest_of
 from companion.speech import path_meaning
 
@@ -139,7 +139,34 @@ def test_files_altered_to_make_the_reader_fail_lie_or_fill_the_memory_are_refuse
         names[tagged] = tag + TAG_MARK + names[tagged].split(TAG_MARK)[-1]
         altered(path, key, arrays, {**header, "names": names})
         assert kept_automata.read(key) is None, tag  # a tag of meaning that is none: refused, not a crash
+    for word in ("[1, 2]", '["player", true]', '["player", 1, null]', '["player", true, 0]', '["x", false, 2.5]',
+                 "not json"):  # an open part (a name, free text) that is none of ours
+        names = list(built.names)
+        names[tagged] = TAG_MARK.join([*names[tagged].split(TAG_MARK)[:-1], OPEN_MARK + word])
+        altered(path, key, arrays, {**header, "names": names})
+        assert kept_automata.read(key) is None, word
     assert meaning("yes", "en", "confirm") == ("yes", ())  # built again
+
+
+def test_a_forged_open_part_in_typed_text_s_automaton_is_refused_not_a_crash(tmp_path, monkeypatch):
+    from companion.language.grammar import parse
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    kept_automata.typed_arcs.cache_clear()
+    reading.typed_reader.cache_clear()
+    assert parse("cross", game="draftosaurus", lang="en", state="die").intent == "die"
+    (path,) = (tmp_path / "companion" / kept_automata.TYPED_FOLDER).iterdir()
+    key = kept_automata.key(kept_templates.key("draftosaurus", "en", "die").hex())
+    built = kept_automata.read(key, kept_automata.TYPED_FOLDER)
+    names = [OPEN_MARK + "[1, 2]" if OPEN_MARK in name else name for name in built.names]
+    assert names != built.names
+    arrays = {"offsets": built.offsets, "targets": built.targets, "labels": built.labels,
+              "accepting": np.array(sorted(built.accepting))}
+    altered(path, key, arrays, {"start": built.start, "names": names})
+    assert kept_automata.read(key, kept_automata.TYPED_FOLDER) is None
+    kept_automata.typed_arcs.cache_clear()
+    reading.typed_reader.cache_clear()
+    assert parse("cross", game="draftosaurus", lang="en", state="die").intent == "die"  # built again
 
 
 def test_a_cache_folder_that_cannot_be_written_keeps_nothing_and_reads_all_the_same(cache):

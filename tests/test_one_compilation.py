@@ -1,5 +1,5 @@
-"""A game's templates are compiled once, as written (grammar.written_templates), and read folded by the typed-text
-matcher and spelled as recognisers spell words by the recognisers' grammars (compiler.Respelled).
+"""A game's templates are compiled once, as written (grammar.written_templates), and read folded for typed text and
+spelled as recognisers spell words for the recognisers (compiler.Respelled).
 
 The differential test: each reading gives the same tree, once sequences are flattened and runs of words joined, as
 compiling hassil's reading of the templates rewritten in that spelling, which is how each was made before: every

@@ -1,8 +1,8 @@
 """What a recogniser's words mean is read on the path they take through the state's compiled grammar (the
 automaton with meaning on its arcs: the intent, the slots its block fixes and those its lists fill), with no
 second parse. Differential checks: on sampled phrases of every game, language and state, and on every example
-sentence a recogniser can say, the path gives what the typed matcher gives for the same words, read the same way
-(fillers set aside only at the edges, as recognisers hear them). Where the typed matcher would read an alternative
+sentence a recogniser can say, the path gives what the parser gives for the same words, read the same way
+(fillers set aside only at the edges, as recognisers hear them). Where the parser would read an alternative
 kept from recognisers ("rex" alone), the path reads what a recogniser can say (a test below)."""
 
 import random
@@ -39,7 +39,7 @@ def readings(words: list[str], lang: str) -> list[tuple[int, int]]:
 
 
 def typed(text: str, game: str, lang: str, state: str, players: tuple[str, ...]):
-    """The typed matcher's meaning for the intents of the state with a sentence of the words of `text`, given the
+    """The parser's meaning for the intents of the state with a sentence of the words of `text`, given the
     text of each reading (without its edge fillers first, then as heard)."""
     spans = rg.spelling(lang).spans(text)
     words = [word for word, _, _ in spans]
@@ -60,7 +60,7 @@ def on_path(text: str, game: str, lang: str, state: str, players: tuple[str, ...
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", games())
-def test_sampled_recogniser_phrases_mean_on_their_path_what_the_typed_matcher_reads(game, lang):
+def test_sampled_recogniser_phrases_mean_on_their_path_what_the_parser_reads(game, lang):
     checked = 0
     for state in states(game):
         phrases = [p for p in vosk_phrases(game, lang, state, PLAYERS)[:-1] if rg.UNKNOWN_WORD not in p]
@@ -132,7 +132,7 @@ def test_a_name_heard_is_kept_as_it_was_written(lang, line, name):
 
 
 def test_a_list_s_longest_value_is_taken_first_as_typed():
-    """Lists of plain words: the longest value first, then the next, as the typed matcher takes them (a: "x" or
+    """Lists of plain words: the longest value first, then the next, as the parser takes them (a: "x" or
     "x y", b: "y z" or "z"; "x y z" is a = "x y", b = "z")."""
     def read(longest_first: bool):
         a = rg.Choice((("x",), ("x", "y")), values=("A1", "A2"), longest_first=longest_first)
@@ -170,7 +170,7 @@ ON_ARCS = (("draftosaurus", ("turn", "hand_named", "any", "who")), ("jurassic-sn
 
 
 def same_meaning(on_path, walked, players: tuple[str, ...]) -> bool:
-    """The same intent and slots; a player's name that the typed matcher read as free text (a template of a new
+    """The same intent and slots; a player's name that the parser read as free text (a template of a new
     name, which no recogniser graph holds) is the name of the list, as it is written."""
     if on_path is None or walked is None or on_path[0] != walked[0] or on_path[1].keys() != walked[1].keys():
         return on_path == walked
@@ -184,10 +184,10 @@ def same_meaning(on_path, walked, players: tuple[str, ...]) -> bool:
 @needs_espeak
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game, chosen", ON_ARCS)
-def test_a_sentence_matched_by_sound_means_what_the_typed_matcher_reads_in_its_words(game, chosen, lang):
+def test_a_sentence_matched_by_sound_means_what_the_parser_reads_in_its_words(game, chosen, lang):
     """Whisper's words are matched by sound to a path of the state's phone graph, and the words of that path read
     as every recogniser's are: on sampled sentences, and on the same sentences said otherwise, the sentence found
-    means what the typed matcher reads in it."""
+    means what the parser reads in it."""
     from companion.speech.phonetic import closest_sentence
 
     checked = 0

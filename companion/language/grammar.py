@@ -316,8 +316,8 @@ def _names(player_names: tuple[str, ...]) -> dict[str, Any]:
 
 # The longest example sentence of the grammars holds 122 characters (Dino's advice said back, in French), names
 # included; a line about five times longer is no command. Parsing a line of 599 characters in the `any` state
-# took 0.04 s of processor time (the search grows with the square of the words: 7,500 words took 34 s). Only
-# the start of a longer line is shown back.
+# took 0.09 s of processor time, most of it looking for a suggestion (reading it on the state's automaton: 0.007 s;
+# 7,500 words: 0.03 s). Only the start of a longer line is shown back.
 MAX_LINE = 600
 SHOWN_OF_LONG_LINE = 60
 
@@ -421,13 +421,14 @@ def _recognize(folded: Folded, grammar: GameGrammar, state: str, players: tuple[
     the path they take through the state's automaton with meaning (companion.language.recognition_grammar: the
     least ranked path is the one the templates' order gives; the players' names and free text are read as the
     path meets them)."""
-    from companion.language.nodes import WildSpan
     from companion.language.reading import typed_reader
     from companion.language.recognition_grammar import Open, Tag
 
     names = None if strangers else _names(players)
 
-    def fill(part: Open, words: Sequence[str], place: int) -> Iterator[tuple[int, Any]]:
+    def fill(part: Open, words: Sequence[str], place: int) -> Iterator[tuple[int, str]]:
+        """What an open part may take from `place`, in the order tried: a player's name (the longest first), or
+        any words (the most first, said back as written)."""
         if part.names and names is not None:
             found, node = [], names
             for end in range(place, len(words)):
@@ -441,21 +442,11 @@ def _recognize(folded: Folded, grammar: GameGrammar, state: str, players: tuple[
         most = strangers if part.names else part.most
         last = len(words) if most is None else min(len(words), place + most)
         for end in range(last, place, -1):
-            yield end, WildSpan(place, end)
+            yield end, folded.original_words(place, end)
 
     ends = typed_reader(grammar.game, grammar.lang, state).paths(folded.words, fill)
     chosen = [end for intent, end in ends.items() if intent is not None and (intents is None or intent in intents)]
-    if not chosen:
-        return None
-    _, tags, filled = min(chosen, key=lambda end: end[0])
-    meaning = Tag.meaning(tags)
-    if meaning is None:
-        return None
-    intent, slots = meaning
-    for name, value in filled:
-        slots[name] = folded.original_words(value.start, value.end) if isinstance(value, WildSpan) else value
-    return intent, slots
-
+    return Tag.meaning(min(chosen, key=lambda end: end[0])[1]) if chosen else None
 
 
 # ---------------------------------------------------------------- example sentences

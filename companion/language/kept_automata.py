@@ -1,8 +1,8 @@
-"""A dialogue state's minimal automaton with meaning (automaton.minimal_meant), kept in the cache folder (automata/)
-between runs, as a table of its arcs grouped by the state they leave (`ArcTable`).
-
-Every recogniser's words are read on it (companion.speech.path_meaning), and Whisper's phone graph is spelled out
-from it; building it took 0.3 to 0.6 s for French Draftosaurus's `any`, at the first command of a state. A kept
+"""A dialogue state's minimal automata with meaning (automaton.minimal_meant), kept in the cache folder between
+runs, as tables of their arcs grouped by the state they leave (`ArcTable`): the one typed text is read on
+(`typed_arcs`, in typed/), and the one every recogniser's words are read on, for a set of players' names
+(`meant_arcs`, in automata/), which Whisper's phone graph is spelled out from. Building one took 0.3 to 0.6 s for
+French Draftosaurus's `any`, at the first command of a state. A kept
 automaton is found by a key made of what it depends on: the state's templates (as the recognisers' view of the
 state is found: companion.language.kept_templates) and the code that builds automata. The file begins with a
 digest of the key and its contents, checked before anything is read; it is read without pickle, within a bound on
@@ -22,7 +22,7 @@ import numpy as np
 
 from companion.language.automaton import WordAutomaton, label, minimal_meant
 from companion.language.kept_arrays import code_digest, keep_archive, read_archive
-from companion.language.recognition_grammar import Tag, word_graph
+from companion.language.recognition_grammar import Open, Tag, word_graph
 from companion.paths import digest_of
 
 FOLDER = "automata"
@@ -39,7 +39,7 @@ _ARRAYS = ("offsets", "targets", "labels", "accepting")
 class ArcTable:
     """An automaton's arcs grouped by the state they leave: those of state s are `targets` and `labels` (indices
     into `names`) from offsets[s] to offsets[s + 1]. Read back from a file, nothing is rebuilt; a reader takes
-    the arcs of the states it meets (path_meaning.PathReader)."""
+    the arcs of the states it meets (reading.PathReader)."""
 
     start: int
     accepting: frozenset[int]
@@ -152,6 +152,11 @@ def _checked(arrays: dict[str, np.ndarray], header: Any) -> ArcTable | None:
         return None
     tags = {tag for name in names for tag in label(name)[1]}
     if not all(Tag.valid(tag) for tag in tags):  # each tag checked once (a state's labels share them)
+        return None
+    try:
+        for name in names:
+            Open.of(label(name)[0])  # an open part of ours, or a word
+    except ValueError:
         return None
     return ArcTable(start, frozenset(accepting.tolist()), names, offsets, targets, labels)
 

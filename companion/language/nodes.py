@@ -7,7 +7,6 @@ imports nothing of hassil."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 
@@ -80,11 +79,3 @@ class DynamicList(Node):
 
     def __init__(self, list_name: str, slot: str):
         self.list_name, self.slot = list_name, slot
-
-
-@dataclass(frozen=True)
-class WildSpan:
-    """The words start:end of a sentence, taken by free text (turned into the text said, later)."""
-
-    start: int
-    end: int

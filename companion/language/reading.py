@@ -18,10 +18,10 @@ from companion.language.automaton import TAG_MARK, label
 from companion.language.kept_automata import ArcTable, meant_arcs, typed_arcs
 from companion.language.recognition_grammar import Open, Tag
 
-# The ranks of a path's tags so far, in the order met (the parser's order: the least first), its tags, and the
-# slots its open arcs filled (a player's name, or the span of words free text took).
-_Path = tuple[tuple[int, ...], tuple[str, ...], tuple[tuple[str, Any], ...]]
-# What an open arc may take at a place in the words: (end, value) in the order the parser tries them.
+# The ranks of a path's tags so far, in the order met (the parser's order: the least first), and its tags (a slot
+# an open arc filled among them, where the path filled it).
+_Path = tuple[tuple[int, ...], tuple[str, ...]]
+# What an open arc may take at a place in the words: (end, the slot's value) in the order the parser tries them.
 Fill = Callable[[Open, Sequence[str], int], Iterable[tuple[int, Any]]]
 
 
@@ -60,28 +60,33 @@ class PathReader:
 
     def paths(self, words: Sequence[str], fill: Fill | None = None) -> dict[str | None, _Path]:
         """For each intent, the cheapest path that spells `words` whole (from start to an accepting state); open
-        arcs take what `fill` gives them (none without it). One path per place in the words, state and intent is
-        kept, the least so far: exact as long as no two paths that reach the same state have ranks of which one
-        begins the other (the same words follow both), as on every sentence offered to Vosk."""
+        arcs take what `fill` gives them (none without it), each value a slot's tag where the path takes it.
+
+        One path per place in the words, state and intent is kept, the least so far: exact as long as no two paths
+        that reach the same state have ranks of which one begins the other (the same words follow both). On every
+        sentence offered to Vosk, none do; in typed text's automata every option of every choice is ranked, each
+        rank of a template's choices met once and rising along its paths (recognition_grammar._GraphBuilder), so
+        that two paths of one template part at their first different choice (tests/test_reading.py compares the
+        path kept with every path)."""
         reached_at: dict[int, dict[int, dict[str | None, _Path]]] = defaultdict(lambda: defaultdict(dict))
-        reached_at[0][self.start][None] = ((), (), ())
+        reached_at[0][self.start][None] = ((), ())
         for place, word in enumerate(words):
             frontier = reached_at.pop(place, None)
             if not frontier:
                 continue
             for state, best in frontier.items():
                 by_word, opens = self._leaving(state)
-                moves: list[tuple[int, str, int, tuple[int, ...], tuple[tuple[str, Any], ...]]] = [
+                moves: list[tuple[int, str, int, tuple[int, ...], tuple[str, ...]]] = [
                     (target, arc_label, place + 1, (), ()) for target, arc_label in by_word.get(word, ())]
                 if fill is not None:
-                    moves += [(target, arc_label, end, (order,), ((part.slot, value),))
+                    moves += [(target, arc_label, end, (order,), (Tag.slot(part.slot, value, 0),))
                               for target, arc_label, part in opens
                               for order, (end, value) in enumerate(fill(part, words, place))]
                 for target, arc_label, end, order, filled in moves:
                     tags, ranks, named = self._tags(arc_label)
-                    for intent, (so_far, before, slots) in best.items():
+                    for intent, (so_far, before) in best.items():
                         reached = named if intent is None else intent
-                        found = (so_far + ranks + order, before + tags, slots + filled)
+                        found = (so_far + ranks + order, before + tags + filled)
                         kept = reached_at[end][target].get(reached)
                         if kept is None or found[0] < kept[0]:
                             reached_at[end][target][reached] = found

@@ -177,11 +177,18 @@ class Open:
 
     @staticmethod
     def of(word: str) -> Open | None:
-        """The open part an arc's word stands for (None for a word)."""
+        """The open part an arc's word stands for (None for a word); ValueError when it is not one of ours (a kept
+        file may hold anything)."""
         if not word.startswith(OPEN_MARK):
             return None
-        slot, names, most = json.loads(word[len(OPEN_MARK):])
-        return Open(str(slot), bool(names), most if isinstance(most, int) and not isinstance(most, bool) else None)
+        try:
+            slot, names, most = json.loads(word[len(OPEN_MARK):])
+        except (ValueError, TypeError):
+            raise ValueError(f"not an open part: {word!r}") from None
+        if not (isinstance(slot, str) and isinstance(names, bool)
+                and (most is None or (type(most) is int and most > 0))):
+            raise ValueError(f"not an open part: {word!r}")
+        return Open(slot, names, most)
 
 
 OPEN_MARK = "\x1e"
@@ -223,7 +230,7 @@ class _Builder:
             return sum((self.build(item) for item in node.items), ())
         if isinstance(node, Alt):
             return (self._choice([self.build(item) for item in node.items], node.optional),)
-        if isinstance(node, (Trie, TemplateValues)):  # a list's values: only those written with digits left out
+        if isinstance(node, (Trie, TemplateValues)):  # a list's values (for recognisers, those with digits left out)
             said = [(value, words) for value, words in self.values(node) if self.typed or not _has_digits(words)]
             return (Choice(tuple(words for _, words in said), values=tuple(value for value, _ in said),
                            longest_first=isinstance(node, Trie)),)
