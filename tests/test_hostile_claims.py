@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import signal
 import subprocess
 import sys
@@ -141,6 +142,32 @@ def test_a_second_stop_signal_soon_after_the_first_changes_nothing(first, second
     assert "Traceback" not in live.errors() and "internal error" not in live.errors(), live.errors()
     assert len(read_save(save)[1]["state"]["actions"]) == 2
     assert "Interruption. La partie est enregistrée" in live.output().splitlines()[-1]
+
+
+TGKILL = {"x86_64": 234, "aarch64": 131}  # the system call that signals one thread of a process, on Linux
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.machine() not in TGKILL,
+                    reason="threads are read from /proc and signalled by tgkill")
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=["TERM", "INT", "HUP"])
+def test_a_stop_signal_another_thread_receives_stops_a_game_waiting_for_its_input(number, tmp_path):
+    """The system may give a signal sent to the process to any of its threads (numpy's import starts one). Sent to
+    a thread that is not the main one (tgkill), it stops the game waiting for a line all the same."""
+    import ctypes
+
+    save = tmp_path / "g.json"
+    live = Live([*PLAY, "--save", str(save)], tmp_path / "home")
+    live.send("dé : forêt", "Ana : tricératops dans la rivière")
+    live.wait_for(lambda: "Ben, quel dinosaure" in live.output())
+    others = [int(tid) for tid in os.listdir(f"/proc/{live.pid}/task") if int(tid) != live.pid]
+    assert others, "a game has a thread besides the main one"
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.syscall(TGKILL[platform.machine()], live.pid, others[0], int(number)) == 0, ctypes.get_errno()
+    code = live.process.wait(timeout=30)
+    live.close()
+    assert code == (EXIT_INTERRUPTED if number == signal.SIGINT else 128 + number), (code, live.errors())
+    assert "Interruption. La partie est enregistrée" in live.output().splitlines()[-1]
+    assert len(read_save(save)[1]["state"]["actions"]) == 2
 
 
 @pytest.mark.parametrize("args", [["parse", "tricératops dans la rivière"], ["tactile", "12"], ["rules", "dino"],
