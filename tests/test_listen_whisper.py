@@ -61,6 +61,7 @@ from companion.speech.whisper import (
     heard_as,
     is_whisper_model,
     sound_confidence,
+    vocabulary,
 )
 from companion.speech.whisper import model_dir as find_model_folder
 from tests.conftest import needs_whisper, run_companion, saved_state
@@ -745,3 +746,27 @@ def test_the_end_of_speech_is_told_before_a_slow_recogniser_decodes(tmp_path):
 def test_whisper_s_own_words_mean_what_they_mean_through_the_recognisers_grammar(lang, state, transcript, intent):
     heard = heard_as(transcript, game=GAME, lang=lang, state=state, player_names=PLAYERS)
     assert heard.meaning is not None and heard.meaning[0] == intent, heard
+
+
+AUDIO = Path(__file__).parent / "data" / "audio"
+
+
+def test_a_yes_no_question_begins_whisper_s_previous_text_with_yes_and_no_in_french_only():
+    assert vocabulary(GAME, "fr", "confirm:setup").startswith("Oui, non, ")
+    assert vocabulary(GAME, "fr", "confirm:turn", PLAYERS).startswith("Oui, non, Alice, Bob, ")
+    assert not vocabulary(GAME, "fr", "setup").startswith("Oui")  # not a yes/no question: the state's names only
+    for lang in ("en", "es"):  # measured: no better there (grammars/fr/common.yaml, yes_no_prompt)
+        assert not vocabulary(GAME, lang, "confirm:setup").lower().startswith(("yes", "sí"))
+
+
+@needs_whisper
+def test_a_short_oui_recorded_through_the_sound_server_is_a_yes_not_the_number_eight():
+    """mbrola fr1's "oui" (0.19 s), played into the sound server's microphone and recorded as the program hears it,
+    was written "huit" at the read-back of the number of players: 8, "between two and five players"."""
+    listener = engines.open_listener("whisper", "fr", GAME, say=lambda line: None,
+                                     audio_files=[AUDIO / "fr-oui-mbrola-fr1-through-the-sound-server.wav"])
+    try:
+        heard = listener.listen("confirm:setup")
+    finally:
+        listener.close()
+    assert heard is not None and meaning(heard, "confirm:setup", "fr")[0] == "yes", heard
