@@ -10,6 +10,7 @@ import argparse
 import re
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, NoReturn, TextIO
@@ -188,20 +189,25 @@ def _signals_stop() -> Iterator[None]:
         previous = {number: signal.signal(number, stop) for number in numbers}
     except ValueError:  # not the main thread: signals stay as they are
         previous = {}
-    relay = _relayed_to_main_thread(numbers) if previous else None
+    relay = _relayed_to_main_thread(numbers, lambda: stopping) if previous else None
     try:
         yield
     finally:
-        for number, handler in previous.items():  # once stopping, ignored by the system until the exit
-            signal.signal(number, signal.SIG_IGN if stopping else handler)
         if relay is not None:
             relay()
+        for number, handler in previous.items():  # once stopping, ignored by the system until the exit
+            signal.signal(number, signal.SIG_IGN if stopping else handler)
 
 
-def _relayed_to_main_thread(numbers: tuple[int, ...]) -> Callable[[], None]:
-    """A stop signal that another thread of the process received is sent on to the main thread; the returned
-    function ends the relay. The system gives a signal sent to the process to any of its threads, and Python runs
-    its handler in the main thread only when that thread runs: one blocked reading the standard input never did.
+# How long the relay leaves the main thread to run the handler itself, before sending it the signal.
+RELAY_WAIT_S = 0.05
+
+
+def _relayed_to_main_thread(numbers: tuple[int, ...], handled: Callable[[], bool]) -> Callable[[], None] | None:
+    """A stop signal that another thread of the process received is sent on to the main thread, unless `handled()`
+    says the handler ran; the returned function ends the relay (None: no relay where the system has no way to
+    signal one thread). The system gives a signal sent to the process to any of its threads, and Python runs its
+    handler in the main thread only when that thread runs: one blocked reading the standard input never did.
     numpy's import starts a thread of its own (OpenBLAS's); with it, a game stopped by two signals at once stayed
     blocked on its input in 3 of 12 tries on a loaded machine, in none of 36 with the relay. Python writes the
     number of each signal it receives, in any thread, to the wakeup file; the first stop signal read there is sent
@@ -209,19 +215,35 @@ def _relayed_to_main_thread(numbers: tuple[int, ...]) -> Callable[[], None]:
     import os
     import threading
 
-    read_end, write_end = os.pipe()
-    os.set_blocking(write_end, False)
-    previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
     main = threading.main_thread().ident
+    if not hasattr(signal, "pthread_kill") or main is None:
+        return None
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        os.set_blocking(write_end, False)
+        previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (AttributeError, OSError, ValueError):
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    lock = threading.Lock()
+    ended = False
 
     def relay() -> None:
         relayed = False
         try:
             while data := os.read(read_end, 64):  # read to the end: a signal written to a closed pipe is an error
                 number = next((number for number in data if number in numbers), None)
-                if number is not None and main is not None and not relayed:
-                    signal.pthread_kill(main, number)
-                    relayed = True
+                if number is None or relayed:
+                    continue
+                relayed = True
+                time.sleep(RELAY_WAIT_S)  # the main thread, if it received it, runs the handler meanwhile
+                with lock:
+                    if not ended and not handled():
+                        signal.pthread_kill(main, number)
         except OSError:
             return
         finally:
@@ -230,6 +252,9 @@ def _relayed_to_main_thread(numbers: tuple[int, ...]) -> Callable[[], None]:
     threading.Thread(target=relay, name="signal-relay", daemon=True).start()
 
     def end() -> None:
+        nonlocal ended
+        with lock:
+            ended = True
         signal.set_wakeup_fd(previous)
         os.close(write_end)  # the relay reads the end of the pipe, and stops
 

@@ -150,19 +150,21 @@ TGKILL = {"x86_64": 234, "aarch64": 131}  # the system call that signals one thr
 @pytest.mark.skipif(not sys.platform.startswith("linux") or platform.machine() not in TGKILL,
                     reason="threads are read from /proc and signalled by tgkill")
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=["TERM", "INT", "HUP"])
-def test_a_stop_signal_another_thread_receives_stops_a_game_waiting_for_its_input(number, tmp_path):
-    """The system may give a signal sent to the process to any of its threads (numpy's import starts one). Sent to
-    a thread that is not the main one (tgkill), it stops the game waiting for a line all the same."""
+@pytest.mark.parametrize("which", [0, -1], ids=["first", "last"])
+def test_a_stop_signal_another_thread_receives_stops_a_game_waiting_for_its_input(number, which, tmp_path):
+    """The system may give a signal sent to the process to any of its threads (numpy's import starts one, the
+    newest). Sent to a thread that is not the main one (tgkill), the oldest or the newest, it stops the game waiting
+    for a line all the same."""
     import ctypes
 
     save = tmp_path / "g.json"
     live = Live([*PLAY, "--save", str(save)], tmp_path / "home")
     live.send("dé : forêt", "Ana : tricératops dans la rivière")
     live.wait_for(lambda: "Ben, quel dinosaure" in live.output())
-    others = [int(tid) for tid in os.listdir(f"/proc/{live.pid}/task") if int(tid) != live.pid]
-    assert others, "a game has a thread besides the main one"
+    others = sorted(int(tid) for tid in os.listdir(f"/proc/{live.pid}/task") if int(tid) != live.pid)
+    assert len(others) >= 2, "besides the main thread, the relay's and numpy's"
     libc = ctypes.CDLL(None, use_errno=True)
-    assert libc.syscall(TGKILL[platform.machine()], live.pid, others[0], int(number)) == 0, ctypes.get_errno()
+    assert libc.syscall(TGKILL[platform.machine()], live.pid, others[which], int(number)) == 0, ctypes.get_errno()
     code = live.process.wait(timeout=30)
     live.close()
     assert code == (EXIT_INTERRUPTED if number == signal.SIGINT else 128 + number), (code, live.errors())
