@@ -102,7 +102,12 @@ def states(game: str) -> tuple[str, ...]:
 def confirming(state: str) -> str:
     """The state of a yes/no question asked in the middle of `state` (a read-back, a suggestion): yes and no
     first, then everything `state` accepts, so that a new command may answer it."""
-    return state if state == CONFIRM_STATE or state.startswith(CONFIRMING) else f"{CONFIRMING}{state}"
+    return state if is_confirming(state) else f"{CONFIRMING}{state}"
+
+
+def is_confirming(state: str) -> bool:
+    """Whether `state` is a yes/no question's (`confirm`, or `confirm:` in the middle of another state)."""
+    return state == CONFIRM_STATE or state.startswith(CONFIRMING)
 
 
 def check_state(game: str, state: str) -> str:

@@ -150,12 +150,13 @@ def _checked(arrays: dict[str, np.ndarray], header: Any) -> ArcTable | None:
     bounds = ((targets, states), (labels, len(names)), (accepting, states))
     if any(len(array) and (array.min() < 0 or array.max() >= limit) for array, limit in bounds):
         return None
-    tags = {tag for name in names for tag in label(name)[1]}
+    labels_read = [label(name) for name in names]
+    tags = {tag for _, tags_of in labels_read for tag in tags_of}
     if not all(Tag.valid(tag) for tag in tags):  # each tag checked once (a state's labels share them)
         return None
     try:
-        for name in names:
-            Open.of(label(name)[0])  # an open part of ours, or a word
+        for word, _ in labels_read:
+            Open.of(word)  # an open part of ours, or a word
     except ValueError:
         return None
     return ArcTable(start, frozenset(accepting.tolist()), names, offsets, targets, labels)

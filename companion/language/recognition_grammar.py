@@ -95,16 +95,22 @@ class Spelling:
 
 
 @cache
+def recognizer_settings(lang: str) -> dict[str, Any]:
+    """The `recognizer:` section of grammars/<lang>/common.yaml: how the language's recognisers are spoken to."""
+    return dict(read_grammar_file(lang, COMMON_FILE).get("recognizer") or {})
+
+
+@cache
 def spelling(lang: str) -> Spelling:
     """How the recognisers of a language spell words (`recognizer:` in grammars/<lang>/common.yaml)."""
-    settings = read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}
+    settings = recognizer_settings(lang)
     return Spelling(split_hyphens=bool(settings.get("split_hyphens", True)),
                     split_after_apostrophe=bool(settings.get("split_after_apostrophe", False)))
 
 
 def _recognizer_phrases(lang: str, key: str) -> frozenset[tuple[str, ...]]:
     """A phrase list of common.yaml's `recognizer:` section, as recogniser words."""
-    phrases = (read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}).get(key) or ()
+    phrases = recognizer_settings(lang).get(key) or ()
     return frozenset(tuple(spelling(lang).words(phrase)) for phrase in phrases)
 
 
@@ -123,10 +129,17 @@ def unheard(lang: str) -> frozenset[tuple[str, ...]]:
 
 
 @cache
+def yes_no_prompt(lang: str) -> str:
+    """What Whisper's previous text begins with in a yes/no question (`recognizer: yes_no_prompt:` in common.yaml;
+    "" for none)."""
+    return str(recognizer_settings(lang).get("yes_no_prompt") or "")
+
+
+@cache
 def fillers(lang: str) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
     """The filler phrases recognisers hear before a command and after it (`recognizer: fillers:` in
     common.yaml), as recogniser words; digits and unheard phrases are left out."""
-    settings = (read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}).get("fillers") or {}
+    settings = recognizer_settings(lang).get("fillers") or {}
 
     def phrases(key: str) -> tuple[tuple[str, ...], ...]:
         said = (tuple(spelling(lang).words(str(phrase))) for phrase in settings.get(key) or ())

@@ -35,7 +35,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -45,8 +44,8 @@ import numpy as np
 from companion import paths
 from companion.files import atomic_write, write_reason, write_whole
 from companion.language.folding import occurrences
-from companion.language.grammar import COMMON_FILE, CONFIRM_STATE, CONFIRMING, parse, read_grammar_file
-from companion.language.recognition_grammar import not_as_written, slot_meanings, spelling
+from companion.language.grammar import is_confirming, parse
+from companion.language.recognition_grammar import not_as_written, slot_meanings, spelling, yes_no_prompt
 from companion.speech.base import Unavailable
 from companion.speech.mel import HOP, SAMPLE_RATE, log_mel
 from companion.speech.path_meaning import path_meaning
@@ -369,15 +368,8 @@ def vocabulary(game: str, lang: str, state: str, player_names: Sequence[str] = (
              for forms in meanings if forms]
     spoken_players = {" ".join(spelling(lang).words(p)) for p in player_names}
     listed = ", ".join(dict.fromkeys([*player_names, *(n for n in names if n not in spoken_players)])) + "."
-    asked = state == CONFIRM_STATE or state.startswith(CONFIRMING)
-    return f"{yes_no_prompt(lang)} {listed}" if asked and yes_no_prompt(lang) else listed
+    return f"{yes_no_prompt(lang)} {listed}" if is_confirming(state) and yes_no_prompt(lang) else listed
 
-
-@cache
-def yes_no_prompt(lang: str) -> str:
-    """What Whisper's previous text begins with in a yes/no question ("" for none)."""
-    settings = read_grammar_file(lang, COMMON_FILE).get("recognizer") or {}
-    return str(settings.get("yes_no_prompt") or "")
 
 
 def written(words: str) -> str:
