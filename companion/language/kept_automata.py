@@ -14,6 +14,7 @@ set of player names makes automata of its own).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -22,7 +23,7 @@ import numpy as np
 
 from companion.language.automaton import WordAutomaton, label, minimal_meant
 from companion.language.kept_arrays import code_digest, keep_archive, read_archive
-from companion.language.recognition_grammar import Open, Tag, word_graph
+from companion.language.recognition_grammar import Open, Tag, grammar_graph, typed_state_grammar, word_graph
 from companion.paths import digest_of
 
 FOLDER = "automata"
@@ -90,14 +91,8 @@ def meant_arcs(game: str, lang: str, state: str, player_names: tuple[str, ...] =
     and kept there."""
     from companion.language import kept_templates
 
-    found_key = key(kept_templates.key(game, lang, state, player_names).hex())
-    found = read(found_key) if found_key is not None else None
-    if found is not None:
-        return found
-    built = ArcTable.of(minimal_meant(word_graph(game, lang, state, player_names)))
-    if found_key is not None:
-        keep(found_key, built)
-    return built
+    return _kept_or_built(kept_templates.key(game, lang, state, player_names), FOLDER, MOST_FILES,
+                          lambda: minimal_meant(word_graph(game, lang, state, player_names)))
 
 
 @lru_cache(maxsize=64)
@@ -105,15 +100,23 @@ def typed_arcs(game: str, lang: str, state: str) -> ArcTable:
     """The minimal automaton with meaning of what may be typed in a state (recognition_grammar.typed_state_grammar:
     players' names and free text are open arcs, read when a sentence is), kept as `meant_arcs` is."""
     from companion.language import kept_templates
-    from companion.language.recognition_grammar import grammar_graph, typed_state_grammar
 
-    found_key = key(kept_templates.key(game, lang, state).hex())
-    found = read(found_key, TYPED_FOLDER) if found_key is not None else None
+    def build() -> WordAutomaton:
+        return minimal_meant(grammar_graph(typed_state_grammar(game, lang, state), lang, typed=True))
+
+    return _kept_or_built(kept_templates.key(game, lang, state), TYPED_FOLDER, MOST_TYPED_FILES, build)
+
+
+def _kept_or_built(templates: bytes, folder: str, most: int, build: Callable[[], WordAutomaton]) -> ArcTable:
+    """The automaton kept in `folder` for the state's templates (their key, kept_templates.key), else `build()`'s,
+    kept there (the `most` used last stay)."""
+    found_key = key(templates.hex())
+    found = read(found_key, folder) if found_key is not None else None
     if found is not None:
         return found
-    built = ArcTable.of(minimal_meant(grammar_graph(typed_state_grammar(game, lang, state), lang, typed=True)))
+    built = ArcTable.of(build())
     if found_key is not None:
-        keep(found_key, built, TYPED_FOLDER, MOST_TYPED_FILES)
+        keep(found_key, built, folder, most)
     return built
 
 
