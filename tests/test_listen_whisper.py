@@ -757,19 +757,40 @@ def test_a_yes_no_question_begins_whisper_s_previous_text_with_yes_and_no_in_fre
         assert not vocabulary(GAME, lang, "confirm:setup").lower().startswith(("yes", "sí"))
 
 
-@needs_whisper
-@needs_mbrola
-def test_a_short_oui_resampled_as_the_sound_server_does_is_a_yes_not_the_number_eight(tmp_path):
-    """mbrola fr1's "oui" (0.19 s long), played into the sound server's microphone, was written "huit" at the
-    read-back of the number of players: 8, "between two and five players". Resampled through 48 kHz as the server
-    does (sox, dither seeded), the same: "huit" without "Oui, non," first in Whisper's previous text."""
+@pytest.fixture
+def short_oui(tmp_path):
+    """mbrola fr1's "oui" (0.19 s long) resampled through 48 kHz as the sound server does (sox, dither seeded): played
+    into the server's microphone, it was written "huit" by Whisper where a yes or a no was awaited."""
     said = speak_to_wav("oui", tmp_path / "oui.wav", voice=SyntheticVoice("mbrola", "fr1"), speed=150)
     subprocess.run(["sox", "-R", str(said), "-r", "48000", str(tmp_path / "oui48.wav")], check=True)
     subprocess.run(["sox", "-R", str(tmp_path / "oui48.wav"), "-r", "16000", str(tmp_path / "heard.wav")], check=True)
-    listener = engines.open_listener("whisper", "fr", GAME, say=lambda line: None,
-                                     audio_files=[tmp_path / "heard.wav"])
+    return tmp_path / "heard.wav"
+
+
+@needs_whisper
+@needs_mbrola
+def test_a_short_oui_resampled_as_the_sound_server_does_is_a_yes_not_the_number_eight(short_oui):
+    """At the read-back of the number of players, the short "oui" had been "huit": 8, "between two and five players";
+    the same without "Oui, non," first in Whisper's previous text."""
+    listener = engines.open_listener("whisper", "fr", GAME, say=lambda line: None, audio_files=[short_oui])
     try:
         heard = listener.listen("confirm:setup")
     finally:
         listener.close()
     assert heard is not None and meaning(heard, "confirm:setup", "fr")[0] == "yes", heard
+
+
+@needs_whisper
+@needs_mbrola
+def test_the_short_oui_answers_a_yes_no_question_of_the_set_up(short_oui):
+    """"Règles habituelles : ... On les garde ?": heard in the set-up state, the short "oui" was "huit", no answer to
+    the question, asked again whatever the player said the same way."""
+    from companion.dialogue.setup_questions import ask_yes
+
+    out = io.StringIO()
+    listener = engines.open_listener("whisper", "fr", GAME, say=lambda line: None, audio_files=[short_oui])
+    session = Session(game=GAME, lang="fr", speaker=TextSpeaker(out), listener=listener, verbosity="short")
+    try:
+        assert ask_yes(session, "draft.setup.ask_default_rules", trio=7) is True, out.getvalue()
+    finally:
+        listener.close()

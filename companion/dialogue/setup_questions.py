@@ -16,7 +16,7 @@ from companion.dialogue.session import SHARED_INTENTS, Answer, EndOfInput, Sessi
 from companion.errors import BadInput
 from companion.games.common import name_key, same_name
 from companion.language.folding import fold_phrase
-from companion.language.grammar import CONFIRM_STATE, ParseResult, hesitations, parse
+from companion.language.grammar import CONFIRM_STATE, ParseResult, confirming, hesitations, parse
 from companion.language.messages import Catalog, catalog
 from companion.language.rules import RulesBook
 from companion.terminal_text import clean_name
@@ -117,8 +117,12 @@ def ask_intent(session: Session, key: str, expected: Collection[str], *, again_k
 
 
 def ask_yes(session: Session, key: str, *, again_key: str = AGAIN, **params: Any) -> bool:
-    """Whether the answer to the question `key` is yes (asked again until it is yes or no)."""
-    return ask_intent(session, key, {"yes", "no"}, again_key=again_key, **params).intent == "yes"
+    """Whether the answer to the question `key` is yes (asked again until it is yes or no). Heard as a yes/no
+    question in the middle of the set-up, as its read-backs are: the same sentences, and recognisers told that a
+    yes or a no is awaited (a short French "oui" was written "huit" by Whisper, a number, and the question asked
+    again and again)."""
+    return ask_intent(session, key, {"yes", "no"}, again_key=again_key, state=confirming(SETUP_STATE),
+                      help_key=_HELP["yes"], **params).intent == "yes"
 
 
 def ask_choice(session: Session, key: str, accept: Callable[[Any], bool], bad_key: str, *,
