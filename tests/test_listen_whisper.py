@@ -751,7 +751,8 @@ def test_whisper_s_own_words_mean_what_they_mean_through_the_recognisers_grammar
 
 def test_a_yes_no_question_begins_whisper_s_previous_text_with_yes_and_no_in_french_only():
     assert vocabulary(GAME, "fr", "confirm:setup").startswith("Oui, non, ")
-    assert vocabulary(GAME, "fr", "confirm:turn", PLAYERS).startswith("Oui, non, Alice, Bob, ")
+    assert vocabulary(GAME, "fr", "confirm:turn", PLAYERS).startswith(
+        "Oui, non, aide, aide-moi, répète, annule, Alice, Bob, ")
     assert not vocabulary(GAME, "fr", "setup").startswith("Oui")  # not a yes/no question: the state's names only
     for lang in ("en", "es"):  # measured: no better there (grammars/fr/common.yaml, yes_no_prompt)
         assert not vocabulary(GAME, lang, "confirm:setup").lower().startswith(("yes", "sí"))
@@ -778,6 +779,21 @@ def test_a_short_oui_resampled_as_the_sound_server_does_is_a_yes_not_the_number_
     finally:
         listener.close()
     assert heard is not None and meaning(heard, "confirm:setup", "fr")[0] == "yes", heard
+
+
+@needs_whisper
+@needs_mbrola
+@pytest.mark.parametrize("said, speed, state", [("aide", 170, "confirm:setup"), ("aide-moi", 130, "confirm:turn")])
+def test_help_asked_at_a_french_yes_no_question_is_help(tmp_path, said, speed, state):
+    """mbrola fr4's "aide" at a set-up question was written "ok", a yes 0.9 sure; its "aide-moi" at a read-back "à
+    moi", whose turn it is: the commands every question takes follow "Oui, non," in Whisper's previous text."""
+    recording = speak_to_wav(said, tmp_path / "said.wav", voice=SyntheticVoice("mbrola", "fr4"), speed=speed)
+    listener = engines.open_listener("whisper", "fr", GAME, say=lambda line: None, audio_files=[recording])
+    try:
+        heard = listener.listen(state)
+    finally:
+        listener.close()
+    assert heard is not None and meaning(heard, state, "fr")[0] == "help", heard
 
 
 @needs_whisper
