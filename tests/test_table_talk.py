@@ -71,17 +71,6 @@ def test_a_sound_of_hesitation_around_a_name_is_no_name(tmp_path, lang, lines, s
     assert all(sentence in out for sentence in said), out
 
 
-@pytest.mark.parametrize("lang, lines, said", [
-    ("fr", ["deux", "je suis Carmen", "Bruno", "oui"], "Je note 2 noms : Carmen et Bruno. C'est bien ça ?"),
-    ("en", ["two", "I'm Carmen", "i am Bob", "yes"], "I have 2 names: Carmen and Bob. Is that right?"),
-    ("es", ["dos", "soy Carmen", "Beto", "sí"], "Apunto 2 nombres: Carmen y Beto. ¿Es correcto?"),
-])
-def test_a_player_who_introduces_themselves_gives_their_name(tmp_path, lang, lines, said):
-    """"je suis Carmen" at a name question was the name "je suis Carmen" ("je m'appelle Carmen" was Carmen)."""
-    out = play(tmp_path, "dino", lines, lang=lang).stdout
-    assert said in out, out
-
-
 def test_a_name_holding_a_separator_is_refused_with_the_reason(tmp_path):
     result = play(tmp_path, "draftosaurus",
                   ["deux", "Alice; Bruno", "Alice", "Bruno", "oui", "Alice", "oui", "oui", "non"])
