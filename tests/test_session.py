@@ -135,6 +135,19 @@ def test_a_no_to_the_read_back_of_a_set_up_answer_says_so_and_asks_the_question_
     assert answer.slots["number"] == 2
 
 
+def test_a_number_heard_at_a_yes_no_question_of_the_set_up_is_told_what_is_awaited():
+    """fr1's "aide" written "huit" by Whisper at "Règles habituelles : ... On les garde ?": the player hears that a yes
+    or a no is awaited (it was "Je n'attendais pas cela ici." and the question); the yes said next answers it."""
+    from companion.dialogue.setup_questions import ask_yes
+
+    out = io.StringIO()
+    session = Session(game="draftosaurus", lang="fr", speaker=TextSpeaker(out),
+                      listener=Heard_([("huit", 0.97), ("oui", 0.95)]), verbosity="short")
+    assert ask_yes(session, "draft.setup.ask_tracking") is True
+    question = session.text("draft.setup.ask_tracking")
+    assert out.getvalue().splitlines() == [question, f"Je n'attendais pas cela ici : réponds oui ou non. {question}"]
+
+
 def test_a_move_needs_more_certainty_than_a_question():
     """A rival of another meaning close behind (another zoo, another species) reads back the move, not the
     question; far behind, or of the same meaning, it reads back nothing."""

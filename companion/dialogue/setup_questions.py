@@ -22,6 +22,7 @@ from companion.language.rules import RulesBook
 from companion.terminal_text import clean_name
 
 AGAIN = "setup.expected_answer"  # said with the question when the answer is not of the kind asked for
+AGAIN_YES_NO = "setup.expected_yes_no_again"  # the same, at a yes/no question: what it awaits is said too
 SETUP_STATE = "setup"
 WHO_STATE = "who"  # "which player?": a name, a number, or any other name (which is nobody's)
 # Between names: commas always; the language's "and" when several names are said in one line.
@@ -110,19 +111,19 @@ def ask_intent(session: Session, key: str, expected: Collection[str], *, again_k
     `help_key`, what "help" says for it (filled with the same `params`) when not what the kind of answer expected
     calls for."""
     question = session.text(key, **params)
-    if help_key is None and state == SETUP_STATE:
+    if help_key is None and state in (SETUP_STATE, confirming(SETUP_STATE)):
         help_key = next((_HELP[intent] for intent in expected if intent in _HELP), None)
     return ask_until(session, question, lambda answer: answer.intent in expected, again_key, state, help_key,
                      help_params=params, question=question)
 
 
-def ask_yes(session: Session, key: str, *, again_key: str = AGAIN, **params: Any) -> bool:
+def ask_yes(session: Session, key: str, *, again_key: str = AGAIN_YES_NO, **params: Any) -> bool:
     """Whether the answer to the question `key` is yes (asked again until it is yes or no). Heard as a yes/no
-    question in the middle of the set-up, as its read-backs are: the same sentences, and recognisers told that a
-    yes or a no is awaited (a short French "oui" was written "huit" by Whisper, a number, and the question asked
-    again and again)."""
+    question in the middle of the set-up, as its read-backs are: the same sentences, yes and no first (in French,
+    Whisper's previous text then begins with them: in the set-up state a short "oui" was written "huit", a number,
+    and the question asked again and again)."""
     return ask_intent(session, key, {"yes", "no"}, again_key=again_key, state=confirming(SETUP_STATE),
-                      help_key=_HELP["yes"], **params).intent == "yes"
+                      **params).intent == "yes"
 
 
 def ask_choice(session: Session, key: str, accept: Callable[[Any], bool], bad_key: str, *,
@@ -334,7 +335,8 @@ def label_players(session: Session, count: int) -> list[str]:
 # "vœil", "Hugo" as "Google", "Léa" as "l'eau". Each name would be read back wrong and said again, where labels cost
 # nothing; a voice table is named with --players.
 def names_can_be_typed(session: Session) -> bool:
-    """Whether a typed line can hold any name (a recogniser only hears the words of its grammar)."""
+    """Whether a typed line can hold any name (recognisers hear the words of their grammar, and Whisper, which
+    writes any, writes names too badly: above)."""
     return session.listener.name == "text"
 
 

@@ -88,7 +88,7 @@ class TableSetup:
         return ask_intent(self.session, key, expected, again_key=SETUP_AGAIN, help_key=help_key, **params)
 
     def ask_yes(self, key: str, **params: Any) -> bool:
-        return ask_yes(self.session, key, again_key=SETUP_AGAIN, **params)
+        return ask_yes(self.session, key, **params)
 
     def run(self, names: list[str] | None) -> Setup:
         self.names = names or []
