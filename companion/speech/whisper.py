@@ -368,8 +368,8 @@ def vocabulary(game: str, lang: str, state: str, player_names: Sequence[str] = (
              for forms in meanings if forms]
     spoken_players = {" ".join(spelling(lang).words(p)) for p in player_names}
     listed = ", ".join(dict.fromkeys([*player_names, *(n for n in names if n not in spoken_players)])) + "."
-    return f"{yes_no_prompt(lang)} {listed}" if is_confirming(state) and yes_no_prompt(lang) else listed
-
+    first = yes_no_prompt(lang) if is_confirming(state) else ""
+    return f"{first} {listed}" if first else listed
 
 
 def written(words: str) -> str:

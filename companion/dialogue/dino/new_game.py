@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.dialogue.session import Answer, Session, heard_words
 from companion.dialogue.setup_questions import (
+    AGAIN,
     SETUP_STATE,
     GoBack,
     Step,
@@ -39,7 +40,6 @@ from companion.games.dino.ids import (
 )
 from companion.games.dino.starting_position import Setup, border_reason, colour_reason, nest_reason, random_layout
 
-SETUP_AGAIN = "dino.setup.expected_answer"
 DEFAULT_BOTS = 2  # a solo game without --bots: three players (its spec.py says it in --help)
 
 
@@ -85,7 +85,7 @@ class TableSetup:
         self.names: list[str] = []  # the players the command line named (none: they are asked)
 
     def ask(self, key: str, expected: set[str], help_key: str | None = None, **params: Any) -> Answer:
-        return ask_intent(self.session, key, expected, again_key=SETUP_AGAIN, help_key=help_key, **params)
+        return ask_intent(self.session, key, expected, help_key=help_key, **params)
 
     def ask_yes(self, key: str, **params: Any) -> bool:
         return ask_yes(self.session, key, **params)
@@ -133,10 +133,10 @@ class TableSetup:
     def ask_count(self) -> int:
         return int(ask_choice(self.session, "dino.setup.ask_count",
                               lambda said: isinstance(said, int) and MIN_PLAYERS <= said <= MAX_PLAYERS,
-                              "dino.setup.bad_count", again_key=SETUP_AGAIN))
+                              "dino.setup.bad_count"))
 
     def ask_first(self, players: list[str]) -> int:
-        return ask_player(self.session, players, "dino.setup.ask_first", again_key=SETUP_AGAIN)
+        return ask_player(self.session, players, "dino.setup.ask_first")
 
     # ----- colours
 
@@ -189,7 +189,7 @@ class TableSetup:
                     continue
                 prompt = None
             else:
-                prompt = session.text(SETUP_AGAIN, question=question)
+                prompt = session.text(AGAIN, question=question)
             answer = session.ask(prompt, SETUP_STATE, help_key="dino.setup.help_colour", help_params=help_params,
                                  again=lambda: question)
         return str(answer.slots["colour"])
@@ -277,7 +277,7 @@ class TableSetup:
         players = len(self.players(answers))
         rules = {eggs_per_nest(players, rule): rule for rule in reversed(list(EGGS_RULES))}
         eggs = ask_choice(self.session, "dino.setup.ask_eggs", lambda said: said in rules, "dino.setup.bad_eggs",
-                          again_key=SETUP_AGAIN, choices=self.or_join(sorted(rules, reverse=True)))
+                          choices=self.or_join(sorted(rules, reverse=True)))
         return rules[eggs]
 
     def ask_stones(self, answers: dict[str, Any]) -> int | None:
